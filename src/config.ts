@@ -1,0 +1,87 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { Type, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+/** decisions.md section 14. One schema; the Config type is derived from it. */
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535, env: 'PORT' }),
+  host: Type.String({ minLength: 1, env: 'HOST' }),
+  publicUrl: Type.String({ pattern: '^https?://[^/]+.*[^/]$|^https?://[^/]+$', env: 'PUBLIC_URL' }),
+  databaseUrl: Type.Optional(Type.String({ pattern: '^mysql2?://', env: 'DATABASE_URL' })),
+  redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://', env: 'REDIS_URL' })),
+  dataDir: Type.String({ minLength: 1, env: 'DATA_DIR' }),
+  logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { env: 'LOG_LEVEL' }),
+  trustProxy: Type.Union([Type.Boolean(), Type.String({ minLength: 1 })], { env: 'TRUST_PROXY' }),
+  secretKey: Type.String({ minLength: 32, env: 'SECRET_KEY' }),
+  webhookAllowPrivate: Type.Boolean({ env: 'WEBHOOK_ALLOW_PRIVATE' }),
+  smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://', env: 'SMTP_URL' })),
+  mailFrom: Type.String({ minLength: 3, env: 'MAIL_FROM' }),
+  reviewRequestDelayHours: Type.Number({ minimum: 0, maximum: 24 * 90, env: 'REVIEW_REQUEST_DELAY_HOURS' }),
+  workers: Type.Boolean({ env: 'WORKERS' })
+})
+export type Config = Static<typeof ConfigSchema>
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>
+
+function bool (value: string | undefined, fallback: boolean): boolean | string | undefined {
+  if (value === undefined || value === '') return fallback
+  if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true
+  if (['0', 'false', 'no'].includes(value.toLowerCase())) return false
+  return value
+}
+
+function num (value: string | undefined, fallback: number): number | string {
+  if (value === undefined || value === '') return fallback
+  return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value
+}
+
+/** The embedded default keeps its generated key beside its data, so restarts can still decrypt. */
+function embeddedSecret (dataDir: string): string {
+  const file = join(dataDir, 'secret.key')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const key = randomBytes(32).toString('base64url')
+  writeFileSync(file, key + '\n', { mode: 0o600 })
+  return key
+}
+
+/** Reads the environment; a bad value throws a ConfigError whose message is one line naming the variable. */
+export function loadConfig (env: Env = process.env): Config {
+  const host = env.HOST || '127.0.0.1'
+  const port = num(env.PORT, 3000)
+  const dataDir = resolve(env.DATA_DIR || './data')
+  const trust = bool(env.TRUST_PROXY, false)
+  const raw = {
+    port,
+    host,
+    publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/$/, ''),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    dataDir,
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: trust,
+    secretKey: env.SECRET_KEY || (env.DATABASE_URL ? undefined : embeddedSecret(dataDir)),
+    webhookAllowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE, false),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Evidence Hub <no-reply@localhost>',
+    reviewRequestDelayHours: num(env.REVIEW_REQUEST_DELAY_HOURS, 72),
+    workers: bool(env.WORKERS, true)
+  }
+  return validateConfig(raw)
+}
+
+export function validateConfig (raw: unknown): Config {
+  const first = Value.Errors(ConfigSchema, raw).First()
+  if (first) {
+    const key = first.path.split('/')[1] ?? ''
+    const envName = (ConfigSchema.properties as Record<string, { env?: string }>)[key]?.env ?? key
+    const shown = key === 'secretKey' || key === 'databaseUrl' || key === 'redisUrl' ? '' : ` (got ${JSON.stringify(first.value)})`
+    const message = first.value === undefined ? 'is required' : first.message.toLowerCase()
+    throw new ConfigError(`Invalid configuration: ${envName} ${message}${shown}`)
+  }
+  return raw as Config
+}

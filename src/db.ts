@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import knex, { type Knex } from 'knex'
+import type { Config } from './config.js'
+
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations')
+
+/** MySQL (mysql2) when DATABASE_URL is set, else the embedded SQLite file under DATA_DIR. */
+export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex.Config {
+  const migrations = { directory: MIGRATIONS_DIR, loadExtensions: ['.ts', '.js'], tableName: 'knex_migrations' }
+  if (config.databaseUrl) {
+    return {
+      client: 'mysql2',
+      connection: { uri: config.databaseUrl.replace(/^mysql2:/, 'mysql:'), timezone: 'Z', decimalNumbers: true, charset: 'utf8mb4', connectTimeout: 5000 } as Knex.MySql2ConnectionConfig,
+      pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: 5000,
+      migrations
+    }
+  }
+  mkdirSync(config.dataDir, { recursive: true })
+  return {
+    client: 'better-sqlite3',
+    connection: { filename: join(config.dataDir, 'evidence-hub.sqlite') },
+    useNullAsDefault: true,
+    // One connection per process: SQLite serialises writers anyway, and WAL lets readers in other processes go on.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma('journal_mode = WAL')
+        conn.pragma('busy_timeout = 10000')
+        conn.pragma('foreign_keys = ON')
+        done(null, conn)
+      }
+    },
+    migrations
+  }
+}
+
+export function createKnex (config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex {
+  return knex(knexConfig(config))
+}
+
+export function isMysql (db: Knex): boolean {
+  return db.client.config.client === 'mysql2'
+}
+
+export async function migrateLatest (db: Knex): Promise<void> {
+  await db.migrate.latest()
+}

@@ -1,0 +1,37 @@
+import createError from '@fastify/error'
+
+/**
+ * Every error code the API answers with (decisions.md section 3, plus the ones a user of this API needs
+ * to branch on). The body is always `{ message, code }`; see plugins/error-handler.ts.
+ */
+export const errors = {
+  InvalidRequest: createError('invalid_request', '%s', 400),
+  StoreEnvRequired: createError('store_env_required', 'The x-store-env-id header is required', 400),
+  InvalidScope: createError('invalid_scope', 'Unknown scope: %s', 400),
+  InvalidExpiry: createError('invalid_expiry', '%s', 400),
+  BatchTooLarge: createError('batch_too_large', 'A batch holds at most %s items', 400),
+  MissingCredentials: createError('missing_credentials', 'Send an API key as "Authorization: Bearer <key>" or "x-api-key"', 401),
+  InvalidCredentials: createError('invalid_credentials', 'The credential is unknown, revoked or expired', 401),
+  RoleForbidden: createError('role_forbidden', 'Your role does not allow this on %s', 403),
+  RoleReadOnly: createError('role_read_only', 'A viewer credential cannot write', 403),
+  InsufficientScope: createError('insufficient_scope', 'The credential\'s scopes do not allow %s on %s', 403),
+  RoleEscalation: createError('role_escalation', 'A credential cannot create a credential with a role above its own', 403),
+  ScopeEscalation: createError('scope_escalation', 'A credential cannot create a credential with scopes outside its own', 403),
+  PlanRequired: createError('plan_required', 'This feature needs the %s plan or above', 403),
+  SubscriptionExpired: createError('subscription_expired', 'The store\'s subscription has lapsed', 403),
+  OriginNotAllowed: createError('origin_not_allowed', 'This origin is not allowed for the store', 403),
+  StoreEnvNotFound: createError('store_env_not_found', 'Store environment not found', 404),
+  NotFound: createError('not_found', '%s not found', 404),
+  Conflict: createError('conflict', '%s', 409),
+  PayloadTooLarge: createError('payload_too_large', 'The request body is too large', 413),
+  UnsupportedMediaType: createError('unsupported_media_type', '%s', 415),
+  RateLimited: createError('rate_limited', 'Too many requests, retry after %s seconds', 429),
+  ServiceUnavailable: createError('service_unavailable', '%s', 503)
+}
+
+/** @fastify/error upper-cases codes; the API's codes are the lower-case names of decisions.md section 3. */
+const API_CODES = new Set<string>(Object.values(errors).map((E) => new E().code))
+
+export function apiCode (code: string | undefined): string | undefined {
+  return code && API_CODES.has(code) ? code.toLowerCase() : undefined
+}

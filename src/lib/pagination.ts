@@ -1,0 +1,19 @@
+export const DEFAULT_LIMIT = 20
+export const MAX_LIMIT = 100
+
+export interface PageQuery { page?: number, limit?: number }
+export interface Page { page: number, limit: number, offset: number }
+
+/** decisions.md section 4: a larger limit is clamped, and meta.limit says what was used. */
+export function toPage (query: PageQuery): Page {
+  const page = Math.max(1, Math.floor(query.page ?? 1))
+  const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)))
+  return { page, limit, offset: (page - 1) * limit }
+}
+
+export function envelope<T> (data: T[], total: number, page: Page) {
+  return {
+    data,
+    meta: { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) }
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Roles, resources and scopes: service-api.md section 2 and 5, decisions.md section 2.
+ * Both the role and the scopes must allow a request; neither widens the other.
+ */
+export const RESOURCES = [
+  'reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'analytics',
+  'evidence', 'events', 'email', 'email-sequences', 'email-branding', 'email-suppressions', 'sending-domain',
+  'review-incentives', 'outbound-webhooks', 'webhooks', 'placements', 'web-pages', 'categories', 'connectors',
+  'features', 'uploads', 'storefront', 'account', 'orgs', 'billing', 'api-keys', 'backups', 'affiliates',
+  'partner', 'support'
+] as const
+export type Resource = typeof RESOURCES[number]
+export type Access = 'read' | 'write'
+
+export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const
+export type Role = typeof ROLES[number]
+export const PERSON_ROLES = ['owner', 'admin', 'editor'] as const
+export const KEY_ROLES = ['admin', 'editor', 'viewer'] as const
+
+const RESOURCE_SET = new Set<string>(RESOURCES)
+const EDITOR_HIDDEN = new Set<string>(['api-keys', 'billing', 'orgs', 'backups'])
+const ADMIN_READ_ONLY = new Set<string>(['billing', 'orgs'])
+const EDITOR_WRITES = new Set<string>([
+  'reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'evidence', 'email',
+  'email-sequences', 'email-branding', 'email-suppressions', 'review-incentives', 'outbound-webhooks', 'webhooks',
+  'placements', 'web-pages', 'categories', 'uploads', 'connectors'
+])
+
+export function isResource (value: string): value is Resource {
+  return RESOURCE_SET.has(value)
+}
+
+export function roleRank (role: Role): number {
+  return ROLES.indexOf(role)
+}
+
+export function accessFor (method: string): Access {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write'
+}
+
+export type RoleVerdict = 'allowed' | 'read_only' | 'forbidden'
+
+export function roleAllows (role: Role, resource: Resource, access: Access): RoleVerdict {
+  switch (role) {
+    case 'owner':
+      return 'allowed'
+    case 'admin':
+      return access === 'write' && ADMIN_READ_ONLY.has(resource) ? 'forbidden' : 'allowed'
+    case 'editor':
+      if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
+      return access === 'read' || EDITOR_WRITES.has(resource) ? 'allowed' : 'forbidden'
+    case 'viewer':
+      if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
+      return access === 'read' ? 'allowed' : 'read_only'
+  }
+}
+
+export function isValidScope (scope: string): boolean {
+  if (scope === 'read' || scope === 'write') return true
+  const at = scope.lastIndexOf(':')
+  if (at <= 0) return false
+  const action = scope.slice(at + 1)
+  return (action === 'read' || action === 'write') && isResource(scope.slice(0, at))
+}
+
+/** Empty scopes mean unrestricted. `write` on a resource implies `read` on it. */
+export function scopesAllow (scopes: readonly string[], resource: string, access: Access): boolean {
+  if (scopes.length === 0) return true
+  for (const scope of scopes) {
+    if (scope === 'write') return true
+    if (scope === 'read' && access === 'read') return true
+    if (scope === `${resource}:write`) return true
+    if (scope === `${resource}:read` && access === 'read') return true
+  }
+  return false
+}
+
+/** Whether `scope` is covered by `held` (used to refuse minting a wider credential). */
+function scopeCovered (held: readonly string[], scope: string): boolean {
+  if (scope === 'read') return held.includes('read') || held.includes('write')
+  if (scope === 'write') return held.includes('write')
+  const at = scope.lastIndexOf(':')
+  return scopesAllow(held, scope.slice(0, at), scope.slice(at + 1) as Access)
+}
+
+export function scopesWithin (held: readonly string[], requested: readonly string[]): boolean {
+  if (held.length === 0) return true
+  if (requested.length === 0) return false
+  return requested.every((scope) => scopeCovered(held, scope))
+}

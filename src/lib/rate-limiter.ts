@@ -1,0 +1,148 @@
+import type { Redis } from 'ioredis'
+import { base62 } from './ids.js'
+import type { Clock } from './clock.js'
+
+export interface Window { ms: number, limit: number }
+
+export interface Verdict {
+  allowed: boolean
+  /** The tightest window: the one with the fewest requests left (ties: the shortest). */
+  limit: number
+  remaining: number
+  resetSeconds: number
+  retryAfterSeconds: number
+}
+
+/**
+ * Sliding-log limiter over several windows at once: a request is admitted only when every window has room,
+ * and a refused request is not counted. Window i covers (now - ms, now], so the edges are exact.
+ * rate-limiter-flexible and @fastify/rate-limit take one window and read the wall clock; we need three windows
+ * applied together and an injectable clock to test the edges, hence this small module.
+ */
+export interface RateLimitStore {
+  /** Counts the request when every window has room, unless `peek` asks only to look. */
+  hit (key: string, windows: Window[], now: number, peek?: boolean): Promise<Array<{ count: number, oldest: number | null }>>
+}
+
+export class MemoryStore implements RateLimitStore {
+  private readonly logs = new Map<string, number[]>()
+  private sweeps = 0
+
+  async hit (key: string, windows: Window[], now: number, peek = false) {
+    const longest = Math.max(...windows.map((w) => w.ms))
+    const log = (this.logs.get(key) ?? []).filter((at) => at > now - longest)
+    const counts = windows.map((w) => {
+      const inside = log.filter((at) => at > now - w.ms)
+      return { count: inside.length, oldest: inside.length ? inside[0] : null }
+    })
+    if (!peek && counts.every((c, i) => c.count < windows[i].limit)) log.push(now)
+    this.logs.set(key, log)
+    if (++this.sweeps % 1000 === 0) this.sweep(now, longest)
+    return counts
+  }
+
+  private sweep (now: number, longest: number) {
+    for (const [key, log] of this.logs) {
+      if (!log.length || log[log.length - 1] <= now - longest) this.logs.delete(key)
+    }
+  }
+}
+
+// KEYS[1]: the log; ARGV: now, member, peek flag, then (window ms, limit) pairs. Returns count and oldest per window.
+const SCRIPT = `
+local now = tonumber(ARGV[1])
+local longest = 0
+for i = 4, #ARGV, 2 do longest = math.max(longest, tonumber(ARGV[i])) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - longest)
+local out = {}
+local admit = 1
+for i = 4, #ARGV, 2 do
+  local from = now - tonumber(ARGV[i]) + 1
+  local count = redis.call('ZCOUNT', KEYS[1], from, '+inf')
+  local first = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  out[#out + 1] = count
+  out[#out + 1] = first[2] or -1
+  if count >= tonumber(ARGV[i + 1]) then admit = 0 end
+end
+if admit == 1 and ARGV[3] == '0' then
+  redis.call('ZADD', KEYS[1], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], longest)
+end
+return out
+`
+
+export class RedisStore implements RateLimitStore {
+  constructor (private readonly redis: Redis, private readonly prefix = 'eh:rl:') {
+    redis.defineCommand('ehRateLimit', { numberOfKeys: 1, lua: SCRIPT })
+  }
+
+  async hit (key: string, windows: Window[], now: number, peek = false) {
+    const args = windows.flatMap((w) => [w.ms, w.limit])
+    const member = `${now}-${base62(8)}`
+    const raw = await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<Array<number | string>>>)
+      .ehRateLimit(this.prefix + key, now, member, peek ? 1 : 0, ...args)
+    return windows.map((_, i) => {
+      const oldest = Number(raw[i * 2 + 1])
+      return { count: Number(raw[i * 2]), oldest: oldest < 0 ? null : oldest }
+    })
+  }
+}
+
+export interface LimiterOptions {
+  store: RateLimitStore
+  clock: Clock
+  /** Used while the primary store fails (Redis unreachable): limits stay on, per instance. */
+  fallback?: RateLimitStore
+  onStoreError?: (err: unknown) => void
+}
+
+export class RateLimiter {
+  constructor (private readonly options: LimiterOptions) {}
+
+  /** Counts a request against every window and says whether it is admitted. */
+  consume (key: string, windows: Window[]): Promise<Verdict> {
+    return this.run(key, windows, false)
+  }
+
+  /** Says whether a request would be admitted, without counting it. */
+  peek (key: string, windows: Window[]): Promise<Verdict> {
+    return this.run(key, windows, true)
+  }
+
+  private async run (key: string, windows: Window[], peek: boolean): Promise<Verdict> {
+    const now = this.options.clock()
+    let counts
+    try {
+      counts = await this.options.store.hit(key, windows, now, peek)
+    } catch (err) {
+      if (!this.options.fallback) throw err
+      this.options.onStoreError?.(err)
+      counts = await this.options.fallback.hit(key, windows, now, peek)
+    }
+    return verdictOf(windows, counts, now, !peek)
+  }
+}
+
+function verdictOf (windows: Window[], counts: Array<{ count: number, oldest: number | null }>, now: number, counted: boolean): Verdict {
+  const allowed = counts.every((c, i) => c.count < windows[i].limit)
+  let tightest = 0
+  let retryAfterMs = 0
+  const states = windows.map((w, i) => {
+    const { count, oldest } = counts[i]
+    const used = allowed && counted ? count + 1 : count
+    const resetMs = oldest === null ? w.ms : oldest + w.ms - now
+    if (count >= w.limit) retryAfterMs = Math.max(retryAfterMs, resetMs)
+    return { limit: w.limit, remaining: Math.max(0, w.limit - used), resetMs }
+  })
+  states.forEach((s, i) => {
+    if (s.remaining < states[tightest].remaining) tightest = i
+  })
+  const t = states[tightest]
+  return {
+    allowed,
+    limit: t.limit,
+    remaining: t.remaining,
+    resetSeconds: Math.max(1, Math.ceil(t.resetMs / 1000)),
+    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000))
+  }
+}

@@ -1,0 +1,60 @@
+import type { Knex } from 'knex'
+import { errors } from '../../errors.js'
+import { iso, type Clock } from '../../lib/clock.js'
+import { roleRank } from '../../lib/permissions.js'
+import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
+import type { Credential } from '../../plugins/auth.js'
+import type { AuditRepository } from './audit.repository.js'
+import type { PeopleRepository } from './people.repository.js'
+import type { StoreEnv, StoresRepository } from './stores.repository.js'
+
+interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock }
+
+export function presentStore (store: StoreEnv) {
+  return {
+    id: store.id,
+    name: store.name,
+    plan: store.plan,
+    subscription: { status: store.subscriptionStatus, currentPeriodEnd: iso(store.currentPeriodEnd) },
+    allowedOrigins: store.allowedOrigins,
+    createdAt: iso(store.createdAt)!
+  }
+}
+
+export function accountService ({ db, people, stores, audit, clock }: Deps) {
+  return {
+    async stores (credential: Credential, query: PageQuery) {
+      const all = await stores.listForOrg(credential.orgId, credential.storeIds)
+      const page = toPage(query)
+      return envelope(all.slice(page.offset, page.offset + page.limit).map(presentStore), all.length, page)
+    },
+
+    async members (orgId: string, query: PageQuery) {
+      const page = toPage(query)
+      const { total, members } = await people.listMembers(orgId, page)
+      return envelope(members.map((m) => ({ id: m.personId, email: m.email, name: m.name, role: m.role, joinedAt: iso(m.joinedAt)! })), total, page)
+    },
+
+    /** Removal is immediate: every credential tied to the person is re-checked on its next request. */
+    async removeMember (actor: Credential, personId: string, ip: string | null) {
+      await db.transaction(async (trx) => {
+        const role = await people.membershipRole(actor.orgId, personId, trx)
+        if (!role) throw new errors.NotFound('Member')
+        if (roleRank(role) > roleRank(actor.role)) throw new errors.RoleForbidden('a member with a higher role')
+        if (role === 'owner' && await people.countOwners(actor.orgId, trx) <= 1) {
+          throw new errors.Conflict('The last owner of an organization cannot be removed')
+        }
+        await people.removeMembership(actor.orgId, personId, trx)
+        await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: `${actor.type}:${actor.id}`, subject: `person:${personId}`, ip, details: { role } }, trx)
+      })
+    },
+
+    auditLog (orgId: string, query: PageQuery & { action?: string }) {
+      const page = toPage(query)
+      return audit.list(orgId, { action: query.action, ...page }).then(({ total, entries }) => envelope(entries, total, page))
+    },
+
+    now: () => clock()
+  }
+}
+export type AccountService = ReturnType<typeof accountService>

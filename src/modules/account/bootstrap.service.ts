@@ -1,0 +1,60 @@
+import type { Knex } from 'knex'
+import { errors } from '../../errors.js'
+import type { Clock } from '../../lib/clock.js'
+import { generatePassword, hashPassword } from '../../lib/passwords.js'
+import { PERSON_ROLES, type Role } from '../../lib/permissions.js'
+import { apiKeysRepository } from '../api-keys/api-keys.repository.js'
+import { apiKeysService } from '../api-keys/api-keys.service.js'
+import { auditRepository } from './audit.repository.js'
+import { peopleRepository } from './people.repository.js'
+import { storesRepository, type Plan, type SubscriptionStatus } from './stores.repository.js'
+
+/** Operator set-up without the admin application (decisions.md section 13): used by the CLI and the first-run seed. */
+export function bootstrapService (db: Knex, clock: Clock) {
+  const people = peopleRepository(db)
+  const stores = storesRepository(db)
+  const audit = auditRepository(db, clock)
+  const keys = apiKeysService({ db, repo: apiKeysRepository(db), audit, clock })
+
+  async function addMember (orgId: string, email: string, role: Role) {
+    if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest(`A person's role is owner, admin or editor, not ${role}`)
+    if (!await people.findOrganization(orgId)) throw new errors.NotFound('Organization')
+    const now = clock()
+    const existing = await people.findPersonByEmail(email)
+    const password = existing ? null : generatePassword()
+    const person = existing ?? await people.createPerson({ email, passwordHash: await hashPassword(password!), now })
+    if (await people.membershipRole(orgId, person.id)) throw new errors.Conflict(`${email} is already a member`)
+    await people.addMembership(orgId, person.id, role, now)
+    return { person: { id: person.id, email: person.email, password } }
+  }
+
+  return {
+    addMember,
+
+    async bootstrap (input: { org: string, store: string, owner: string, plan?: Plan, origins?: string[] }) {
+      const now = clock()
+      const org = await people.createOrganization(input.org, now)
+      const { person } = await addMember(org.id, input.owner, 'owner')
+      const store = await stores.create({ orgId: org.id, name: input.store, plan: input.plan ?? 'growth', allowedOrigins: input.origins, now })
+      const key = await keys.create({ type: 'cli', orgId: org.id, role: 'admin', scopes: [] }, { name: 'Bootstrap admin key', role: 'admin' }, null)
+      return { organization: { id: org.id }, store: { id: store.id }, owner: person, apiKey: { id: key.id, secret: key.secret } }
+    },
+
+    async createStore (input: { org: string, name: string, plan?: Plan, origins?: string[] }) {
+      if (!await people.findOrganization(input.org)) throw new errors.NotFound('Organization')
+      const store = await stores.create({ orgId: input.org, name: input.name, plan: input.plan ?? 'free', allowedOrigins: input.origins, now: clock() })
+      return { store: { id: store.id } }
+    },
+
+    async setPlan (input: { store: string, plan: Plan, status?: SubscriptionStatus }) {
+      const store = await stores.setPlan(input.store, input.plan, input.status)
+      if (!store) throw new errors.NotFound('Store environment')
+      return { store: { id: store.id, plan: store.plan, status: store.subscriptionStatus } }
+    },
+
+    async isEmpty () {
+      const row = await db('organizations').first('id')
+      return !row
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex'
+import { newId } from '../../lib/ids.js'
+
+export const PLANS = ['free', 'growth', 'pro'] as const
+export type Plan = typeof PLANS[number]
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'lapsed'] as const
+export type SubscriptionStatus = typeof SUBSCRIPTION_STATUSES[number]
+
+export interface StoreEnv {
+  id: string
+  orgId: string
+  name: string
+  plan: Plan
+  subscriptionStatus: SubscriptionStatus
+  currentPeriodEnd: number | null
+  allowedOrigins: string[]
+  createdAt: number
+}
+
+interface Row {
+  id: string
+  org_id: string
+  name: string
+  plan: Plan
+  subscription_status: SubscriptionStatus
+  current_period_end: number | null
+  allowed_origins: string
+  created_at: number
+}
+
+function toStore (row: Row): StoreEnv {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    plan: row.plan,
+    subscriptionStatus: row.subscription_status,
+    currentPeriodEnd: row.current_period_end == null ? null : Number(row.current_period_end),
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+    createdAt: Number(row.created_at)
+  }
+}
+
+export function storesRepository (db: Knex) {
+  return {
+    async find (id: string): Promise<StoreEnv | null> {
+      const row = await db<Row>('store_envs').where({ id }).first()
+      return row ? toStore(row) : null
+    },
+
+    async listForOrg (orgId: string, ids?: string[] | null): Promise<StoreEnv[]> {
+      const query = db<Row>('store_envs').where({ org_id: orgId }).orderBy('created_at').orderBy('id')
+      if (ids) query.whereIn('id', ids)
+      return (await query).map(toStore)
+    },
+
+    async create (input: { orgId: string, name: string, plan: Plan, status?: SubscriptionStatus, allowedOrigins?: string[], now: number, periodDays?: number }, trx: Knex = db): Promise<StoreEnv> {
+      const row: Row = {
+        id: newId('env'),
+        org_id: input.orgId,
+        name: input.name,
+        plan: input.plan,
+        subscription_status: input.status ?? 'active',
+        current_period_end: input.now + (input.periodDays ?? 30) * 86_400_000,
+        allowed_origins: JSON.stringify(input.allowedOrigins ?? []),
+        created_at: input.now
+      }
+      await trx('store_envs').insert(row)
+      return toStore(row)
+    },
+
+    async setPlan (id: string, plan: Plan, status?: SubscriptionStatus): Promise<StoreEnv | null> {
+      await db('store_envs').where({ id }).update({ plan, ...(status ? { subscription_status: status } : {}) })
+      return this.find(id)
+    },
+
+    async setAllowedOrigins (id: string, origins: string[]): Promise<void> {
+      await db('store_envs').where({ id }).update({ allowed_origins: JSON.stringify(origins) })
+    }
+  }
+}
+export type StoresRepository = ReturnType<typeof storesRepository>

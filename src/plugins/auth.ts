@@ -1,0 +1,118 @@
+import fp from 'fastify-plugin'
+import type { FastifyRequest } from 'fastify'
+import { accessFor, isResource, type Resource, type Role } from '../lib/permissions.js'
+import { errors } from '../errors.js'
+import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS, setLimitHeaders } from './rate-limit.js'
+
+/** What every authenticated request carries, whichever credential type produced it. */
+export interface Credential {
+  type: 'api_key' | 'oauth'
+  /** Key id or grant id: the rate-limit budget and the audit actor. */
+  id: string
+  orgId: string
+  role: Role
+  /** Empty means unrestricted. */
+  scopes: string[]
+  personId: string | null
+  /** Store environments the credential may use; null means every store of the organization. */
+  storeIds: string[] | null
+}
+
+/**
+ * A credential type plugs in here (API keys in modules/api-keys, OAuth access tokens in oauth/).
+ * Answer `undefined` for a token that is not yours, `null` for yours but unknown/revoked/expired.
+ */
+export type CredentialResolver = (token: string, request: FastifyRequest) => Promise<Credential | null | undefined>
+
+export type RouteAuth = 'credential' | 'storefront' | 'public' | 'none'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registerCredentialResolver: (resolver: CredentialResolver) => void
+  }
+  interface FastifyRequest {
+    credential: Credential | null
+  }
+  interface FastifyContextConfig {
+    /** credential (default under /v1), storefront (origin + per-IP limits), public (per-IP limit), none. */
+    auth?: RouteAuth
+    /** Defaults to the first path segment after /v1. */
+    resource?: Resource
+    /** false: no x-store-env-id needed (GET /account/stores). */
+    storeScoped?: boolean
+    /** true: allowed whatever the credential's scopes (GET /account/stores). */
+    scopeExempt?: boolean
+    /** true: served while the store's subscription has lapsed. */
+    subscriptionExempt?: boolean
+    /** The least role the route needs beyond the resource table (audit log: admin). */
+    minRole?: Role
+    /** The least plan the route needs. */
+    plan?: 'growth' | 'pro'
+  }
+}
+
+function tokenOf (request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    return match ? match[1] : ''
+  }
+  const key = request.headers['x-api-key']
+  if (typeof key === 'string') return key.trim()
+  return null
+}
+
+export default fp(async (app) => {
+  const resolvers: CredentialResolver[] = []
+  app.decorate('registerCredentialResolver', (resolver: CredentialResolver) => { resolvers.push(resolver) })
+  app.decorateRequest('credential', null)
+
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as NonNullable<typeof route.config>
+    const url = route.url ?? route.path
+    const underApi = url.startsWith('/v1/')
+    const auth = config.auth ?? (underApi ? 'credential' : 'none')
+    let resource = config.resource
+    if (auth === 'credential' && !resource) {
+      const segment = url.split('/')[2] ?? ''
+      if (!isResource(segment)) throw new Error(`Route ${url} needs config.resource: "${segment}" is not a resource`)
+      resource = segment
+    }
+    route.config = { ...config, auth, resource }
+  })
+
+  async function resolve (token: string, request: FastifyRequest): Promise<Credential | null> {
+    for (const resolver of resolvers) {
+      const credential = await resolver(token, request)
+      if (credential !== undefined) return credential
+    }
+    return null
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config
+    if (config.auth === 'public') {
+      await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
+      return
+    }
+    if (config.auth !== 'credential') return
+
+    const failureKey = `ip:authfail:${request.ip}`
+    const guard = await app.limiter.peek(failureKey, AUTH_FAILURE_WINDOWS)
+    if (!guard.allowed) {
+      setLimitHeaders(reply, guard)
+      reply.header('Retry-After', guard.retryAfterSeconds)
+      throw new errors.RateLimited(guard.retryAfterSeconds)
+    }
+    const token = tokenOf(request)
+    const credential = token ? await resolve(token, request) : null
+    if (!credential) {
+      setLimitHeaders(reply, await app.limiter.consume(failureKey, AUTH_FAILURE_WINDOWS))
+      throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
+    }
+    request.credential = credential
+    await app.enforceLimit(reply, `cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS)
+  })
+}, { name: 'auth', dependencies: ['rate-limit'] })
+
+export { accessFor }

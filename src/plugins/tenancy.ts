@@ -1,0 +1,61 @@
+import fp from 'fastify-plugin'
+import type { FastifyRequest } from 'fastify'
+import { accessFor, roleAllows, roleRank, scopesAllow } from '../lib/permissions.js'
+import { errors } from '../errors.js'
+import { PLANS, storesRepository, type StoreEnv, type StoresRepository } from '../modules/account/stores.repository.js'
+
+declare module 'fastify' {
+  interface FastifyInstance { stores: StoresRepository }
+  interface FastifyRequest { store: StoreEnv | null }
+}
+
+function storeHeader (request: FastifyRequest): string | null {
+  const value = request.headers['x-store-env-id']
+  return typeof value === 'string' && value.trim() ? value.trim() : null
+}
+
+/**
+ * After authentication: the store environment (service-api.md section 5.1), then role and scopes (5.2-5.5),
+ * then subscription and plan (section 3). The order decides which refusal a caller sees first.
+ */
+export default fp(async (app) => {
+  const stores = storesRepository(app.db)
+  app.decorate('stores', stores)
+  app.decorateRequest('store', null)
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config
+    const credential = request.credential
+    if (config.auth !== 'credential' || !credential) return
+
+    if (config.storeScoped !== false) {
+      const id = storeHeader(request)
+      if (!id) throw new errors.StoreEnvRequired()
+      const store = await stores.find(id)
+      const inGrant = !credential.storeIds || credential.storeIds.includes(id)
+      if (!store || store.orgId !== credential.orgId || !inGrant) throw new errors.StoreEnvNotFound()
+      request.store = store
+    }
+
+    const resource = config.resource!
+    const access = accessFor(request.method)
+    const verdict = roleAllows(credential.role, resource, access)
+    if (verdict === 'read_only') throw new errors.RoleReadOnly()
+    if (verdict === 'forbidden' || (config.minRole && roleRank(credential.role) < roleRank(config.minRole))) {
+      throw new errors.RoleForbidden(resource)
+    }
+    if (!config.scopeExempt && !scopesAllow(credential.scopes, resource, access)) {
+      throw new errors.InsufficientScope(access, resource)
+    }
+
+    const store = request.store
+    if (!store) return
+    const billingRead = resource === 'billing' && access === 'read'
+    if (store.subscriptionStatus === 'lapsed' && !config.subscriptionExempt && !billingRead) {
+      throw new errors.SubscriptionExpired()
+    }
+    if (config.plan && PLANS.indexOf(store.plan) < PLANS.indexOf(config.plan)) {
+      throw new errors.PlanRequired(config.plan)
+    }
+  })
+}, { name: 'tenancy', dependencies: ['auth', 'db'] })

@@ -1,0 +1,42 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+
+/** Shapes shared by every module's schemas. */
+export const ErrorBody = Type.Object({
+  message: Type.String(),
+  code: Type.Optional(Type.String()),
+  errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() })))
+}, { description: 'Every error: clients branch on `code`, never on `message`.' })
+
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: '1-based page number' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Page size; values above 100 are clamped to 100 (see meta.limit)' }))
+}
+
+export const PageMeta = Type.Object({
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  totalPages: Type.Integer()
+})
+
+export function Paged<T extends TSchema> (item: T) {
+  return Type.Object({ data: Type.Array(item), meta: PageMeta })
+}
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
+
+export const DateTime = Type.String({ format: 'date-time' })
+export const NullableDateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+
+/** The error responses a credential-authenticated route can give, for the OpenAPI document. */
+export const authErrors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  429: ErrorBody
+}
+
+export const STORE_HEADER = Type.Object({
+  'x-store-env-id': Type.Optional(Type.String({ description: 'The store environment this request acts on (required)' }))
+})

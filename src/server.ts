@@ -1,0 +1,53 @@
+import { buildApp } from './app.js'
+import { ConfigError, loadConfig } from './config.js'
+import { createKnex, migrateLatest } from './db.js'
+import { seedDemo } from './seed.js'
+
+async function main () {
+  let config
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(1)
+    }
+    throw err
+  }
+  const db = createKnex(config)
+  await migrateLatest(db)
+  const demo = config.databaseUrl ? null : await seedDemo(db, config)
+
+  const app = await buildApp(config, { db })
+  app.addHook('onClose', async () => { await db.destroy() })
+  await app.listen({ port: config.port, host: config.host })
+
+  console.log(`\nEvidence Hub is listening on ${config.publicUrl}`)
+  console.log(`  API        ${config.publicUrl}/v1   (docs: ${config.publicUrl}/docs)`)
+  console.log(`  OAuth      ${config.publicUrl}/oauth/.well-known/openid-configuration`)
+  console.log(`  Admin      ${config.publicUrl}/admin`)
+  if (demo) printDemo(config.publicUrl, demo)
+
+  let closing = false
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      if (closing) return
+      closing = true
+      app.log.info({ signal }, 'shutting down')
+      app.close().then(() => process.exit(0), (err) => { app.log.error({ err }, 'shutdown failed'); process.exit(1) })
+    })
+  }
+}
+
+function printDemo (url: string, demo: NonNullable<Awaited<ReturnType<typeof seedDemo>>>) {
+  console.log('\nFirst run: a demo organization was created. These secrets are shown once.')
+  console.log(`  Owner      ${demo.owner.email} / ${demo.owner.password}`)
+  console.log(`  Store      ${demo.store.id}`)
+  console.log(`  API key    ${demo.apiKey.secret}`)
+  console.log(`\n  curl -H "Authorization: Bearer ${demo.apiKey.secret}" -H "x-store-env-id: ${demo.store.id}" ${url}/v1/account/stores\n`)
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})
