@@ -12,6 +12,7 @@ import rateLimit from './plugins/rate-limit.js'
 import auth from './plugins/auth.js'
 import tenancy from './plugins/tenancy.js'
 import audit from './plugins/audit.js'
+import events from './plugins/events.js'
 import openapi from './plugins/openapi.js'
 import health from './modules/health/index.js'
 import account from './modules/account/index.js'
@@ -23,6 +24,8 @@ export interface AppDeps {
   db?: Knex
   /** null: no Redis even if configured; undefined: from config. */
   redis?: Redis | null
+  /** Prefix of Redis keys; tests give each app its own unless they test sharing. */
+  redisPrefix?: string
   logger?: boolean | object
 }
 
@@ -39,11 +42,12 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(configPlugin, { config, clock: deps.clock ?? systemClock })
   await app.register(errorHandler)
   await app.register(dbPlugin, { db: deps.db })
-  await app.register(redisPlugin, { redis: deps.redis })
+  await app.register(redisPlugin, { redis: deps.redis, prefix: deps.redisPrefix })
   await app.register(rateLimit)
   await app.register(auth)
   await app.register(tenancy)
   await app.register(audit)
+  await app.register(events)
   await app.register(openapi)
 
   await app.register(health, { prefix: '/v1' })

@@ -37,7 +37,7 @@ export default fp(async (app) => {
   const memory = new MemoryStore()
   let lastWarn = 0
   const limiter = new RateLimiter({
-    store: app.redis ? new RedisStore(app.redis) : memory,
+    store: app.redis ? new RedisStore(app.redis, `${app.redisPrefix}rl:`) : memory,
     fallback: app.redis ? memory : undefined,
     clock: app.clock,
     onStoreError: (err) => {

@@ -2,14 +2,19 @@ import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
 
 declare module 'fastify' {
-  interface FastifyInstance { redis: Redis | null }
+  interface FastifyInstance {
+    redis: Redis | null
+    /** Namespace of this deployment's keys; instances that share budgets share it. */
+    redisPrefix: string
+  }
 }
 
 /**
  * Shared state for a fleet of instances (rate limits, delivery throttles). Commands fail fast instead of
  * queueing while Redis is down, so callers can fall back (see plugins/rate-limit.ts) rather than hang.
  */
-export default fp<{ redis?: Redis | null }>(async (app, opts) => {
+export default fp<{ redis?: Redis | null, prefix?: string }>(async (app, opts) => {
+  app.decorate('redisPrefix', opts.prefix ?? 'eh:')
   if (opts.redis !== undefined) {
     app.decorate('redis', opts.redis)
     return

@@ -1,0 +1,6 @@
+import neostandard from 'neostandard'
+
+export default neostandard({
+  ts: true,
+  ignores: ['node_modules/**', 'data/**', '.tap/**', 'connectors/zapier/node_modules/**', 'test/.artifacts/**', 'bench/.data/**']
+})

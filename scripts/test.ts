@@ -1,0 +1,84 @@
+/**
+ * `npm test`: the whole suite twice — on MariaDB/MySQL + Redis, then on the embedded default (SQLite, memory
+ * limits) — each on a freshly migrated database. Ends with the one line CI reads: `N passed, N failed`.
+ * Extra arguments go to tap (e.g. `npm test -- test/api-keys/create.test.ts`). EH_TEST_MODES=sqlite runs one mode.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import knex from 'knex'
+import { createKnex, migrateLatest } from '../src/db.js'
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'
+const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Boolean)
+const tapArgs = process.argv.slice(2)
+
+async function resetMysql () {
+  const url = new URL(DATABASE_URL)
+  const name = url.pathname.slice(1)
+  if (!/^\w+$/.test(name)) throw new Error(`unexpected test database name: ${name}`)
+  const server = knex({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } })
+  await server.raw(`DROP DATABASE IF EXISTS \`${name}\``)
+  await server.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+  await server.destroy()
+  const db = createKnex({ databaseUrl: DATABASE_URL, dataDir: tmpdir() })
+  await migrateLatest(db)
+  await db.destroy()
+}
+
+async function prepareSqlite (): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'evidence-hub-test-'))
+  const db = createKnex({ dataDir: dir })
+  await migrateLatest(db)
+  await db.destroy()
+  return dir
+}
+
+function listResults (dir: string): string[] {
+  let out: string[] = []
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry)
+    if (statSync(path).isDirectory()) out = out.concat(listResults(path))
+    else if (entry.endsWith('.tap')) out.push(path)
+  }
+  return out
+}
+
+/** Counts each file's top-level tests (one behaviour each); a file that failed without a failing test counts once. */
+function countResults (): { passed: number, failed: number } {
+  let passed = 0
+  let failed = 0
+  const dir = '.tap/test-results'
+  for (const file of listResults(dir)) {
+    const text = readFileSync(file, 'utf8')
+    const ok = text.match(/^ok \d+/gm)?.length ?? 0
+    const notOk = text.match(/^not ok \d+/gm)?.length ?? 0
+    passed += ok
+    failed += notOk
+    if (notOk === 0 && /^# (fail|Subtest failed)|^Bail out!/m.test(text)) failed++
+  }
+  return { passed, failed }
+}
+
+let passed = 0
+let failed = 0
+for (const mode of modes) {
+  const env: Record<string, string | undefined> = { ...process.env, EH_TEST_DB: mode }
+  if (mode === 'mysql') {
+    await resetMysql()
+  } else {
+    env.EH_TEST_DATA_DIR = await prepareSqlite()
+  }
+  console.log(`\n=== ${mode === 'mysql' ? 'MySQL/MariaDB + Redis' : 'embedded default: SQLite + in-memory limits'} ===`)
+  rmSync('.tap/test-results', { recursive: true, force: true })
+  const run = spawnSync('npx', ['tap', ...tapArgs], { stdio: 'inherit', env })
+  const counts = countResults()
+  if (run.status !== 0 && counts.failed === 0) counts.failed = 1
+  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed`)
+  passed += counts.passed
+  failed += counts.failed
+  if (env.EH_TEST_DATA_DIR) rmSync(env.EH_TEST_DATA_DIR, { recursive: true, force: true })
+}
+console.log(`${passed} passed, ${failed} failed`)
+process.exit(failed > 0 ? 1 : 0)

@@ -1,0 +1,57 @@
+import type { Knex } from 'knex'
+import { iso } from '../../lib/clock.js'
+
+export interface NewEvent { orgId: string, storeEnvId: string, type: string, data: Record<string, unknown> }
+
+export interface EventRecord { id: string, type: string, createdAt: string, storeEnvId: string, data: Record<string, unknown> }
+
+interface Row { id: number | string, org_id: string, store_env_id: string, type: string, data: string, created_at: number }
+
+export const EVENT_ID_PREFIX = 'evt_'
+
+export function eventId (seq: number | string): string {
+  return `${EVENT_ID_PREFIX}${seq}`
+}
+
+/** Accepts `evt_123` or `123`; null for anything else. */
+export function parseEventId (value: string): number | null {
+  const raw = value.startsWith(EVENT_ID_PREFIX) ? value.slice(EVENT_ID_PREFIX.length) : value
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : null
+}
+
+export function toEvent (row: Row): EventRecord {
+  return { id: eventId(row.id), type: row.type, createdAt: iso(Number(row.created_at))!, storeEnvId: row.store_env_id, data: JSON.parse(row.data) }
+}
+
+/** Listeners run inside the appending transaction (e.g. the webhook outbox fans out there). */
+export type AppendListener = (trx: Knex.Transaction, event: EventRecord & { orgId: string }) => Promise<void>
+
+/** One per app instance: several apps in one process (tests) must not hear each other's appends. */
+export function eventLog (clock: () => number) {
+  const listeners: AppendListener[] = []
+  return {
+    onAppended (listener: AppendListener) {
+      listeners.push(listener)
+    },
+
+    /**
+     * Appends an event inside the caller's transaction. Taking the store row's lock first serialises appenders of
+     * one store until commit, so their auto-increment ids commit in order (MySQL); SQLite has one writer anyway.
+     */
+    async append (trx: Knex.Transaction, event: NewEvent): Promise<EventRecord> {
+      const now = clock()
+      await trx('store_envs').where({ id: event.storeEnvId }).increment('event_seq', 1)
+      const [id] = await trx('events').insert({
+        org_id: event.orgId,
+        store_env_id: event.storeEnvId,
+        type: event.type,
+        data: JSON.stringify(event.data),
+        created_at: now
+      })
+      const record = { id: eventId(id), type: event.type, createdAt: iso(now)!, storeEnvId: event.storeEnvId, data: event.data }
+      for (const listener of listeners) await listener(trx, { ...record, orgId: event.orgId })
+      return record
+    }
+  }
+}
+export type EventLog = ReturnType<typeof eventLog>
