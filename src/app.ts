@@ -13,6 +13,7 @@ import auth from './plugins/auth.js'
 import tenancy from './plugins/tenancy.js'
 import audit from './plugins/audit.js'
 import events from './plugins/events.js'
+import session from './plugins/session.js'
 import openapi from './plugins/openapi.js'
 import health from './modules/health/index.js'
 import account from './modules/account/index.js'
@@ -48,6 +49,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(tenancy)
   await app.register(audit)
   await app.register(events)
+  await app.register(session)
   await app.register(openapi)
 
   await app.register(health, { prefix: '/v1' })

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util'
+import { systemClock } from '../lib/clock.js'
+import { bootstrapService } from '../modules/account/bootstrap.service.js'
+import { PLANS, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionStatus } from '../modules/account/stores.repository.js'
+import type { Role } from '../lib/permissions.js'
+import type { Command } from './index.js'
+import { UsageError } from './index.js'
+
+function options<T extends Record<string, { type: 'string', multiple?: boolean }>> (args: string[], spec: T, required: Array<keyof T>) {
+  let values
+  try {
+    values = parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as unknown as Record<keyof T, string | string[] | undefined>
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
+  for (const name of required) {
+    if (values[name] === undefined) throw new UsageError(`--${String(name)} is required`)
+  }
+  return values
+}
+
+function plan (value: unknown, fallback?: Plan): Plan | undefined {
+  if (value === undefined) return fallback
+  if (!(PLANS as readonly unknown[]).includes(value)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`)
+  return value as Plan
+}
+
+function origins (value: unknown): string[] {
+  const list = (value as string[] | undefined) ?? []
+  for (const origin of list) {
+    let parsed: URL
+    try { parsed = new URL(origin) } catch { throw new UsageError(`--origin ${origin} is not a URL`) }
+    if (!/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '')) throw new UsageError(`--origin ${origin} must be a bare origin such as https://shop.example`)
+  }
+  return list.map((o) => o.replace(/\/$/, ''))
+}
+
+export const commands: Record<string, Command> = {
+  bootstrap: {
+    usage: 'bootstrap --org NAME --store NAME --owner EMAIL [--plan free|growth|pro] [--origin URL]...',
+    async run ({ db, args }) {
+      const v = options(args, { org: { type: 'string' }, store: { type: 'string' }, owner: { type: 'string' }, plan: { type: 'string' }, origin: { type: 'string', multiple: true } }, ['org', 'store', 'owner'])
+      if (!/^[^@\s]+@[^@\s]+$/.test(String(v.owner))) throw new UsageError('--owner must be an email address')
+      return bootstrapService(db, systemClock).bootstrap({ org: String(v.org), store: String(v.store), owner: String(v.owner), plan: plan(v.plan), origins: origins(v.origin) })
+    }
+  },
+  'store create': {
+    usage: 'store create --org ID --name NAME [--plan free|growth|pro] [--origin URL]...',
+    async run ({ db, args }) {
+      const v = options(args, { org: { type: 'string' }, name: { type: 'string' }, plan: { type: 'string' }, origin: { type: 'string', multiple: true } }, ['org', 'name'])
+      return bootstrapService(db, systemClock).createStore({ org: String(v.org), name: String(v.name), plan: plan(v.plan), origins: origins(v.origin) })
+    }
+  },
+  'store set-plan': {
+    usage: 'store set-plan --store ID --plan free|growth|pro [--status trialing|active|past_due|lapsed]',
+    async run ({ db, args }) {
+      const v = options(args, { store: { type: 'string' }, plan: { type: 'string' }, status: { type: 'string' } }, ['store', 'plan'])
+      if (v.status !== undefined && !(SUBSCRIPTION_STATUSES as readonly unknown[]).includes(v.status)) throw new UsageError(`--status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`)
+      return bootstrapService(db, systemClock).setPlan({ store: String(v.store), plan: plan(v.plan)!, status: v.status as SubscriptionStatus | undefined })
+    }
+  },
+  'member add': {
+    usage: 'member add --org ID --email EMAIL --role owner|admin|editor',
+    async run ({ db, args }) {
+      const v = options(args, { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } }, ['org', 'email', 'role'])
+      return bootstrapService(db, systemClock).addMember(String(v.org), String(v.email), v.role as Role)
+    }
+  }
+}

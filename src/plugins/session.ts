@@ -1,0 +1,97 @@
+import fp from 'fastify-plugin'
+import cookie from '@fastify/cookie'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { base62 } from '../lib/ids.js'
+import { sha256 } from '../lib/secrets.js'
+import { verifyPassword } from '../lib/passwords.js'
+import { errors } from '../errors.js'
+import { peopleRepository, type Person } from '../modules/account/people.repository.js'
+
+export const SESSION_COOKIE = 'eh_session'
+const SESSION_TTL_MS = 12 * 3600_000
+/** Lock-out against password guessing: per email and per IP, failures only. */
+const LOGIN_FAILURES = [{ ms: 15 * 60_000, limit: 5 }]
+const LOGIN_FAILURES_PER_IP = [{ ms: 15 * 60_000, limit: 50 }]
+
+export interface PersonSession { personId: string, orgId: string | null, storeEnvId: string | null, expiresAt: number }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: {
+      /** Checks email + password with lock-out; throws 429 rate_limited while locked, returns null on a wrong password. */
+      authenticate: (email: string, password: string, ip: string) => Promise<Person | null>
+      start: (reply: FastifyReply, personId: string, context?: { orgId?: string | null, storeEnvId?: string | null }) => Promise<void>
+      read: (request: FastifyRequest) => Promise<PersonSession | null>
+      update: (request: FastifyRequest, context: { orgId?: string | null, storeEnvId?: string | null }) => Promise<void>
+      end: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+    }
+  }
+}
+
+/**
+ * People's browser sessions: an opaque random cookie (HttpOnly, SameSite=Lax, Secure behind https), stored hashed.
+ * The admin application and the OAuth login/consent screens share it.
+ */
+export default fp(async (app) => {
+  if (!app.hasDecorator('parseCookie')) await app.register(cookie, { secret: app.config.secretKey })
+  const people = peopleRepository(app.db)
+  const secure = app.config.publicUrl.startsWith('https://')
+
+  function cookieValue (request: FastifyRequest): string | null {
+    const value = request.cookies[SESSION_COOKIE]
+    return value && /^[0-9A-Za-z]{40}$/.test(value) ? value : null
+  }
+
+  app.decorate('sessions', {
+    async authenticate (email: string, password: string, ip: string) {
+      const emailKey = `login:email:${sha256(email.trim().toLowerCase())}`
+      const ipKey = `login:ip:${ip}`
+      for (const [key, windows] of [[emailKey, LOGIN_FAILURES], [ipKey, LOGIN_FAILURES_PER_IP]] as const) {
+        const verdict = await app.limiter.peek(key, windows)
+        if (!verdict.allowed) throw new errors.RateLimited(verdict.retryAfterSeconds)
+      }
+      const person = await people.findPersonByEmail(email.trim())
+      // Verify against a dummy hash when the person is unknown, so timing does not reveal who has an account.
+      const ok = await verifyPassword(person?.passwordHash ?? DUMMY_HASH, password)
+      if (person && ok) return person
+      await app.limiter.consume(emailKey, LOGIN_FAILURES)
+      await app.limiter.consume(ipKey, LOGIN_FAILURES_PER_IP)
+      return null
+    },
+
+    async start (reply, personId, context = {}) {
+      const token = base62(40)
+      const now = app.clock()
+      await app.db('person_sessions').insert({
+        id_hash: sha256(token), person_id: personId, org_id: context.orgId ?? null, store_env_id: context.storeEnvId ?? null, created_at: now, expires_at: now + SESSION_TTL_MS
+      })
+      reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_TTL_MS / 1000 })
+    },
+
+    async read (request) {
+      const token = cookieValue(request)
+      if (!token) return null
+      const row = await app.db('person_sessions').where({ id_hash: sha256(token) }).first()
+      if (!row || Number(row.expires_at) <= app.clock()) return null
+      return { personId: row.person_id, orgId: row.org_id, storeEnvId: row.store_env_id, expiresAt: Number(row.expires_at) }
+    },
+
+    async update (request, context) {
+      const token = cookieValue(request)
+      if (!token) return
+      await app.db('person_sessions').where({ id_hash: sha256(token) }).update({
+        ...(context.orgId !== undefined ? { org_id: context.orgId } : {}),
+        ...(context.storeEnvId !== undefined ? { store_env_id: context.storeEnvId } : {})
+      })
+    },
+
+    async end (request, reply) {
+      const token = cookieValue(request)
+      if (token) await app.db('person_sessions').where({ id_hash: sha256(token) }).delete()
+      reply.clearCookie(SESSION_COOKIE, { path: '/' })
+    }
+  })
+}, { name: 'session', dependencies: ['db', 'rate-limit'] })
+
+// argon2id hash of a random string nobody knows; only its verification cost matters.
+const DUMMY_HASH = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$2Yw0bKkfwxHfrmTqT+Tu3b0c0mlM5Ez0uC1iQ9Qf5Xk'
