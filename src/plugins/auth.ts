@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
-import { accessFor, isResource, type Resource, type Role } from '../lib/permissions.js'
+import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { errors } from '../errors.js'
+import { peopleRepository } from '../modules/account/people.repository.js'
 import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS, setLimitHeaders } from './rate-limit.js'
 
 /** What every authenticated request carries, whichever credential type produced it. */
@@ -81,12 +82,24 @@ export default fp(async (app) => {
     route.config = { ...config, auth, resource }
   })
 
+  const people = peopleRepository(app.db)
+
   async function resolve (token: string, request: FastifyRequest): Promise<Credential | null> {
     for (const resolver of resolvers) {
       const credential = await resolver(token, request)
-      if (credential !== undefined) return credential
+      if (credential !== undefined) return credential && await stillMember(credential) ? credential : null
     }
     return null
+  }
+
+  /**
+   * service-api.md 5.7: membership and role are re-checked on every request, whatever the credential type, so a
+   * removed or demoted person's tokens stop at once. Keys belong to no person and skip this.
+   */
+  async function stillMember (credential: Credential): Promise<boolean> {
+    if (!credential.personId) return true
+    const role = await people.membershipRole(credential.orgId, credential.personId)
+    return role !== null && roleRank(role) >= roleRank(credential.role)
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -113,6 +126,6 @@ export default fp(async (app) => {
     request.credential = credential
     await app.enforceLimit(reply, `cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS)
   })
-}, { name: 'auth', dependencies: ['rate-limit'] })
+}, { name: 'auth', dependencies: ['db', 'rate-limit'] })
 
 export { accessFor }
