@@ -104,11 +104,14 @@ export default fp(async (app) => {
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config
-    if (config.auth === 'public') {
+    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response
+    // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
+    const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
+    if (auth === 'public') {
       await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
       return
     }
-    if (config.auth !== 'credential') return
+    if (auth !== 'credential') return
 
     const failureKey = `ip:authfail:${request.ip}`
     const guard = await app.limiter.peek(failureKey, AUTH_FAILURE_WINDOWS)
