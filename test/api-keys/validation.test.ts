@@ -130,3 +130,15 @@ t.test('duplicate scopes are stored once', async (t) => {
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: { name: 'x', role: 'viewer', scopes: ['read', 'read'] } })
   t.same(res.json().scopes, ['read'])
 })
+
+t.test('a number where a string belongs gets 400, not a key named "123"', async (t) => {
+  await refused(t, { payload: { name: 123, role: 'viewer' }, status: 400, code: 'invalid_request' })
+})
+
+t.test('query strings are still read as numbers where the schema says so', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const res = await call(app, { method: 'GET', url: '/v1/api-keys?page=1&limit=5', key: tenant.key, store: tenant.storeId })
+  t.equal(res.statusCode, 200)
+  t.equal(res.json().meta.limit, 5)
+})
