@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Knex } from 'knex'
 import type { Redis } from 'ioredis'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import configPlugin from './plugins/config.js'
@@ -32,12 +33,32 @@ export interface AppDeps {
 
 const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]']
 
+// @fastify/ajv-compiler's typings cover only its own pool shapes; these are the parts used here.
+type RouteValidator = (route: { schema: unknown, method: string, url: string, httpPart?: string }) => unknown
+type ValidatorFactory = (external: unknown, options: { customOptions?: Record<string, unknown> }) => RouteValidator
+
+/**
+ * JSON bodies under /v1 are validated as sent: `"scopes": "read"` or `"name": 123` is a 400, not silently turned
+ * into `["read"]` or `"123"`. Querystrings, params and headers (all strings on the wire), and the form posts of the
+ * admin and OAuth screens, keep ajv's type coercion.
+ */
+function typedJsonBodies (): ValidatorFactory {
+  const coercing = AjvCompiler() as unknown as ValidatorFactory
+  const exact = AjvCompiler() as unknown as ValidatorFactory
+  return (external, options) => {
+    const loose = coercing(external, options)
+    const strict = exact(external, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } })
+    return (route) => (route.httpPart === 'body' && route.url.startsWith('/v1/') ? strict : loose)(route)
+  }
+}
+
 export async function buildApp (config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } }
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   await app.register(configPlugin, { config, clock: deps.clock ?? systemClock })

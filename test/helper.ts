@@ -42,12 +42,20 @@ export function manualClock (start = Date.parse('2026-11-23T12:00:00Z')) {
   return clock
 }
 
-export interface BuildOptions extends AppDeps { config?: Partial<Config> }
+export interface BuildOptions extends AppDeps {
+  config?: Partial<Config>
+  /**
+   * Extra routes registered before `ready`, e.g. probes such as `GET /v1/reviews/probe` that exercise the auth
+   * pipeline for a resource before its module exists. They go through the same hooks as the real routes.
+   */
+  routes?: (app: FastifyInstance) => Promise<void>
+}
 
 export async function build (t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const { config, ...deps } = options
+  const { config, routes, ...deps } = options
   const app = await buildApp(testConfig(config), { logger: false, redisPrefix: `eh:test:${base62(10)}:`, ...deps })
   t.teardown(() => app.close())
+  if (routes) await app.register(routes)
   await app.ready()
   return app
 }
@@ -68,4 +76,15 @@ export function call (app: FastifyInstance, { key, store, headers, ...rest }: Ca
       ...headers
     }
   } as InjectOptions)
+}
+
+/** `GET` and `POST /v1/<resource>/probe` answering `{ ok: true }`, with extra route config (e.g. `{ plan: 'pro' }`). */
+export function probeRoutes (resources: readonly string[], config: Record<string, unknown> = {}) {
+  return async (app: FastifyInstance) => {
+    for (const resource of resources) {
+      for (const method of ['GET', 'POST'] as const) {
+        app.route({ method, url: `/v1/${resource}/probe`, config, handler: async () => ({ ok: true }) })
+      }
+    }
+  }
 }

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
-import { accessFor, isResource, type Resource, type Role } from '../lib/permissions.js'
+import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { errors } from '../errors.js'
+import { peopleRepository } from '../modules/account/people.repository.js'
 import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS, setLimitHeaders } from './rate-limit.js'
 
 /** What every authenticated request carries, whichever credential type produced it. */
@@ -84,21 +85,36 @@ export default fp(async (app) => {
     route.config = { ...config, auth, resource }
   })
 
+  const people = peopleRepository(app.db)
+
   async function resolve (token: string, request: FastifyRequest): Promise<Credential | null> {
     for (const resolver of resolvers) {
       const credential = await resolver(token, request)
-      if (credential !== undefined) return credential
+      if (credential !== undefined) return credential && await stillMember(credential) ? credential : null
     }
     return null
   }
 
+  /**
+   * service-api.md 5.7: membership and role are re-checked on every request, whatever the credential type, so a
+   * removed or demoted person's tokens stop at once. Keys belong to no person and skip this.
+   */
+  async function stillMember (credential: Credential): Promise<boolean> {
+    if (!credential.personId) return true
+    const role = await people.membershipRole(credential.orgId, credential.personId)
+    return role !== null && roleRank(role) >= roleRank(credential.role)
+  }
+
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config
-    if (config.auth === 'public') {
+    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response
+    // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
+    const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
+    if (auth === 'public') {
       await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
       return
     }
-    if (config.auth !== 'credential') return
+    if (auth !== 'credential') return
 
     const failureKey = `ip:authfail:${request.ip}`
     const guard = await app.limiter.peek(failureKey, AUTH_FAILURE_WINDOWS)
@@ -120,6 +136,6 @@ export default fp(async (app) => {
     limit.catch(() => {})
     request.credentialLimit = limit
   })
-}, { name: 'auth', dependencies: ['rate-limit'] })
+}, { name: 'auth', dependencies: ['db', 'rate-limit'] })
 
 export { accessFor }

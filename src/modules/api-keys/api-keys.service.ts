@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { base62, newId } from '../../lib/ids.js'
-import { iso, type Clock } from '../../lib/clock.js'
+import { iso, parseIsoDateTime, type Clock } from '../../lib/clock.js'
 import { safeEqual, sha256 } from '../../lib/secrets.js'
 import { isValidScope, roleRank, scopesWithin, type Role } from '../../lib/permissions.js'
 import { toPage, envelope, type PageQuery } from '../../lib/pagination.js'
@@ -46,8 +46,8 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
 
   function checkExpiry (expiresAt: string | undefined, now: number): number | null {
     if (expiresAt === undefined) return null
-    const at = Date.parse(expiresAt)
-    if (Number.isNaN(at)) throw new errors.InvalidExpiry('expiresAt is not an ISO 8601 date-time')
+    const at = parseIsoDateTime(expiresAt)
+    if (at === null) throw new errors.InvalidExpiry('expiresAt is not an ISO 8601 date-time with a time zone, e.g. 2027-01-31T00:00:00Z')
     if (at <= now) throw new errors.InvalidExpiry('expiresAt must be in the future')
     if (at - now > MAX_EXPIRY_MS) throw new errors.InvalidExpiry('expiresAt must be within 5 years')
     return at

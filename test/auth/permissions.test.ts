@@ -1,0 +1,99 @@
+import t from 'tap'
+import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, accessFor } from '../../src/lib/permissions.js'
+
+/*
+ * decisions.md section 2, written out again here rather than derived from the code under test.
+ * `write` lists what each role may write; `hidden` what it may not even read.
+ */
+const EDITOR_WRITES = ['reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'evidence', 'email',
+  'email-sequences', 'email-branding', 'email-suppressions', 'review-incentives', 'outbound-webhooks', 'webhooks', 'placements',
+  'web-pages', 'categories', 'uploads', 'connectors']
+const EDITOR_HIDDEN = ['api-keys', 'billing', 'orgs', 'backups']
+
+function expected (role: string, resource: string, access: 'read' | 'write'): string {
+  if (role === 'owner') return 'allowed'
+  if (role === 'admin') return access === 'write' && ['billing', 'orgs'].includes(resource) ? 'forbidden' : 'allowed'
+  if (EDITOR_HIDDEN.includes(resource)) return 'forbidden'
+  if (access === 'read') return 'allowed'
+  if (role === 'viewer') return 'read_only'
+  return EDITOR_WRITES.includes(resource) ? 'allowed' : 'forbidden'
+}
+
+t.test('every role x resource x read/write verdict matches the role table of decisions.md', async (t) => {
+  let checked = 0
+  for (const role of ROLES) {
+    for (const resource of RESOURCES) {
+      for (const access of ['read', 'write'] as const) {
+        const verdict = roleAllows(role, resource, access)
+        if (verdict !== expected(role, resource, access)) t.fail(`${role} ${access} ${resource}: got ${verdict}, expected ${expected(role, resource, access)}`)
+        checked++
+      }
+    }
+  }
+  t.equal(checked, 4 * 34 * 2, 'every combination was checked')
+})
+
+t.test('an owner may read and write billing and orgs', async (t) => {
+  for (const resource of ['billing', 'orgs'] as const) {
+    t.equal(roleAllows('owner', resource, 'read'), 'allowed')
+    t.equal(roleAllows('owner', resource, 'write'), 'allowed')
+  }
+})
+
+t.test('an admin may read billing and orgs but not write them', async (t) => {
+  t.equal(roleAllows('admin', 'billing', 'read'), 'allowed')
+  t.equal(roleAllows('admin', 'billing', 'write'), 'forbidden')
+  t.equal(roleAllows('admin', 'orgs', 'write'), 'forbidden')
+  t.equal(roleAllows('admin', 'api-keys', 'write'), 'allowed')
+})
+
+t.test('a viewer gets read_only on every write it could read, and forbidden where it cannot read', async (t) => {
+  t.equal(roleAllows('viewer', 'reviews', 'write'), 'read_only')
+  t.equal(roleAllows('viewer', 'analytics', 'write'), 'read_only')
+  t.equal(roleAllows('viewer', 'api-keys', 'read'), 'forbidden')
+  t.equal(roleAllows('viewer', 'api-keys', 'write'), 'forbidden')
+})
+
+t.test('GET, HEAD and OPTIONS are reads and every other method is a write', async (t) => {
+  for (const method of ['GET', 'HEAD', 'OPTIONS']) t.equal(accessFor(method), 'read', method)
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) t.equal(accessFor(method), 'write', method)
+})
+
+t.test('scope strings are read, write or <resource>:read|write for a known resource', async (t) => {
+  for (const scope of ['read', 'write', 'reviews:read', 'email-sequences:write', 'api-keys:read']) t.ok(isValidScope(scope), scope)
+  for (const scope of ['', 'admin', 'reviews', 'reviews:delete', 'widgets:read', ':read', 'reviews:read:write', 'READ', '*']) t.notOk(isValidScope(scope), scope)
+})
+
+t.test('empty scopes allow everything', async (t) => {
+  t.ok(scopesAllow([], 'reviews', 'write'))
+  t.ok(scopesAllow([], 'billing', 'read'))
+})
+
+t.test('write implies read, globally and per resource', async (t) => {
+  t.ok(scopesAllow(['write'], 'reviews', 'read'))
+  t.ok(scopesAllow(['reviews:write'], 'reviews', 'read'))
+  t.notOk(scopesAllow(['reviews:write'], 'products', 'read'))
+})
+
+t.test('read scopes never allow a write', async (t) => {
+  t.notOk(scopesAllow(['read'], 'reviews', 'write'))
+  t.notOk(scopesAllow(['reviews:read'], 'reviews', 'write'))
+})
+
+t.test('a resource scope does not reach other resources', async (t) => {
+  t.notOk(scopesAllow(['reviews:read'], 'products', 'read'))
+  t.notOk(scopesAllow(['email:write'], 'email-sequences', 'write'))
+})
+
+t.test('requested scopes are within held scopes only when every one is covered', async (t) => {
+  t.ok(scopesWithin([], ['write']), 'unrestricted holds everything')
+  t.ok(scopesWithin([], []), 'unrestricted may mint unrestricted')
+  t.notOk(scopesWithin(['read'], []), 'a scoped credential may not mint an unrestricted one')
+  t.ok(scopesWithin(['write'], ['read', 'reviews:write']))
+  t.ok(scopesWithin(['read'], ['reviews:read']))
+  t.notOk(scopesWithin(['read'], ['write']))
+  t.notOk(scopesWithin(['read'], ['reviews:write']))
+  t.ok(scopesWithin(['reviews:write'], ['reviews:read']))
+  t.notOk(scopesWithin(['reviews:write'], ['read']))
+  t.notOk(scopesWithin(['reviews:read'], ['products:read']))
+})

@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process'
+import { onMysql, TEST_DATABASE_URL } from '../helper.js'
+
+export interface CliResult { code: number | null, stdout: string, stderr: string }
+
+/** Runs the operator CLI as an operator would, against this run's test database (MySQL or the SQLite data dir). */
+export function runCli (args: string[]): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-test-secret-key-0123456789' }
+  if (onMysql) env.DATABASE_URL = TEST_DATABASE_URL
+  else {
+    delete env.DATABASE_URL
+    env.DATA_DIR = process.env.EH_TEST_DATA_DIR
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--no-warnings', '--import', 'tsx', 'src/cli/index.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => { stdout += chunk })
+    child.stderr.on('data', (chunk) => { stderr += chunk })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+/** The one JSON object a `--json` command prints: stdout must be exactly that and a newline. */
+export function onlyJson (stdout: string): Record<string, unknown> {
+  const lines = stdout.split('\n')
+  if (lines.length !== 2 || lines[1] !== '') throw new Error(`expected one line of JSON on stdout, got: ${stdout}`)
+  const value = JSON.parse(lines[0])
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('expected a JSON object')
+  return value
+}

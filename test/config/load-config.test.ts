@@ -1,0 +1,82 @@
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { ConfigError, loadConfig } from '../../src/config.js'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'eh-config-'))
+const base = { DATA_DIR: dataDir }
+
+function refusal (env: Record<string, string>): string {
+  try {
+    loadConfig({ ...base, ...env })
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    return err.message
+  }
+  throw new Error('loadConfig accepted the configuration')
+}
+
+t.test('the defaults give the embedded configuration on 127.0.0.1:3000', async (t) => {
+  const config = loadConfig(base)
+  t.match(config, { port: 3000, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:3000', databaseUrl: undefined, redisUrl: undefined, webhookAllowPrivate: false })
+  t.ok(config.secretKey.length >= 32, 'a secret key is generated into DATA_DIR')
+  t.equal(loadConfig(base).secretKey, config.secretKey, 'and kept across restarts')
+})
+
+t.test('a PORT that is not a number is refused with one line naming PORT', async (t) => {
+  const message = refusal({ PORT: 'abc' })
+  t.match(message, /^Invalid configuration: PORT .*"abc"/)
+  t.notMatch(message, /\n/)
+})
+
+t.test('a PORT out of range is refused naming PORT', async (t) => {
+  t.match(refusal({ PORT: '70000' }), /^Invalid configuration: PORT /)
+})
+
+t.test('a DATABASE_URL that is not mysql:// is refused naming it without echoing the value', async (t) => {
+  const message = refusal({ DATABASE_URL: 'postgres://user:hunter2@db/x', SECRET_KEY: 'k'.repeat(40) })
+  t.match(message, /^Invalid configuration: DATABASE_URL /)
+  t.notMatch(message, /hunter2/)
+  t.notMatch(message, /\n/)
+})
+
+t.test('DATABASE_URL without SECRET_KEY is refused naming SECRET_KEY', async (t) => {
+  t.match(refusal({ DATABASE_URL: 'mysql://root@127.0.0.1/x' }), /^Invalid configuration: SECRET_KEY is required$/)
+})
+
+t.test('a short SECRET_KEY is refused without echoing it', async (t) => {
+  const message = refusal({ SECRET_KEY: 'short-secret' })
+  t.match(message, /^Invalid configuration: SECRET_KEY /)
+  t.notMatch(message, /short-secret/)
+})
+
+t.test('an unknown LOG_LEVEL is refused naming LOG_LEVEL', async (t) => {
+  t.match(refusal({ LOG_LEVEL: 'loud' }), /^Invalid configuration: LOG_LEVEL /)
+})
+
+t.test('a REDIS_URL that is not redis:// is refused naming it', async (t) => {
+  t.match(refusal({ REDIS_URL: 'http://127.0.0.1:6379' }), /^Invalid configuration: REDIS_URL /)
+})
+
+t.test('WEBHOOK_ALLOW_PRIVATE takes true/false words and refuses others', async (t) => {
+  t.equal(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' }).webhookAllowPrivate, true)
+  t.match(refusal({ WEBHOOK_ALLOW_PRIVATE: 'maybe' }), /^Invalid configuration: WEBHOOK_ALLOW_PRIVATE /)
+})
+
+t.test('npm start with PORT=abc exits non-zero printing one line that names PORT', async (t) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: 'abc', DATA_DIR: dataDir }
+  delete env.DATABASE_URL
+  const result = await new Promise<{ code: number | null, stderr: string }>((resolve, reject) => {
+    const child = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => { stderr += chunk })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stderr }))
+  })
+  t.not(result.code, 0)
+  // npm itself may warn about the machine's own npm configuration; everything else is the service's output.
+  const lines = result.stderr.split('\n').filter((line) => line && !line.startsWith('npm '))
+  t.same(lines, ['Invalid configuration: PORT expected integer (got "abc")'])
+})
