@@ -48,10 +48,11 @@ export function ordersRepository (db: Knex) {
       return { total: Number(total), rows }
     },
 
-    /** Ids of requests due at `now`, oldest first, across every store (the scheduler claims each in turn). */
-    due (now: number, limit: number): Promise<Array<{ id: number, store_env_id: string }>> {
-      return db('orders').where({ review_request_state: 'scheduled' }).where('review_request_scheduled_for', '<=', now)
-        .orderBy('review_request_scheduled_for').limit(limit).select('id', 'store_env_id')
+    /** Requests due at `now`, oldest first, across every store or in one (the scheduler claims each in turn). */
+    due (now: number, limit: number, storeId?: string): Promise<Array<{ id: number, store_env_id: string }>> {
+      const query = db('orders').where({ review_request_state: 'scheduled' }).where('review_request_scheduled_for', '<=', now)
+      if (storeId) query.where({ store_env_id: storeId })
+      return query.orderBy('review_request_scheduled_for').limit(limit).select('id', 'store_env_id')
     },
 
     /** The row if still scheduled; on MySQL locked, skipping a row another instance is sending. */

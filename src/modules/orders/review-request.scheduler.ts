@@ -67,11 +67,11 @@ export function reviewRequestScheduler ({ db, repo, products, events, mail, cloc
   }
 
   return {
-    /** Processes every request due now (in batches); returns how many changed state. */
-    async runDue (): Promise<number> {
+    /** Processes every request due now (in batches), in every store or in `storeId` only; returns how many changed. */
+    async runDue (storeId?: string): Promise<number> {
       let done = 0
       for (;;) {
-        const ids = await repo.due(clock(), BATCH)
+        const ids = await repo.due(clock(), BATCH, storeId)
         let progressed = 0
         for (const { id, store_env_id: storeId } of ids) if (await processOne(Number(id), storeId)) progressed++
         done += progressed
