@@ -61,7 +61,9 @@ export function eventLog (clock: () => number) {
       if (events.length === 0) return []
       const now = clock()
       await trx('store_envs').where({ id: storeEnvId }).increment('event_seq', events.length)
-      await trx('events').insert(events.map((event) => ({ org_id: orgId, store_env_id: storeEnvId, type: event.type, data: JSON.stringify(event.data), created_at: now })))
+      const rows = events.map((event) => ({ org_id: orgId, store_env_id: storeEnvId, type: event.type, data: JSON.stringify(event.data), created_at: now }))
+      // Chunks of 200: SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there).
+      for (let i = 0; i < rows.length; i += 200) await trx('events').insert(rows.slice(i, i + 200))
       const ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
       const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt: iso(now)!, storeEnvId, data: event.data }))
       for (const record of records) {
