@@ -5,7 +5,7 @@
  */
 import { buildApp } from '../src/app.js'
 import { bareServer, DURATION, measure, record, table } from './lib.js'
-import { benchSetup, percentile } from './catalog-lib.js'
+import { benchSetup, drain, percentile } from './catalog-lib.js'
 
 const BATCH = 250
 const POOL = 5000
@@ -32,8 +32,16 @@ async function rawUpsert () {
     while (Date.now() < until) {
       const now = Date.now()
       const rows = items(n++).map((p) => ({
-        org_id: orgId, store_env_id: storeId, platform_product_id: p.platformProductId, title: p.title, url: p.url, image_url: p.imageUrl,
-        excluded_from_review_requests: p.excludedFromReviewRequests, exclusion_reason: p.exclusionReason, created_at: now, updated_at: now
+        org_id: orgId,
+        store_env_id: storeId,
+        platform_product_id: p.platformProductId,
+        title: p.title,
+        url: p.url,
+        image_url: p.imageUrl,
+        excluded_from_review_requests: p.excludedFromReviewRequests,
+        exclusion_reason: p.exclusionReason,
+        created_at: now,
+        updated_at: now
       }))
       const started = performance.now()
       await db('products').insert(rows).onConflict(['store_env_id', 'platform_product_id']).merge(['title', 'url', 'image_url', 'excluded_from_review_requests', 'exclusion_reason', 'updated_at'])
@@ -74,5 +82,6 @@ record('bulk', 'bench:bulk — PUT /products, 250-item batches (MySQL + Redis)',
   'all, so an identical re-send costs little more than the read. Figures come from a shared 2-core machine.'
 ].join('\n'))
 
+await drain()
 await Promise.all([app.close(), bare.app.close()])
 await db.destroy()

@@ -8,12 +8,16 @@ import { sha256 } from '../src/lib/secrets.js'
 import { base62, newId } from '../src/lib/ids.js'
 import { systemClock } from '../src/lib/clock.js'
 
-export const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bench_catalog'
+/** Never DATABASE_URL: the bench drops and recreates its database, so it only takes one whose name starts with bench. */
+export const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bench_catalog'
 
 export async function benchSetup (keys: number) {
   const url = new URL(DATABASE_URL)
+  if (!/^\/bench\w*$/.test(url.pathname)) throw new Error('BENCH_DATABASE_URL must name a database called bench…')
   const server = knex({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } })
-  await server.raw(`CREATE DATABASE IF NOT EXISTS \`${url.pathname.slice(1)}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+  // Our own database, rebuilt on each run so figures do not depend on earlier runs.
+  await server.raw(`DROP DATABASE IF EXISTS \`${url.pathname.slice(1)}\``)
+  await server.raw(`CREATE DATABASE \`${url.pathname.slice(1)}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
   await server.destroy()
   const config = loadConfig({
     ...process.env,
@@ -53,6 +57,11 @@ export async function benchSetup (keys: number) {
     }]
   }
   return { config, db, orgId: tenant.organization.id, storeId: tenant.store.id, rotating }
+}
+
+/** Lets requests autocannon left in flight finish before the pool closes. */
+export function drain (): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 3000))
 }
 
 export function percentile (sorted: number[], p: number): number {
