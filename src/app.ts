@@ -16,9 +16,15 @@ import audit from './plugins/audit.js'
 import events from './plugins/events.js'
 import session from './plugins/session.js'
 import openapi from './plugins/openapi.js'
+import storefront from './plugins/storefront.js'
 import health from './modules/health/index.js'
 import account from './modules/account/index.js'
 import apiKeys from './modules/api-keys/index.js'
+import products from './modules/products/index.js'
+import orders from './modules/orders/index.js'
+import reviews from './modules/reviews/index.js'
+import imports from './modules/imports/index.js'
+import uploads from './modules/uploads/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -72,10 +78,16 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(events)
   await app.register(session)
   await app.register(openapi)
+  await app.register(storefront)
 
   await app.register(health, { prefix: '/v1' })
   await app.register(account, { prefix: '/v1' })
   await app.register(apiKeys, { prefix: '/v1' })
+  await app.register(products, { prefix: '/v1' })
+  await app.register(orders, { prefix: '/v1' })
+  await app.register(reviews, { prefix: '/v1' })
+  await app.register(imports, { prefix: '/v1' })
+  await app.register(uploads, { prefix: '/v1' })
 
   return app
 }

@@ -51,6 +51,25 @@ export function eventLog (clock: () => number) {
       const record = { id: eventId(id), type: event.type, createdAt: iso(now)!, storeEnvId: event.storeEnvId, data: event.data }
       for (const listener of listeners) await listener(trx, { ...record, orgId: event.orgId })
       return record
+    },
+
+    /**
+     * Appends several events of one store with one counter bump and one multi-row insert (bulk upserts write up to
+     * 250 at a time). The store row lock is held from the bump to commit, so the newest ids are exactly these.
+     */
+    async appendMany (trx: Knex.Transaction, storeEnvId: string, orgId: string, events: Array<{ type: string, data: Record<string, unknown> }>): Promise<EventRecord[]> {
+      if (events.length === 0) return []
+      const now = clock()
+      await trx('store_envs').where({ id: storeEnvId }).increment('event_seq', events.length)
+      const rows = events.map((event) => ({ org_id: orgId, store_env_id: storeEnvId, type: event.type, data: JSON.stringify(event.data), created_at: now }))
+      // Chunks of 200: SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there).
+      for (let i = 0; i < rows.length; i += 200) await trx('events').insert(rows.slice(i, i + 200))
+      const ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
+      const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt: iso(now)!, storeEnvId, data: event.data }))
+      for (const record of records) {
+        for (const listener of listeners) await listener(trx, { ...record, orgId })
+      }
+      return records
     }
   }
 }

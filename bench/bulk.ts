@@ -1,0 +1,87 @@
+/**
+ * npm run bench:bulk — PUT /v1/products with 250-item batches on MySQL + Redis through the whole pipeline, in items/s
+ * and p99, against a raw knex multi-row upsert (INSERT … ON DUPLICATE KEY UPDATE) of the same rows in the same run,
+ * and against a bare fastify route.
+ */
+import { buildApp } from '../src/app.js'
+import { bareServer, DURATION, measure, record, table } from './lib.js'
+import { benchSetup, drain, percentile } from './catalog-lib.js'
+
+const BATCH = 250
+const POOL = 5000
+const CONNECTIONS = Number(process.env.BENCH_BULK_CONNECTIONS ?? 8)
+
+const { config, db, orgId, storeId, rotating } = await benchSetup(2000)
+const app = await buildApp(config, { db, logger: false, redisPrefix: 'eh:bench:bulk:' })
+const apiUrl = await app.listen({ port: 0, host: '127.0.0.1' })
+const bare = await bareServer()
+
+function items (n: number, tag = String(n)) {
+  return Array.from({ length: BATCH }, (_, i) => {
+    const id = `sku-${(n * BATCH + i) % POOL}`
+    return { platformProductId: id, title: `Product ${id} v${tag}`, url: `https://shop.example/p/${id}`, imageUrl: `https://cdn.shop.example/${id}.jpg`, excludedFromReviewRequests: i % 17 === 0, exclusionReason: i % 17 === 0 ? 'sample' : null }
+  })
+}
+
+/** The same rows as the API writes, upserted with knex directly by CONNECTIONS workers for DURATION seconds. */
+async function rawUpsert () {
+  const latencies: number[] = []
+  let n = 1_000_000
+  const until = Date.now() + DURATION * 1000
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (Date.now() < until) {
+      const now = Date.now()
+      const rows = items(n++).map((p) => ({
+        org_id: orgId,
+        store_env_id: storeId,
+        platform_product_id: p.platformProductId,
+        title: p.title,
+        url: p.url,
+        image_url: p.imageUrl,
+        excluded_from_review_requests: p.excludedFromReviewRequests,
+        exclusion_reason: p.exclusionReason,
+        created_at: now,
+        updated_at: now
+      }))
+      const started = performance.now()
+      await db('products').insert(rows).onConflict(['store_env_id', 'platform_product_id']).merge(['title', 'url', 'image_url', 'excluded_from_review_requests', 'exclusion_reason', 'updated_at'])
+      latencies.push(performance.now() - started)
+    }
+  }))
+  latencies.sort((a, b) => a - b)
+  const rps = Math.round(latencies.length / DURATION)
+  console.log(`raw knex upsert: ${rps} batches/s, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`)
+  return { name: 'raw knex multi-row upsert, 250 rows', rps, p50: Math.round(percentile(latencies, 0.5)), p99: Math.round(percentile(latencies, 0.99)), errors: 0, non2xx: 0 }
+}
+
+const baseline = await measure('bare fastify route', { url: bare.url })
+const raw = await rawUpsert()
+const api = await measure('PUT /v1/products, 250 changed items', { url: apiUrl, connections: CONNECTIONS, requests: rotating('PUT', ['/v1/products'], (n) => JSON.stringify({ products: items(n) })) })
+const same = JSON.stringify({ products: items(0, 'fixed') })
+const noop = await measure('PUT /v1/products, 250 identical items (re-send)', { url: apiUrl, connections: CONNECTIONS, requests: rotating('PUT', ['/v1/products'], () => same) })
+
+const line = (f: typeof raw) => `| ${f.name} | ${f.rps * BATCH} | ${(f.rps / raw.rps).toFixed(2)} | ${f.p99} | ${f.non2xx + f.errors} |`
+record('bulk', 'bench:bulk — PUT /products, 250-item batches (MySQL + Redis)', [
+  `${CONNECTIONS} concurrent writers into one store; ids drawn from a pool of ${POOL}, so batches mix inserts and updates.`,
+  '',
+  '| target | items/s | vs raw knex | p99 ms per batch | failures |',
+  '|---|---:|---:|---:|---:|',
+  line(raw),
+  line(api),
+  line(noop),
+  '',
+  'Request-level figures against the bare route:',
+  '',
+  table([baseline, api, noop], baseline),
+  '',
+  'Per batch the API does, in one transaction: lock the store row (serialises a store\'s writers, so concurrent batches',
+  'over the same ids never deadlock or lose items), read the stored rows for the batch\'s keys, compare, one multi-row',
+  'upsert of the changed rows, and one multi-row insert of their `product.upserted` events; plus the per-item schema',
+  'check and the auth pipeline. The store lock makes a store\'s batches apply one at a time while the raw upsert runs',
+  'its writers in parallel: that, and writing 250 event rows, is most of the gap. Unchanged items are not written at',
+  'all, so an identical re-send costs little more than the read. Figures come from a shared 2-core machine.'
+].join('\n'))
+
+await drain()
+await Promise.all([app.close(), bare.app.close()])
+await db.destroy()

@@ -1,0 +1,128 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import type { Knex } from 'knex'
+import type { TObject, Static } from '@sinclair/typebox'
+import './formats.js'
+
+/** decisions.md section 5: one entry per refused item; the rest of the batch is stored. */
+export interface ItemError { index: number, platformId: string | null, code: string, message: string }
+
+export interface BulkResult { received: number, upserted: number, failed: number, errors: ItemError[] }
+
+export interface CheckedItems<T> { valid: Array<{ index: number, item: T }>, errors: ItemError[] }
+
+/**
+ * Checks each item of a batch on its own against `schema`: a bad item becomes an `invalid_item` error with its
+ * index; with `unique` (default), a key repeated inside the batch becomes `duplicate_item` (the first one is kept).
+ */
+export function itemChecker<S extends TObject> (schema: S, key: string, options: { unique?: boolean } = {}) {
+  const unique = options.unique ?? true
+  const compiled = TypeCompiler.Compile(schema)
+  return (items: unknown[]): CheckedItems<Static<S>> => {
+    const valid: Array<{ index: number, item: Static<S> }> = []
+    const errors: ItemError[] = []
+    const seen = new Map<string, number>()
+    items.forEach((item, index) => {
+      const raw = item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : undefined
+      const platformId = typeof raw === 'string' ? raw : null
+      const issue = compiled.Errors(item).First()
+      const problem = issue ? `${issue.path.slice(1).replace(/\//g, '.') || 'item'}: ${issue.message}` : null
+      if (problem) {
+        errors.push({ index, platformId, code: 'invalid_item', message: problem })
+        return
+      }
+      const first = unique ? seen.get(platformId!) : undefined
+      if (first !== undefined) {
+        errors.push({ index, platformId, code: 'duplicate_item', message: `${key} repeats item ${first} of this batch` })
+        return
+      }
+      seen.set(platformId!, index)
+      valid.push({ index, item: item as Static<S> })
+    })
+    return { valid, errors }
+  }
+}
+
+interface LooseIssue { keyword: string, instancePath: string, schemaPath: string, params: Record<string, unknown>, message: string }
+
+/**
+ * Route validator for bulk bodies: only the wrapper (`{ <field>: [objects] }`) is checked here, so one bad item
+ * never refuses the whole batch; the full item schema stays in the route schema for the OpenAPI document.
+ */
+export function bulkBodyValidator (field: string) {
+  return ({ httpPart }: { httpPart?: string }) => (data: unknown) => {
+    if (httpPart !== 'body') return { value: data }
+    const issues: LooseIssue[] = []
+    if (!data || typeof data !== 'object' || Array.isArray(data)) issues.push({ keyword: 'type', instancePath: '', schemaPath: '#/type', params: {}, message: 'must be an object' })
+    else if (!Array.isArray((data as Record<string, unknown>)[field])) issues.push({ keyword: 'type', instancePath: `/${field}`, schemaPath: `#/properties/${field}/type`, params: {}, message: 'must be an array' })
+    return issues.length ? { error: issues } : { value: data }
+  }
+}
+
+/** Deadlocks between concurrent batches over the same keys are retried; each attempt is a whole transaction. */
+export async function withDeadlockRetry<T> (work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work()
+    } catch (err) {
+      const code = (err as { code?: string }).code
+      const retryable = code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY'
+      if (!retryable || attempt >= attempts) throw err
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20))
+    }
+  }
+}
+
+function norm (value: unknown): string | null {
+  if (value == null) return null
+  if (typeof value === 'boolean') return value ? '1' : '0'
+  return String(value)
+}
+
+/** True when every listed column holds the same value (booleans and numbers compared as the database returns them). */
+export function sameColumns (a: object, b: object, columns: readonly string[]): boolean {
+  const left = a as Record<string, unknown>
+  const right = b as Record<string, unknown>
+  return columns.every((column) => norm(left[column]) === norm(right[column]))
+}
+
+export interface BulkSteps<I, R> {
+  storeId: string
+  keyOf: (item: I) => string
+  /** Takes the per-store write lock (the event log's store row), so batches of one store apply one at a time. */
+  lock: (trx: Knex.Transaction) => Promise<void>
+  load: (keys: string[], trx: Knex.Transaction) => Promise<Map<string, R>>
+  toRows: (items: I[], existing: Map<string, R>, trx: Knex.Transaction) => Promise<R[]>
+  /** Columns whose equality means "nothing to do" for an item. */
+  columns: readonly string[]
+  /** Stores the changed rows and appends their events. */
+  write: (changed: R[], existing: Map<string, R>, trx: Knex.Transaction) => Promise<void>
+}
+
+/**
+ * One batch in one transaction: items identical to what is stored are left alone (an identical re-send changes
+ * nothing and appends no event); the others are written with every column, so an omitted field is cleared.
+ */
+export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, received: number, steps: BulkSteps<I, R>): Promise<BulkResult> {
+  const items = checked.valid.map((v) => v.item)
+  if (items.length > 0) {
+    // Keys in a fixed order: concurrent batches over the same rows lock them in the same order.
+    items.sort((a, b) => (steps.keyOf(a) < steps.keyOf(b) ? -1 : 1))
+    await withDeadlockRetry(() => db.transaction(async (trx) => {
+      await steps.lock(trx)
+      const existing = await steps.load(items.map(steps.keyOf), trx)
+      const rows = await steps.toRows(items, existing, trx)
+      const changed = rows.filter((row, i) => {
+        const before = existing.get(steps.keyOf(items[i]))
+        return !before || !sameColumns(before as object, row as object, steps.columns)
+      })
+      if (changed.length > 0) await steps.write(changed, existing, trx)
+    }))
+  }
+  const errors = checked.errors.sort((a, b) => a.index - b.index)
+  return { received, upserted: items.length, failed: errors.length, errors }
+}
+
+/** Locks the store's row until commit (MySQL); SQLite has a single writer, so the transaction is the lock. */
+export async function lockStoreRow (trx: Knex.Transaction, storeId: string): Promise<void> {
+  if (trx.client.config.client === 'mysql2') await trx('store_envs').where({ id: storeId }).forUpdate().first('id')
+}

@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox'
+import { authErrors, DateTime, IdParams, NullableDateTime } from '../../schemas.js'
+import { ReviewInput, Status } from '../reviews/reviews.schemas.js'
+import { BulkResult } from '../products/products.schemas.js'
+
+export const MAX_IMPORT_ITEMS = 1000
+
+/** One imported review: `writtenAt` is the original review date, and lists sort by it. */
+export const ImportReviewItem = Type.Object({
+  ...ReviewInput,
+  authorEmail: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 320 }), Type.Null()])),
+  writtenAt: Type.String({ format: 'date-time', description: 'When the review was originally written' }),
+  status: Type.Optional(Type.Union(Status.anyOf, { description: 'Default: published' }))
+}, { additionalProperties: false })
+
+export const Import = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('reviews'),
+  status: Type.Literal('completed'),
+  received: Type.Integer(),
+  imported: Type.Integer(),
+  failed: Type.Integer({ description: 'Check this: items are independent, as in the bulk upserts' }),
+  errors: BulkResult.properties.errors,
+  createdAt: DateTime,
+  completedAt: NullableDateTime
+})
+
+export const createImport = {
+  tags: ['imports'],
+  summary: 'Import up to 1,000 reviews with their original writtenAt',
+  description: 'Processed at once; each stored review appends `review.created`. A bad item is reported in `errors` with ' +
+    'its index (`platformId` is its productId) and the rest are stored. More than 1,000 items: `batch_too_large`.',
+  body: Type.Object({
+    type: Type.Literal('reviews'),
+    items: Type.Array(ImportReviewItem, { maxItems: MAX_IMPORT_ITEMS })
+  }),
+  response: { 201: Import, ...authErrors }
+}
+
+export const getImport = { tags: ['imports'], summary: 'One import and its per-item errors', params: IdParams, response: { 200: Import, ...authErrors } }

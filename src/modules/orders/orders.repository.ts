@@ -1,0 +1,70 @@
+import type { Knex } from 'knex'
+import type { ReviewRequestState } from './review-request.js'
+
+export interface OrderRow {
+  id?: number
+  org_id: string
+  store_env_id: string
+  platform_order_id: string
+  customer_email: string | null
+  customer_name: string | null
+  total: number | null
+  currency: string | null
+  placed_at: number | null
+  fulfilled_at: number | null
+  line_items: string
+  review_request_state: ReviewRequestState | null
+  review_request_reason: string | null
+  review_request_scheduled_for: number | null
+  review_request_updated_at: number | null
+  created_at: number
+  updated_at: number
+}
+
+export const ORDER_FIELDS = ['customer_email', 'customer_name', 'total', 'currency', 'placed_at', 'fulfilled_at', 'line_items',
+  'review_request_state', 'review_request_reason', 'review_request_scheduled_for'] as const
+
+export function ordersRepository (db: Knex) {
+  return {
+    async findByKeys (storeId: string, keys: string[], trx: Knex = db): Promise<Map<string, OrderRow>> {
+      const rows = keys.length ? await trx<OrderRow>('orders').where({ store_env_id: storeId }).whereIn('platform_order_id', keys) : []
+      return new Map(rows.map((row) => [row.platform_order_id, row]))
+    },
+
+    async upsert (rows: OrderRow[], trx: Knex) {
+      if (rows.length === 0) return
+      await trx('orders').insert(rows).onConflict(['store_env_id', 'platform_order_id']).merge([...ORDER_FIELDS, 'review_request_updated_at', 'updated_at'])
+    },
+
+    find (storeId: string, key: string, trx: Knex = db): Promise<OrderRow | undefined> {
+      return trx<OrderRow>('orders').where({ store_env_id: storeId, platform_order_id: key }).first()
+    },
+
+    async list (storeId: string, filter: { state?: string }, page: { offset: number, limit: number }) {
+      const base = db<OrderRow>('orders').where({ store_env_id: storeId })
+      if (filter.state) base.where('review_request_state', filter.state)
+      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
+      const rows = await base.orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit)
+      return { total: Number(total), rows }
+    },
+
+    /** Requests due at `now`, oldest first, across every store or in one (the scheduler claims each in turn). */
+    due (now: number, limit: number, storeId?: string): Promise<Array<{ id: number, store_env_id: string }>> {
+      const query = db('orders').where({ review_request_state: 'scheduled' }).where('review_request_scheduled_for', '<=', now)
+      if (storeId) query.where({ store_env_id: storeId })
+      return query.orderBy('review_request_scheduled_for').limit(limit).select('id', 'store_env_id')
+    },
+
+    /** The row if still scheduled; on MySQL locked, skipping a row another instance is sending. */
+    claim (id: number, trx: Knex.Transaction): Promise<OrderRow | undefined> {
+      const query = trx<OrderRow>('orders').where({ id, review_request_state: 'scheduled' })
+      if (trx.client.config.client === 'mysql2') query.forUpdate().skipLocked()
+      return query.first()
+    },
+
+    async setReviewRequest (id: number, state: ReviewRequestState, reason: string, now: number, trx: Knex.Transaction) {
+      await trx('orders').where({ id }).update({ review_request_state: state, review_request_reason: reason, review_request_updated_at: now })
+    }
+  }
+}
+export type OrdersRepository = ReturnType<typeof ordersRepository>

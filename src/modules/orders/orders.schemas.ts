@@ -1,0 +1,77 @@
+import { Type } from '@sinclair/typebox'
+import { authErrors, DateTime, NullableDateTime, PageQuery, Paged } from '../../schemas.js'
+import { BulkResult } from '../products/products.schemas.js'
+
+const State = Type.Union([Type.Literal('scheduled'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('skipped')])
+const NullableString = (options: object) => Type.Union([Type.String(options), Type.Null()])
+
+const LineItem = Type.Object({
+  platformProductId: Type.String({ minLength: 1, maxLength: 191 }),
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 })
+}, { additionalProperties: false })
+
+/** decisions.md section 5. Every field is written on each upsert: an omitted one is cleared. */
+export const OrderItem = Type.Object({
+  platformOrderId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
+  customerEmail: Type.Optional(NullableString({ format: 'email', maxLength: 320 })),
+  customerName: Type.Optional(NullableString({ maxLength: 200 })),
+  total: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 999_999_999_999 }), Type.Null()])),
+  currency: Type.Optional(NullableString({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, e.g. USD' })),
+  placedAt: Type.Optional(NullableString({ format: 'date-time' })),
+  fulfilledAt: Type.Optional(NullableString({ format: 'date-time', description: 'Setting it schedules the review request' })),
+  lineItems: Type.Optional(Type.Array(LineItem, { maxItems: 500 }))
+}, { additionalProperties: false })
+
+const stateDoc = 'Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to ' +
+  '`scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded ' +
+  'from review requests (the reason names the products), the order has no customer email or no line items. Each ' +
+  'upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the ' +
+  'transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` ' +
+  'and `failed` are final. Every change appends `order.review_request.updated`.'
+
+export const ReviewRequest = Type.Object({
+  state: Type.Union([State, Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  scheduledFor: NullableDateTime
+}, { description: stateDoc })
+
+export const Order = Type.Object({
+  platformOrderId: Type.String(),
+  customerEmail: Type.Union([Type.String(), Type.Null()]),
+  customerName: Type.Union([Type.String(), Type.Null()]),
+  total: Type.Union([Type.Number(), Type.Null()]),
+  currency: Type.Union([Type.String(), Type.Null()]),
+  placedAt: NullableDateTime,
+  fulfilledAt: NullableDateTime,
+  lineItems: Type.Array(LineItem),
+  reviewRequest: ReviewRequest,
+  createdAt: DateTime,
+  updatedAt: DateTime
+})
+
+export const upsertOrders = {
+  tags: ['orders'],
+  summary: 'Upsert up to 250 orders keyed on platformOrderId; each item replaces the stored order',
+  description: 'As PUT /products: items are independent (check `failed`), more than 250 is `batch_too_large`, an ' +
+    'identical re-send changes nothing. Each changed order appends `order.upserted`, and ' +
+    '`order.review_request.updated` when its review request changed. ' + stateDoc,
+  body: Type.Object({ orders: Type.Array(OrderItem, { maxItems: 250 }) }),
+  response: { 200: BulkResult, ...authErrors }
+}
+
+export const listOrders = {
+  tags: ['orders'],
+  summary: 'List orders, most recently updated first',
+  querystring: Type.Object({
+    ...PageQuery,
+    reviewRequestState: Type.Optional(State)
+  }),
+  response: { 200: Paged(Order), ...authErrors }
+}
+
+export const getOrder = {
+  tags: ['orders'],
+  summary: 'One order by its platform id, with its review request state',
+  params: Type.Object({ platformOrderId: Type.String({ minLength: 1, maxLength: 191 }) }),
+  response: { 200: Order, ...authErrors }
+}

@@ -1,0 +1,54 @@
+import { iso } from '../../lib/clock.js'
+
+/**
+ * The review request state of an order (service-api.md section 3). Transitions:
+ *   (none) -> no state while the order is unfulfilled
+ *   upsert with fulfilledAt, a customer email and at least one product not excluded -> scheduled (fulfilledAt + delay)
+ *   upsert where every product is excluded / no customer email / no line items -> skipped, reason says which
+ *   scheduled/skipped -> recomputed on every upsert of the order (a later fix of the order can re-schedule it)
+ *   scheduled, when due -> sent (mail handed to the transport) | failed (transport error) | skipped (products
+ *     excluded since scheduling)
+ *   sent and failed are final: re-sending the order never mails the customer twice.
+ */
+export const REVIEW_REQUEST_STATES = ['scheduled', 'sent', 'failed', 'skipped'] as const
+export type ReviewRequestState = typeof REVIEW_REQUEST_STATES[number]
+
+export interface ReviewRequest { state: ReviewRequestState | null, reason: string | null, scheduledFor: number | null }
+
+export interface LineItem { platformProductId: string, quantity: number }
+export interface ProductExclusion { platform_product_id: string, excluded_from_review_requests: boolean | number, exclusion_reason: string | null }
+
+export interface PlanInput {
+  customerEmail: string | null
+  fulfilledAt: number | null
+  lineItems: LineItem[]
+  current: ReviewRequest
+}
+
+function skipped (reason: string): ReviewRequest {
+  return { state: 'skipped', reason, scheduledFor: null }
+}
+
+/** Why every product of the order is excluded, or null when at least one product may be asked about. */
+export function allExcludedReason (lineItems: LineItem[], products: Map<string, ProductExclusion>): string | null {
+  const ids = [...new Set(lineItems.map((item) => item.platformProductId))]
+  const excluded = ids.map((id) => products.get(id)).filter((p) => p && Boolean(p.excluded_from_review_requests))
+  if (ids.length === 0 || excluded.length < ids.length) return null
+  const named = excluded.map((p) => `${p!.platform_product_id}${p!.exclusion_reason ? ` (${p!.exclusion_reason})` : ''}`)
+  return `Excluded from review requests: product ${named.join(', product ')}`
+}
+
+export function planReviewRequest (input: PlanInput, products: Map<string, ProductExclusion>, delayMs: number): ReviewRequest {
+  if (input.current.state === 'sent' || input.current.state === 'failed') return input.current
+  if (input.fulfilledAt == null) return { state: null, reason: 'Waiting for the order to be fulfilled', scheduledFor: null }
+  if (!input.customerEmail) return skipped('The order has no customer email')
+  if (input.lineItems.length === 0) return skipped('The order has no line items')
+  const excluded = allExcludedReason(input.lineItems, products)
+  if (excluded) return skipped(excluded)
+  const at = input.fulfilledAt + delayMs
+  return { state: 'scheduled', reason: `Fulfilled; the request goes out at ${iso(at)}`, scheduledFor: at }
+}
+
+export function sameRequest (a: ReviewRequest, b: ReviewRequest): boolean {
+  return a.state === b.state && a.reason === b.reason && Number(a.scheduledFor ?? -1) === Number(b.scheduledFor ?? -1)
+}

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { ReviewsService } from './reviews.service.js'
+import * as schemas from './reviews.schemas.js'
+
+/** GET /reviews needs a credential; POST /reviews is the storefront form: same URL, per-method route config. */
+export const reviewsRoutes: FastifyPluginAsyncTypebox<{ service: ReviewsService }> = async (app, { service }) => {
+  app.get('/reviews', { schema: schemas.listReviews }, async (request) => {
+    return service.list(request.store!.id, request.query)
+  })
+
+  app.get('/reviews/:id', { schema: schemas.getReview }, async (request) => {
+    return service.get(request.store!.id, request.params.id)
+  })
+
+  app.patch('/reviews/:id', { schema: schemas.updateReview }, async (request) => {
+    return service.update(request.store!, request.params.id, request.body)
+  })
+
+  app.delete('/reviews/:id', { schema: schemas.deleteReview }, async (request, reply) => {
+    await service.remove(request.store!, request.params.id)
+    return reply.status(204).send(null)
+  })
+
+  app.post('/reviews', { schema: schemas.submitReview, config: { auth: 'storefront', storefrontLimit: 'reviews.create' } }, async (request, reply) => {
+    return reply.status(201).send(await service.submit(request.store!, request.body))
+  })
+
+  app.post('/reviews/:id/helpful', { schema: schemas.markHelpful, config: { auth: 'storefront', storefrontLimit: 'reviews.helpful' } }, async (request) => {
+    return service.helpful(request.store!, request.params.id, request.ip)
+  })
+}

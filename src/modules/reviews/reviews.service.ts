@@ -1,0 +1,151 @@
+import type { Knex } from 'knex'
+import { errors } from '../../errors.js'
+import { iso, type Clock } from '../../lib/clock.js'
+import { newId } from '../../lib/ids.js'
+import { sha256 } from '../../lib/secrets.js'
+import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
+import type { EventLog } from '../events/events.repository.js'
+import type { StoreEnv } from '../account/stores.repository.js'
+import type { ProductsRepository } from '../products/products.repository.js'
+import type { UploadsService } from '../uploads/uploads.service.js'
+import type { OrderRow } from '../orders/orders.repository.js'
+import type { ReviewFilter, ReviewRow, ReviewStatus, ReviewsRepository } from './reviews.repository.js'
+
+interface Deps { db: Knex, repo: ReviewsRepository, products: ProductsRepository, uploads: UploadsService, events: EventLog, clock: Clock, secretKey: string }
+
+export interface SubmitInput {
+  productId: string, rating: number, title?: string | null, body: string, authorName: string, authorEmail: string, orderId?: string | null, mediaIds?: string[]
+}
+
+/** Every API response and event shows the reviewer's address as its last four characters only (service-api.md 2). */
+export function presentReview (row: ReviewRow) {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    orderId: row.order_id,
+    rating: Number(row.rating),
+    title: row.title,
+    body: row.body,
+    authorName: row.author_name,
+    authorEmailLast4: row.author_email ? row.author_email.slice(-4) : null,
+    verified: Boolean(row.verified),
+    status: row.status,
+    helpfulCount: Number(row.helpful_count),
+    media: JSON.parse(row.media) as Array<{ id: string, type: 'image', url: string, mime: string }>,
+    source: row.source,
+    reply: row.reply == null ? null : { body: row.reply, repliedAt: iso(row.replied_at)! },
+    writtenAt: iso(row.written_at)!,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!
+  }
+}
+
+/** A review is verified when its author email is the customer email of the order it names. */
+export function isVerified (authorEmail: string | null, orderEmail: string | null | undefined): boolean {
+  return Boolean(authorEmail && orderEmail && authorEmail.trim().toLowerCase() === orderEmail.trim().toLowerCase())
+}
+
+export function reviewsService ({ db, repo, products, uploads, events, clock, secretKey }: Deps) {
+  async function load (storeId: string, id: string, trx?: Knex) {
+    const row = await repo.find(storeId, id, trx)
+    if (!row) throw new errors.NotFound('Review')
+    return row
+  }
+
+  return {
+    async list (storeId: string, query: PageQuery & ReviewFilter) {
+      const page = toPage(query)
+      const { total, rows } = await repo.list(storeId, query, page)
+      return envelope(rows.map(presentReview), total, page)
+    },
+
+    async get (storeId: string, id: string) {
+      return presentReview(await load(storeId, id))
+    },
+
+    async update (store: StoreEnv, id: string, patch: { status?: ReviewStatus, reply?: string | null }) {
+      return db.transaction(async (trx) => {
+        const before = await load(store.id, id, trx)
+        const now = clock()
+        const changes: Partial<ReviewRow> = {}
+        if (patch.status !== undefined && patch.status !== before.status) changes.status = patch.status
+        if (patch.reply !== undefined && patch.reply !== before.reply) Object.assign(changes, { reply: patch.reply, replied_at: patch.reply == null ? null : now })
+        if (Object.keys(changes).length === 0) return presentReview(before)
+        changes.updated_at = now
+        await repo.update(store.id, id, changes, trx)
+        const after = presentReview({ ...before, ...changes })
+        const type = changes.status === 'published' ? 'review.published' : 'review.updated'
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type, data: after })
+        return after
+      })
+    },
+
+    async remove (store: StoreEnv, id: string) {
+      await db.transaction(async (trx) => {
+        const row = await load(store.id, id, trx)
+        await repo.remove(store.id, id, trx)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'review.deleted', data: presentReview(row) })
+      })
+    },
+
+    /** Storefront submission: pending until a merchant publishes it. */
+    async submit (store: StoreEnv, input: SubmitInput) {
+      if (!await products.find(store.id, input.productId)) throw new errors.NotFound('Product')
+      const media = await uploads.media(store.id, input.mediaIds ?? [])
+      return db.transaction(async (trx) => {
+        const orderId = input.orderId ?? null
+        const emails = orderId ? await repo.orderEmails(store.id, [orderId], trx) : new Map()
+        const now = clock()
+        const row: ReviewRow = {
+          id: newId('rev'),
+          org_id: store.orgId,
+          store_env_id: store.id,
+          product_id: input.productId,
+          order_id: orderId,
+          rating: input.rating,
+          title: input.title ?? null,
+          body: input.body,
+          author_name: input.authorName,
+          author_email: input.authorEmail,
+          verified: isVerified(input.authorEmail, orderId ? emails.get(orderId) : null),
+          status: 'pending',
+          helpful_count: 0,
+          media: JSON.stringify(media),
+          source: 'storefront',
+          reply: null,
+          replied_at: null,
+          import_id: null,
+          written_at: now,
+          created_at: now,
+          updated_at: now
+        }
+        await repo.insert([row], trx)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'review.created', data: presentReview(row) })
+        return { id: row.id, status: row.status }
+      })
+    },
+
+    /** One vote per visitor (IP, stored only as a keyed hash) per published review. */
+    async helpful (store: StoreEnv, id: string, ip: string) {
+      return db.transaction(async (trx) => {
+        const row = await load(store.id, id, trx)
+        if (row.status !== 'published') throw new errors.NotFound('Review')
+        const added = await repo.vote(store.id, id, sha256(`${secretKey}:vote:${ip}`), clock(), trx)
+        return { helpfulCount: Number(row.helpful_count) + (added ? 1 : 0) }
+      })
+    },
+
+    /** Orders hook: after an order's customer email changes, its reviews' `verified` follows (review.updated). */
+    async reverify (trx: Knex.Transaction, store: StoreEnv, orders: OrderRow[]) {
+      const emails = new Map(orders.map((o) => [o.platform_order_id, o.customer_email]))
+      const now = clock()
+      for (const review of await repo.byOrders(store.id, [...emails.keys()], trx)) {
+        const verified = isVerified(review.author_email, emails.get(review.order_id!))
+        if (verified === Boolean(review.verified)) continue
+        await repo.update(store.id, review.id, { verified, updated_at: now }, trx)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'review.updated', data: presentReview({ ...review, verified, updated_at: now }) })
+      }
+    }
+  }
+}
+export type ReviewsService = ReturnType<typeof reviewsService>

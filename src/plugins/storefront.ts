@@ -1,0 +1,110 @@
+import fp from 'fastify-plugin'
+import cors from '@fastify/cors'
+import type { FastifyRequest } from 'fastify'
+import type { Window } from '../lib/rate-limiter.js'
+import { errors } from '../errors.js'
+import type { StoreEnv } from '../modules/account/stores.repository.js'
+
+/** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
+export const STOREFRONT_LIMITS = {
+  'reviews.create': [{ ms: 1_000, limit: 3 }, { ms: 60_000, limit: 5 }],
+  'reviews.video-upload-url': [{ ms: 1_000, limit: 1 }, { ms: 60_000, limit: 3 }],
+  'galleries.photo': [{ ms: 1_000, limit: 3 }, { ms: 60_000, limit: 10 }],
+  'galleries.lead': [{ ms: 1_000, limit: 3 }, { ms: 60_000, limit: 10 }],
+  'galleries.favourite': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 30 }],
+  'reviews.helpful': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 20 }],
+  'uploads.image': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 20 }]
+} satisfies Record<string, Window[]>
+export type StorefrontEndpoint = keyof typeof STOREFRONT_LIMITS
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** With auth 'storefront': which per-IP budget of STOREFRONT_LIMITS the route spends. */
+    storefrontLimit?: StorefrontEndpoint
+  }
+}
+
+const EXPOSED = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']
+const ORIGIN_CACHE_MS = 30_000
+
+function normalOrigin (origin: string): string {
+  return origin.trim().replace(/\/+$/, '').toLowerCase()
+}
+
+export function originAllowed (store: StoreEnv, origin: string | undefined): boolean {
+  if (!origin) return false
+  const wanted = normalOrigin(origin)
+  return store.allowedOrigins.some((allowed) => normalOrigin(allowed) === wanted)
+}
+
+/**
+ * Storefront routes (decisions.md section 7): `x-store-env-id` names the store, the browser's Origin must be one of
+ * the store's allowed origins (403 origin_not_allowed; a call without Origin is refused the same way, since only
+ * browsers call these routes), a lapsed store answers subscription_expired, and each endpoint has its own per-IP
+ * budget. `request.ip` honours proxies only when TRUST_PROXY says so. CORS answers only allowed origins.
+ */
+export default fp(async (app) => {
+  const routes: Array<{ methods: string[], pattern: RegExp }> = []
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth !== 'storefront') return
+    const source = route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')
+    routes.push({ methods: ([] as string[]).concat(route.method), pattern: new RegExp(`^${source}$`) })
+  })
+  const isStorefront = (method: string, path: string) => routes.some((r) => r.methods.includes(method) && r.pattern.test(path))
+
+  const stores = new WeakMap<FastifyRequest, Promise<StoreEnv | null>>()
+  function storeOf (request: FastifyRequest): Promise<StoreEnv | null> {
+    let found = stores.get(request)
+    if (!found) {
+      const id = request.headers['x-store-env-id']
+      found = typeof id === 'string' && id.trim() ? app.stores.find(id.trim()) : Promise.resolve(null)
+      stores.set(request, found)
+    }
+    return found
+  }
+
+  // A preflight cannot carry x-store-env-id's value, so it succeeds for an origin some store allows; the actual
+  // request is then checked against its own store and gets no CORS headers if that store does not allow it.
+  const knownOrigins = new Map<string, { allowed: boolean, at: number }>()
+  async function anyStoreAllows (origin: string): Promise<boolean> {
+    const key = normalOrigin(origin)
+    const cached = knownOrigins.get(key)
+    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS) return cached.allowed
+    const like = `%${JSON.stringify(key).replace(/[!%_]/g, '!$&')}%`
+    const row = await app.db('store_envs').whereRaw('lower(allowed_origins) like ? escape \'!\'', [like]).first('id')
+    if (knownOrigins.size > 1000) knownOrigins.clear()
+    knownOrigins.set(key, { allowed: Boolean(row), at: Date.now() })
+    return Boolean(row)
+  }
+
+  await app.register(cors, {
+    hook: 'onRequest',
+    delegator: async (request: FastifyRequest) => {
+      const origin = request.headers.origin
+      if (!origin) return { origin: false }
+      if (request.method === 'OPTIONS') {
+        const method = String(request.headers['access-control-request-method'] ?? '').toUpperCase()
+        const allowed = isStorefront(method, request.url.split('?')[0]) && await anyStoreAllows(origin)
+        return allowed ? { origin, methods: [method], allowedHeaders: ['content-type', 'x-store-env-id'], maxAge: 600 } : { origin: false }
+      }
+      if (request.routeOptions.config?.auth !== 'storefront') return { origin: false }
+      const store = await storeOf(request)
+      return store && originAllowed(store, origin) ? { origin, exposedHeaders: EXPOSED } : { origin: false }
+    }
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config
+    if (config.auth !== 'storefront') return
+    const endpoint = config.storefrontLimit
+    if (!endpoint) throw new Error(`Storefront route ${request.routeOptions.url} has no storefrontLimit`)
+    await app.enforceLimit(reply, `ip:sf:${endpoint}:${request.ip}`, STOREFRONT_LIMITS[endpoint])
+    const header = request.headers['x-store-env-id']
+    if (typeof header !== 'string' || !header.trim()) throw new errors.StoreEnvRequired()
+    const store = await storeOf(request)
+    if (!store) throw new errors.StoreEnvNotFound()
+    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed()
+    if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
+    request.store = store
+  })
+}, { name: 'storefront', dependencies: ['rate-limit', 'tenancy', 'db'] })

@@ -1,0 +1,116 @@
+import t from 'tap'
+import { build, call } from '../helper.js'
+import { makeTenant, makeStore } from '../factories.js'
+
+const put = (app: Parameters<typeof call>[0], tenant: { key: string, storeId: string }, products: unknown[]) =>
+  call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products } })
+
+const eventCount = async (app: Parameters<typeof call>[0], storeId: string, type: string) =>
+  Number((await app.db('events').where({ store_env_id: storeId, type }).count({ n: '*' }))[0].n)
+
+t.test('an upsert replaces the stored product: a field left out is cleared, not kept', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  await put(app, tenant, [{ platformProductId: 'p1', title: 'Mug', url: 'https://shop.example/mug', excludedFromReviewRequests: true, exclusionReason: 'gift card' }])
+  const res = await put(app, tenant, [{ platformProductId: 'p1', title: 'Big mug' }])
+  t.same(res.json(), { received: 1, upserted: 1, failed: 0, errors: [] })
+  const got = (await call(app, { method: 'GET', url: '/v1/products/p1', key: tenant.key, store: tenant.storeId })).json()
+  t.match(got, { platformProductId: 'p1', title: 'Big mug', url: null, imageUrl: null, excludedFromReviewRequests: false, exclusionReason: null })
+})
+
+t.test('re-sending an identical batch changes nothing and appends no event', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const batch = [{ platformProductId: 'a', title: 'A', url: 'https://shop.example/a' }, { platformProductId: 'b', title: 'B' }]
+  await put(app, tenant, batch)
+  const before = (await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: tenant.storeId })).json()
+  t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 2)
+  const again = await put(app, tenant, batch)
+  t.same(again.json(), { received: 2, upserted: 2, failed: 0, errors: [] })
+  const after = (await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: tenant.storeId })).json()
+  t.same(after, before, 'same rows, same updatedAt')
+  t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 2, 'no new event')
+})
+
+t.test('bad items are reported by index and the good items of the batch are stored', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const res = await put(app, tenant, [
+    { platformProductId: 'ok-1', title: 'One' },
+    { title: 'no key' },
+    { platformProductId: 'bad-url', url: 'not a url' },
+    'not an object',
+    { platformProductId: 'ok-1', title: 'repeat' },
+    { platformProductId: 'extra', colour: 'red' },
+    { platformProductId: 'ok-2' }
+  ])
+  t.equal(res.statusCode, 200)
+  const body = res.json()
+  t.equal(body.received, 7)
+  t.equal(body.upserted, 2)
+  t.equal(body.failed, 5)
+  t.same(body.errors.map((e: { index: number, code: string }) => [e.index, e.code]), [[1, 'invalid_item'], [2, 'invalid_item'], [3, 'invalid_item'], [4, 'duplicate_item'], [5, 'invalid_item']])
+  t.equal(body.errors[1].platformId, 'bad-url')
+  t.match(body.errors[1].message, /url/)
+  const list = (await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: tenant.storeId })).json()
+  t.same(list.data.map((p: { platformProductId: string }) => p.platformProductId).sort(), ['ok-1', 'ok-2'])
+  t.equal(list.data.find((p: { platformProductId: string }) => p.platformProductId === 'ok-1').title, 'One', 'the first occurrence wins')
+})
+
+t.test('a batch of 250 items is stored and 251 is refused whole with batch_too_large', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ platformProductId: `sku-${i}`, title: `Product ${i}` }))
+  const ok = await put(app, tenant, items(250))
+  t.equal(ok.statusCode, 200)
+  t.same(ok.json(), { received: 250, upserted: 250, failed: 0, errors: [] })
+  const tooMany = await put(app, tenant, items(251).map((p) => ({ ...p, title: 'changed' })))
+  t.equal(tooMany.statusCode, 400)
+  t.equal(tooMany.json().code, 'batch_too_large')
+  const list = (await call(app, { method: 'GET', url: '/v1/products?limit=100', key: tenant.key, store: tenant.storeId })).json()
+  t.equal(list.meta.total, 250)
+  t.notOk(list.data.some((p: { title: string }) => p.title === 'changed'), 'nothing of the refused batch was stored')
+})
+
+t.test('concurrent batches over the same ids leave one row per id and lose no item', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const batch = (tag: string, offset: number) => Array.from({ length: 60 }, (_, i) => ({ platformProductId: `c-${(i + offset) % 80}`, title: tag }))
+  const results = await Promise.all([put(app, tenant, batch('x', 0)), put(app, tenant, batch('y', 20)), put(app, tenant, batch('z', 40)), put(app, tenant, batch('w', 10))])
+  for (const res of results) t.same(res.json(), { received: 60, upserted: 60, failed: 0, errors: [] })
+  const rows = await app.db('products').where({ store_env_id: tenant.storeId }).select('platform_product_id')
+  t.equal(rows.length, 80, 'every id once')
+  t.equal(new Set(rows.map((r: { platform_product_id: string }) => r.platform_product_id)).size, 80)
+})
+
+t.test('a body without the products array is refused with invalid_request', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { items: [] } })
+  t.equal(res.statusCode, 400)
+  t.equal(res.json().code, 'invalid_request')
+})
+
+t.test('each changed product appends product.upserted with the public representation', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  await put(app, tenant, [{ platformProductId: 'e1', title: 'Event' }])
+  const event = await app.db('events').where({ store_env_id: tenant.storeId, type: 'product.upserted' }).first()
+  t.match(JSON.parse(event.data), { platformProductId: 'e1', title: 'Event', excludedFromReviewRequests: false })
+})
+
+t.test('one store cannot read or change another store\'s products', async (t) => {
+  const app = await build(t)
+  const a = await makeTenant(app)
+  const b = await makeTenant(app)
+  await put(app, a, [{ platformProductId: 'shared', title: 'A title' }])
+  await put(app, b, [{ platformProductId: 'shared', title: 'B title' }])
+  const fromA = (await call(app, { method: 'GET', url: '/v1/products/shared', key: a.key, store: a.storeId })).json()
+  t.equal(fromA.title, 'A title')
+  const cross = await call(app, { method: 'GET', url: '/v1/products', key: a.key, store: b.storeId })
+  t.equal(cross.statusCode, 404)
+  t.equal(cross.json().code, 'store_env_not_found')
+  const otherStore = await makeStore(app, a)
+  const empty = (await call(app, { method: 'GET', url: '/v1/products', key: a.key, store: otherStore })).json()
+  t.equal(empty.meta.total, 0)
+})
