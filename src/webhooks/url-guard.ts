@@ -19,12 +19,19 @@ for (const [net, prefix] of [
   ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]
 ] as const) blocked.addSubnet(net, prefix, 'ipv6')
 
-export class UnsafeUrlError extends Error {}
+export class UnsafeUrlError extends Error {
+  override name = 'UnsafeUrlError'
+}
 
 /** True for any address a webhook may not reach unless the operator allows private addresses. */
 export function isPrivateAddress (address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
   if (mapped) return isPrivateAddress(mapped[1])
+  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address)
+  if (mappedHex) {
+    const [hi, lo] = [parseInt(mappedHex[1], 16), parseInt(mappedHex[2], 16)]
+    return isPrivateAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`)
+  }
   const family = isIP(address)
   if (family === 0) return true
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6')
