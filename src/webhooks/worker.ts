@@ -87,9 +87,11 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     ...(connection ? { datastore: 'ioredis', connection, clearDatastore: false, timeout: 600_000 } : {})
   })
   receivers.on('error', (err: Error) => deps.log.warn({ err: { message: err.message } }, 'delivery limiter error'))
+  const stats = { claimed: 0, attempted: 0 }
   const secrets = new Map<string, string>()
   const inFlight = new Set<Promise<void>>()
   let running = false
+  let stopped: Promise<void> | null = null
   let loop: Promise<void> | null = null
   let wake: (() => void) | null = null
 
@@ -117,6 +119,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       'x-service-delivery-id': `dlv_${d.id}`,
       ...signatureHeaders(secretOf(d), body, started, deps.publicUrl)
     }
+    stats.attempted++
     const t0 = performance.now()
     let responseCode: number | null = null
     let error: string | null = null
@@ -142,7 +145,8 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
 
   function dispatch (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<void> {
     const receiver = new URL(d.url).origin
-    const job = receivers.key(receiver).schedule(() => attempt(d, token, leaseUntil))
+    // expiration: in a cluster, a crashed instance's slot is given back after it (bottleneck keeps it in Redis).
+    const job = receivers.key(receiver).schedule({ expiration: options.timeoutMs + 5_000 }, () => attempt(d, token, leaseUntil))
       .catch((err: Error) => deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly'))
       .finally(() => {
         inFlight.delete(job)
@@ -159,6 +163,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     const count = await outbox.claim(token, now, options.leaseMs, limit, options.storeIds)
     if (count === 0) return []
     const rows = await outbox.claimed(token)
+    stats.claimed += rows.length
     return rows.map((d) => dispatch(d, token, now + options.leaseMs))
   }
 
@@ -192,6 +197,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
 
   return {
     options,
+    stats,
 
     /** Claims and sends everything due now, then waits for those attempts (tests with a manual clock). */
     async runOnce (): Promise<number> {
@@ -210,15 +216,19 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       loop = run()
     },
 
-    async stop () {
-      running = false
-      wake?.()
-      await loop
-      await Promise.allSettled([...inFlight])
-      await receivers.disconnect(false)
-      await connection?.disconnect(false)
-      await agent.close()
-      redisLink?.disconnect()
+    /** Finishes the attempts in flight, then lets go of connections; calling it again waits for the same stop. */
+    stop (): Promise<void> {
+      stopped ??= (async () => {
+        running = false
+        wake?.()
+        await loop
+        await Promise.allSettled([...inFlight])
+        await receivers.disconnect(false)
+        await connection?.disconnect(false)
+        await agent.close()
+        redisLink?.disconnect()
+      })()
+      return stopped
     }
   }
 }
