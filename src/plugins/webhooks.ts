@@ -40,6 +40,10 @@ export default fp(async (app) => {
 
   if (app.config.workers) {
     const worker = createWorker()
+    // Deliver as soon as the writer commits; a rolled-back write leaves nothing to deliver.
+    app.events.onAppended(async (trx) => {
+      trx.executionPromise.then(() => worker.nudge(), () => {})
+    })
     app.addHook('onReady', async () => { worker.start() })
     app.addHook('onClose', async () => { await worker.stop() })
   }

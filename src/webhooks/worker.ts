@@ -32,7 +32,7 @@ export interface WorkerOptions {
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   timeoutMs: 10_000,
-  pollMs: 1_000,
+  pollMs: 500,
   batchSize: 100,
   maxInFlight: 200,
   leaseMs: 120_000,
@@ -94,6 +94,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
   let stopped: Promise<void> | null = null
   let loop: Promise<void> | null = null
   let wake: (() => void) | null = null
+  let nudged = false
 
   function secretOf (d: ClaimedDelivery): string {
     let secret = secrets.get(d.subscription_id)
@@ -191,7 +192,9 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
           deps.log.warn({ err: { message: (err as Error).message } }, 'claiming deliveries failed')
         }
       }
-      if (running && (claimed === 0 || inFlight.size >= options.maxInFlight)) await pause(options.pollMs)
+      const idle = claimed === 0 && !nudged
+      nudged = false
+      if (running && (idle || inFlight.size >= options.maxInFlight)) await pause(options.pollMs)
     }
   }
 
@@ -208,6 +211,12 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
         total += jobs.length
         await Promise.all(jobs)
       }
+    },
+
+    /** New deliveries were committed here: look now instead of at the next poll (other instances still poll). */
+    nudge () {
+      nudged = true
+      wake?.()
     },
 
     start () {
