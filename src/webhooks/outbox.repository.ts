@@ -47,8 +47,8 @@ async function retryOnDeadlock (db: Knex, work: (trx: Knex.Transaction) => Promi
 export function outboxRepository (db: Knex, subscriptions: SubscriptionsRepository) {
   const table = () => db('webhook_deliveries')
 
-  async function recordAttempt (trx: Knex, a: AttemptRecord, outcome: 'succeeded' | 'retrying' | 'failed', nextRetryAt: number | null) {
-    await trx('webhook_attempts').insert({
+  function attemptRow (a: AttemptRecord, outcome: 'succeeded' | 'retrying' | 'failed', nextRetryAt: number | null) {
+    return {
       org_id: a.delivery.org_id,
       store_env_id: a.delivery.store_env_id,
       subscription_id: a.delivery.subscription_id,
@@ -61,7 +61,11 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       error: a.error?.slice(0, 500) ?? null,
       next_retry_at: nextRetryAt,
       at: a.now
-    })
+    }
+  }
+
+  async function recordAttempt (trx: Knex, a: AttemptRecord, outcome: 'succeeded' | 'retrying' | 'failed', nextRetryAt: number | null) {
+    await trx('webhook_attempts').insert(attemptRow(a, outcome, nextRetryAt))
   }
 
   /** Ends the claim; false when the lease was lost (another worker owns the delivery now), so nothing is recorded. */
@@ -123,12 +127,15 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       await table().where({ id, claim_token: token }).update({ claim_token: null, next_attempt_at: now })
     },
 
-    async succeeded (a: AttemptRecord): Promise<void> {
+    /** Many successes in one transaction (one commit); a delivery whose claim was lost is left alone. */
+    async succeededMany (records: AttemptRecord[]): Promise<void> {
       await retryOnDeadlock(db, async (trx) => {
-        if (!await finish(trx, a, { status: 'succeeded', completed_at: a.now })) return
-        await recordAttempt(trx, a, 'succeeded', null)
+        const finished: AttemptRecord[] = []
+        for (const a of records) if (await finish(trx, a, { status: 'succeeded', completed_at: a.now })) finished.push(a)
+        if (finished.length > 0) await trx('webhook_attempts').insert(finished.map((a) => attemptRow(a, 'succeeded', null)))
         // Only a receiver that was failing has a counter to reset: the common path leaves the hot row alone.
-        if (Number(a.delivery.consecutive_failures) > 0) await trx('webhook_subscriptions').where({ id: a.delivery.subscription_id }).update({ consecutive_failures: 0 })
+        const recovered = [...new Set(finished.filter((a) => Number(a.delivery.consecutive_failures) > 0).map((a) => a.delivery.subscription_id))]
+        if (recovered.length > 0) await trx('webhook_subscriptions').whereIn('id', recovered).update({ consecutive_failures: 0 })
       })
     },
 

@@ -6,7 +6,7 @@ import { Agent, request } from 'undici'
 import type { Clock } from '../lib/clock.js'
 import { decrypt } from '../lib/secrets.js'
 import { iso } from '../lib/clock.js'
-import type { ClaimedDelivery, OutboxRepository } from './outbox.repository.js'
+import type { AttemptRecord, ClaimedDelivery, OutboxRepository } from './outbox.repository.js'
 import { retryDelay } from './schedule.js'
 import { signatureHeaders } from './sign.js'
 import { checkLiteralHost, guardedLookup } from './url-guard.js'
@@ -106,11 +106,32 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     return secret
   }
 
-  async function attempt (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<void> {
+  /** Successes are recorded in batches: one commit for many deliveries instead of one each. */
+  const successes: Array<{ record: AttemptRecord, done: () => void, fail: (err: Error) => void }> = []
+  let flushTimer: NodeJS.Timeout | null = null
+
+  function flushSuccesses () {
+    if (flushTimer) clearTimeout(flushTimer)
+    flushTimer = null
+    const items = successes.splice(0)
+    if (items.length === 0) return
+    outbox.succeededMany(items.map((i) => i.record)).then(() => items.forEach((i) => i.done()), (err: Error) => items.forEach((i) => i.fail(err)))
+  }
+
+  function recordSuccess (record: AttemptRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      successes.push({ record, done: resolve, fail: reject })
+      if (successes.length >= options.batchSize) flushSuccesses()
+      else flushTimer ??= setTimeout(flushSuccesses, 10)
+    })
+  }
+
+  /** Sends one delivery; resolves to the step that records its outcome, run after the receiver's slot is freed. */
+  async function attempt (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<() => Promise<void>> {
     const started = clock()
     // Never start an attempt that could outlive the claim: another worker may own the delivery by then.
-    if (started + options.timeoutMs + 1_000 > leaseUntil) return outbox.release(d.id, token, started)
-    if (d.subscription_status !== 'active') return outbox.cancel(d.id, token, `Subscription ${d.subscription_status}`, started)
+    if (started + options.timeoutMs + 1_000 > leaseUntil) return () => outbox.release(d.id, token, started)
+    if (d.subscription_status !== 'active') return () => outbox.cancel(d.id, token, `Subscription ${d.subscription_status}`, started)
     const body = deliveryBody(d)
     const headers = {
       'content-type': 'application/json',
@@ -134,20 +155,21 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       error = describe(err, options.timeoutMs)
     }
     const record = { delivery: d, token, now: clock(), responseCode, durationMs: performance.now() - t0, error }
-    if (responseCode !== null && responseCode >= 200 && responseCode < 300) return outbox.succeeded(record)
+    if (responseCode !== null && responseCode >= 200 && responseCode < 300) return () => recordSuccess(record)
     if (responseCode === 410) {
-      return outbox.gone(record, d.kind === 'hook' ? 'deleted' : 'retired', 'The receiver answered 410 Gone')
+      return () => outbox.gone(record, d.kind === 'hook' ? 'deleted' : 'retired', 'The receiver answered 410 Gone')
     }
-    if (error === null) error = `HTTP ${responseCode}`
+    const failure = error ?? `HTTP ${responseCode}`
     const delay = retryDelay(d.attempts + 1)
-    await outbox.failed({ ...record, error }, delay === null ? null : record.now + delay,
-      `Disabled after ${d.attempts + 1} failed attempts over about three days; last error: ${error}`)
+    return () => outbox.failed({ ...record, error: failure }, delay === null ? null : record.now + delay,
+      `Disabled after ${d.attempts + 1} failed attempts over about three days; last error: ${failure}`)
   }
 
   function dispatch (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<void> {
     const receiver = new URL(d.url).origin
     // expiration: in a cluster, a crashed instance's slot is given back after it (bottleneck keeps it in Redis).
     const job = receivers.key(receiver).schedule({ expiration: options.timeoutMs + 5_000 }, () => attempt(d, token, leaseUntil))
+      .then((record) => record())
       .catch((err: Error) => deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly'))
       .finally(() => {
         inFlight.delete(job)
