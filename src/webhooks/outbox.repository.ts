@@ -127,12 +127,23 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       await table().where({ id, claim_token: token }).update({ claim_token: null, next_attempt_at: now })
     },
 
-    /** Many successes in one transaction (one commit); a delivery whose claim was lost is left alone. */
+    /** Many successes in one transaction and three statements; a delivery whose claim was lost is left alone. */
     async succeededMany (records: AttemptRecord[]): Promise<void> {
       await retryOnDeadlock(db, async (trx) => {
-        const finished: AttemptRecord[] = []
-        for (const a of records) if (await finish(trx, a, { status: 'succeeded', completed_at: a.now })) finished.push(a)
-        if (finished.length > 0) await trx('webhook_attempts').insert(finished.map((a) => attemptRow(a, 'succeeded', null)))
+        const held = trx('webhook_deliveries').select('id', 'claim_token').whereIn('id', records.map((a) => a.delivery.id))
+        const tokens = new Map((await (isMysql(db) ? held.forUpdate() : held) as Array<{ id: number, claim_token: string | null }>).map((r) => [Number(r.id), r.claim_token]))
+        const finished = records.filter((a) => tokens.get(Number(a.delivery.id)) === a.token)
+        if (finished.length === 0) return
+        const codes = finished.map((a) => `WHEN ${Number(a.delivery.id)} THEN ${Number(a.responseCode)}`).join(' ')
+        await trx('webhook_deliveries').whereIn('id', finished.map((a) => a.delivery.id)).update({
+          status: 'succeeded',
+          claim_token: null,
+          attempts: trx.raw('attempts + 1'),
+          last_response_code: trx.raw(`CASE id ${codes} END`),
+          last_error: null,
+          completed_at: Math.max(...finished.map((a) => a.now))
+        })
+        await trx('webhook_attempts').insert(finished.map((a) => attemptRow(a, 'succeeded', null)))
         // Only a receiver that was failing has a counter to reset: the common path leaves the hot row alone.
         const recovered = [...new Set(finished.filter((a) => Number(a.delivery.consecutive_failures) > 0).map((a) => a.delivery.subscription_id))]
         if (recovered.length > 0) await trx('webhook_subscriptions').whereIn('id', recovered).update({ consecutive_failures: 0 })
