@@ -15,6 +15,7 @@ import tenancy from './plugins/tenancy.js'
 import audit from './plugins/audit.js'
 import events from './plugins/events.js'
 import session from './plugins/session.js'
+import webhooks from './plugins/webhooks.js'
 import openapi from './plugins/openapi.js'
 import storefront from './plugins/storefront.js'
 import health from './modules/health/index.js'
@@ -25,6 +26,8 @@ import orders from './modules/orders/index.js'
 import reviews from './modules/reviews/index.js'
 import imports from './modules/imports/index.js'
 import uploads from './modules/uploads/index.js'
+import outboundWebhooks from './modules/outbound-webhooks/index.js'
+import connectorHooks from '../connectors/hooks/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -77,6 +80,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(audit)
   await app.register(events)
   await app.register(session)
+  await app.register(webhooks)
   await app.register(openapi)
   await app.register(storefront)
 
@@ -88,6 +92,8 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(reviews, { prefix: '/v1' })
   await app.register(imports, { prefix: '/v1' })
   await app.register(uploads, { prefix: '/v1' })
+  await app.register(outboundWebhooks, { prefix: '/v1' })
+  await app.register(connectorHooks, { prefix: '/v1' })
 
   return app
 }
