@@ -76,7 +76,8 @@ export function createProvider (deps: ProviderDeps): Provider {
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
-      introspection: { enabled: true },
+      // A client may introspect only its own tokens (no separate resource servers exist here).
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       resourceIndicators: {
         enabled: true,
         // No `resource` parameter needed: every token is for the REST API.

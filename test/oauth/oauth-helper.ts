@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import * as oidc from 'openid-client'
 import { build, type BuildOptions } from '../helper.js'
 import { oauthClients } from '../../oauth/clients.js'
+import { makeTenant, type Tenant } from '../factories.js'
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback'
 
@@ -117,4 +118,27 @@ export async function connect (d: Dance) {
   if (!done.location?.startsWith(REDIRECT_URI)) throw new Error(`expected a redirect to the client, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
   const tokens = await oidc.authorizationCodeGrant(config, new URL(done.location), { pkceCodeVerifier: verifier, expectedState: state })
   return { tokens, config, browser, callback: done.location, verifier }
+}
+
+/** An app on real HTTP, a fresh tenant, a registered client, and a finished connection. */
+export async function connected (t: Test, options: BuildOptions & { role?: string, scope?: string, stores?: (tenant: Tenant) => string[] } = {}) {
+  const { role, scope, stores, ...buildOptions } = options
+  const { app, base } = await serve(t, buildOptions)
+  const tenant = await makeTenant(app)
+  const client = await makeClient(app)
+  const flow = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: stores ? stores(tenant) : [tenant.storeId], role: role ?? 'editor', scope })
+  return { app, base, tenant, client, ...flow }
+}
+
+/** A raw token endpoint call, to see the standard OAuth error body as a client would. */
+export async function tokenRequest (base: string, client: { id: string, secret: string | null }, params: Record<string, string>) {
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(client.secret ? { authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}` } : {})
+    },
+    body: new URLSearchParams(client.secret ? params : { ...params, client_id: client.id })
+  })
+  return { status: res.status, body: await res.json() as Record<string, unknown> }
 }
