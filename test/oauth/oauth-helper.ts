@@ -8,7 +8,7 @@ import { makeTenant, type Tenant } from '../factories.js'
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback'
 
-async function freePort (): Promise<number> {
+export async function freePort (): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
