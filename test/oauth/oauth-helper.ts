@@ -123,11 +123,11 @@ export async function connect (d: Dance) {
 /** An app on real HTTP, a fresh tenant, a registered client, and a finished connection. */
 export async function connected (t: Test, options: BuildOptions & { role?: string, scope?: string, stores?: (tenant: Tenant) => string[] } = {}) {
   const { role, scope, stores, ...buildOptions } = options
-  const { app, base } = await serve(t, buildOptions)
+  const { app, base, port } = await serve(t, buildOptions)
   const tenant = await makeTenant(app)
   const client = await makeClient(app)
   const flow = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: stores ? stores(tenant) : [tenant.storeId], role: role ?? 'editor', scope })
-  return { app, base, tenant, client, ...flow }
+  return { app, base, port, tenant, client, ...flow }
 }
 
 /** A raw token endpoint call, to see the standard OAuth error body as a client would. */
