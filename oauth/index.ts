@@ -40,7 +40,6 @@ export default fp(async (app) => {
     issuer,
     audience,
     secretKey,
-    trustProxy: app.config.trustProxy,
     db,
     clock,
     keys,
@@ -56,8 +55,14 @@ export default fp(async (app) => {
 
   if (!app.hasDecorator('use')) await app.register(middie)
   const callback = provider.callback()
-  app.use('/oauth', (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+  const published = new URL(app.config.publicUrl)
+  app.use('/oauth', (req: IncomingMessage & { ip?: string }, res: ServerResponse, next: () => void) => {
     if (req.url?.startsWith('/interaction/')) return next()
+    // The provider derives its endpoint URLs from the request; pin them to PUBLIC_URL whatever Host a client sends
+    // (no poisoned discovery documents), and give it the client IP fastify already resolved (TRUST_PROXY rules).
+    req.headers['x-forwarded-host'] = published.host
+    req.headers['x-forwarded-proto'] = published.protocol.slice(0, -1)
+    req.headers['x-forwarded-for'] = req.ip ?? ''
     callback(req, res)
   })
 

@@ -24,7 +24,6 @@ export interface ProviderDeps {
   issuer: string
   audience: string
   secretKey: string
-  trustProxy: boolean | string
   db: Knex
   clock: Clock
   keys: JWK[]
@@ -119,7 +118,8 @@ export function createProvider (deps: ProviderDeps): Provider {
   }
 
   const provider = new Provider(deps.issuer, configuration)
-  provider.proxy = Boolean(deps.trustProxy)
+  // The mount (oauth/index.ts) overwrites the forwarded headers with PUBLIC_URL and fastify's client IP.
+  provider.proxy = true
   provider.Client.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
     return Promise.resolve(Boolean(this.clientSecret) && compareClientSecret(this.clientSecret!, actual))
   } as never
