@@ -41,16 +41,15 @@ export function knexAdapterFactory (db: Knex, clock: Clock, findClient: (id: str
 
     async find (id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id)
-      const payload = await this.read({ id_hash: sha256(id) }, id)
-      // The provider checks `exp` itself; rows past their expiry are removed by the cleanup job.
-      return payload
+      // The provider checks `exp` itself; rows past their expiry are removed by removeExpiredModels.
+      return this.read({ id_hash: sha256(id) }, id)
     }
 
     async findByUid (uid: string): Promise<AdapterPayload | undefined> {
       const row = await db('oidc_models').where({ model: this.model, uid_hash: sha256(uid) }).first('payload')
       if (!row) return undefined
-      // A session's id is its cookie value, kept inside the payload only as `jti` of the lookups by id;
-      // sessions are found by uid only for logout flows, which are not enabled here.
+      // Found by uid without knowing the id, so `jti` cannot be restored here (only its hash is stored);
+      // the provider looks sessions up by uid only in back-channel logout, which is not enabled.
       return JSON.parse(row.payload) as AdapterPayload
     }
 
