@@ -28,6 +28,7 @@ import imports from './modules/imports/index.js'
 import uploads from './modules/uploads/index.js'
 import outboundWebhooks from './modules/outbound-webhooks/index.js'
 import connectorHooks from '../connectors/hooks/index.js'
+import oauth from '../oauth/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -94,6 +95,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(uploads, { prefix: '/v1' })
   await app.register(outboundWebhooks, { prefix: '/v1' })
   await app.register(connectorHooks, { prefix: '/v1' })
+  await app.register(oauth)
 
   return app
 }
