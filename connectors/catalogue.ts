@@ -31,7 +31,9 @@ const REVIEW = {
   helpfulCount: 0,
   media: [],
   source: 'storefront',
-  writtenAt: '2026-11-20T14:03:11.000Z'
+  reply: null,
+  writtenAt: '2026-11-20T14:03:11.000Z',
+  updatedAt: '2026-11-20T14:03:12.000Z'
 }
 
 const ORDER = {
@@ -43,7 +45,8 @@ const ORDER = {
   placedAt: '2026-11-12T09:41:00.000Z',
   fulfilledAt: '2026-11-14T16:20:00.000Z',
   lineItems: [{ platformProductId: 'shopify-8123456789', quantity: 1 }],
-  reviewRequest: { state: 'scheduled', reason: 'fulfilled; sending after the delivery delay', scheduledFor: '2026-11-17T16:20:00.000Z' }
+  reviewRequest: { state: 'scheduled', reason: 'fulfilled; sending after the delivery delay', scheduledFor: '2026-11-17T16:20:00.000Z' },
+  updatedAt: '2026-11-14T16:20:05.000Z'
 }
 
 export const TRIGGERS: readonly TriggerDefinition[] = [
@@ -69,7 +72,7 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A review changed: its status, the store\'s reply or its content.',
     resource: 'reviews',
     idField: 'reviewId',
-    sampleData: { ...REVIEW, status: 'published', reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' } }
+    sampleData: { ...REVIEW, status: 'published', reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' }, updatedAt: '2026-11-21T08:15:00.000Z' }
   },
   {
     key: 'review.deleted',
@@ -77,7 +80,7 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A review was deleted.',
     resource: 'reviews',
     idField: 'reviewId',
-    sampleData: { id: REVIEW.id, productId: REVIEW.productId }
+    sampleData: { ...REVIEW, status: 'rejected', updatedAt: '2026-11-21T09:00:00.000Z' }
   },
   {
     key: 'product.upserted',
@@ -91,7 +94,8 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
       url: 'https://shop.example/products/merino-crew-sweater',
       imageUrl: 'https://cdn.shop.example/merino-crew-sweater.jpg',
       excludedFromReviewRequests: false,
-      exclusionReason: null
+      exclusionReason: null,
+      updatedAt: '2026-11-19T10:02:45.000Z'
     }
   },
   {
@@ -108,7 +112,7 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'The review request of an order was scheduled, sent, failed or skipped.',
     resource: 'orders',
     idField: 'orderId',
-    sampleData: { platformOrderId: ORDER.platformOrderId, reviewRequest: { state: 'sent', reason: 'sent to the customer', scheduledFor: '2026-11-17T16:20:00.000Z' } }
+    sampleData: { ...ORDER, reviewRequest: { state: 'sent', reason: null, scheduledFor: '2026-11-17T16:20:00.000Z' }, updatedAt: '2026-11-17T16:20:03.000Z' }
   },
   {
     key: 'loyalty.birthday_reward',
