@@ -32,3 +32,12 @@ t.test('a connection scoped to orders:read gets the API\'s insufficient_scope er
   t.same(await appTester(App.triggers.new_order.operation.perform, bundle), [])
   await t.rejects(appTester(App.triggers.new_review.operation.perform, bundle), { message: /insufficient_scope/ })
 })
+
+t.test('the trigger samples are the API catalogue\'s samples', async (t) => {
+  const { app } = await serve(t)
+  const tenant = await makeTenant(app)
+  const catalogue = (await app.inject({ url: '/v1/connectors/triggers', headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId } })).json()
+  const sampleOf = (key: string) => catalogue.find((trigger: { key: string }) => trigger.key === key).sample
+  t.same(App.triggers.new_review.operation.sample, sampleOf('review.created'))
+  t.same(App.triggers.new_order.operation.sample, sampleOf('order.upserted'))
+})
