@@ -4,7 +4,7 @@ const { version } = require('./package.json')
 const { version: platformVersion } = require('zapier-platform-core')
 const authentication = require('./authentication')
 const { includeCredentials, handleErrors } = require('./lib/api')
-const { newReview, newOrder } = require('./triggers')
+const { newReview, newOrder, newReviewInstant, newOrderInstant } = require('./triggers')
 const upsertProduct = require('./creates/upsert-product')
 const replyToReview = require('./creates/reply-to-review')
 
@@ -17,7 +17,9 @@ module.exports = {
   afterResponse: [handleErrors],
   triggers: {
     [newReview.key]: newReview,
-    [newOrder.key]: newOrder
+    [newOrder.key]: newOrder,
+    [newReviewInstant.key]: newReviewInstant,
+    [newOrderInstant.key]: newOrderInstant
   },
   creates: {
     [upsertProduct.key]: upsertProduct,

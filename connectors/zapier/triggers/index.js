@@ -1,6 +1,6 @@
 'use strict'
 
-const { pollingTrigger } = require('./events')
+const { pollingTrigger, hookTrigger } = require('./events')
 const samples = require('../lib/samples')
 
 const reviewFields = [
@@ -48,4 +48,24 @@ const newOrder = pollingTrigger({
   outputFields: orderFields
 })
 
-module.exports = { newReview, newOrder, reviewFields, orderFields }
+const newReviewInstant = hookTrigger({
+  key: 'new_review_instant',
+  eventType: 'review.created',
+  noun: 'Review',
+  label: 'New Review (Instant)',
+  description: 'Triggers the moment a customer writes a review.',
+  sample: samples.review,
+  outputFields: reviewFields
+})
+
+const newOrderInstant = hookTrigger({
+  key: 'new_order_instant',
+  eventType: 'order.upserted',
+  noun: 'Order',
+  label: 'New or Updated Order (Instant)',
+  description: 'Triggers the moment an order is created or changed by an order sync.',
+  sample: samples.order,
+  outputFields: orderFields
+})
+
+module.exports = { newReview, newOrder, newReviewInstant, newOrderInstant }
