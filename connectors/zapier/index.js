@@ -2,7 +2,7 @@
 
 const { version } = require('./package.json')
 const { version: platformVersion } = require('zapier-platform-core')
-const authentication = require('./authentication')
+const authentication = require('./authentication/oauth2')
 const { includeCredentials, handleErrors } = require('./lib/api')
 const { newReview, newOrder, newReviewInstant, newOrderInstant } = require('./triggers')
 const upsertProduct = require('./creates/upsert-product')

@@ -1,7 +1,6 @@
 'use strict'
 
-const { baseUrl } = require('../lib/api')
-const { test, connectionLabel } = require('./connection')
+const { apiUrl, baseUrl } = require('../lib/api')
 
 /**
  * What the connection asks for: the triggers read reviews and orders, the actions write products and reviews,
@@ -45,6 +44,18 @@ const getAccessToken = async (z, bundle) => {
 const refreshAccessToken = async (z, bundle) => {
   const body = await tokenRequest(z, bundle, { grant_type: 'refresh_token', refresh_token: bundle.authData.refresh_token })
   return tokensOf(body, bundle.authData)
+}
+
+/** The connection test: who am I, for which store. */
+const test = async (z) => {
+  const response = await z.request({ url: apiUrl('/connectors/me') })
+  return response.data
+}
+
+/** "Acme Outdoor – Main store", from the test's answer. */
+const connectionLabel = (z, bundle) => {
+  const me = bundle.inputData
+  return `${me.organization.name} – ${me.storeEnv.name}`
 }
 
 module.exports = {

@@ -12,12 +12,11 @@ const baseUrl = () => {
 
 const apiUrl = (path) => `${baseUrl()}/v1${path}`
 
-/** The credential and the store go on API calls only, never on the OAuth token endpoint. */
+/** The access token and the store go on API calls only, never on the OAuth token endpoint. */
 const includeCredentials = (request, z, bundle) => {
   if (!request.url.startsWith(apiUrl('/'))) return request
-  const token = bundle.authData.access_token || bundle.authData.api_key
   request.headers = request.headers || {}
-  if (token) request.headers.Authorization = `Bearer ${token}`
+  if (bundle.authData.access_token) request.headers.Authorization = `Bearer ${bundle.authData.access_token}`
   if (bundle.authData.store_env_id) request.headers['x-store-env-id'] = bundle.authData.store_env_id
   request.headers.Accept = 'application/json'
   return request
