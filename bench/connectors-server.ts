@@ -1,10 +1,9 @@
 /**
  * The server side of `npm run bench:connectors`, in its own process so autocannon does not share its event loop:
  * a store with 1,000,000 events (seeded once into bench/.data, or BENCH_DATABASE_URL), the real app on one port
- * and a bare fastify route on another. Reports { appUrl, bareUrl, storeId, keys, targets } to the parent over IPC.
+ * and bench/lib.ts's bare fastify route on another. Reports { appUrl, bareUrl, storeId, keys, targets } to the parent over IPC.
  */
 import { join } from 'node:path'
-import Fastify from 'fastify'
 import type { Knex } from 'knex'
 import { buildApp } from '../src/app.js'
 import { validateConfig } from '../src/config.js'
@@ -14,6 +13,7 @@ import { apiKeysService } from '../src/modules/api-keys/api-keys.service.js'
 import { apiKeysRepository } from '../src/modules/api-keys/api-keys.repository.js'
 import { auditRepository } from '../src/modules/account/audit.repository.js'
 import { systemClock } from '../src/lib/clock.js'
+import { bareServer } from './lib.js'
 
 export const EVENT_COUNT = Number(process.env.BENCH_EVENTS ?? 1_000_000)
 /** Per-credential limits are 50 per 10 s: enough keys that the run measures the endpoint, never a 429. */
@@ -108,16 +108,14 @@ async function main () {
 
   const app = await buildApp(config, { db, logger: false })
   await app.listen({ port: 0, host: '127.0.0.1' })
-  const bare = Fastify()
-  bare.get('/', async () => ({ hello: 'world' }))
-  await bare.listen({ port: 0, host: '127.0.0.1' })
+  const bare = await bareServer()
 
   const targets: Record<string, string> = { polling: '/v1/connectors/triggers/review.created' }
   if (app.hasRoute({ method: 'GET', url: '/v1/outbound-webhooks/events' })) targets.cursor = '/v1/outbound-webhooks/events'
-  const urlOf = (server: typeof bare) => `http://127.0.0.1:${(server.server.address() as { port: number }).port}`
-  process.send!({ appUrl: urlOf(app as unknown as typeof bare), bareUrl: urlOf(bare), storeId, keys, targets, events: EVENT_COUNT, database: config.databaseUrl ? 'MariaDB' : 'SQLite' })
+  const { port } = app.server.address() as { port: number }
+  process.send!({ appUrl: `http://127.0.0.1:${port}`, bareUrl: bare.url, storeId, keys, targets, events: EVENT_COUNT, database: config.databaseUrl ? 'MariaDB' : 'SQLite' })
   process.on('disconnect', () => {
-    Promise.all([app.close(), bare.close()]).then(() => db.destroy()).finally(() => process.exit(0))
+    Promise.all([app.close(), bare.app.close()]).then(() => db.destroy()).finally(() => process.exit(0))
   })
 }
 
