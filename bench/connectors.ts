@@ -54,7 +54,7 @@ function report (ready: Ready, figures: Figure[]) {
   const [bare, polling, cursor] = figures
   const lines = [
     `One store with ${ready.events.toLocaleString('en')} events of the nine types (about a quarter \`review.created\`), ${ready.database}; ` +
-      `the full pipeline (key lookup, store check, rate limiter, scope check, the query, serialization), default limit 50. ` +
+      'the full pipeline (key lookup, store check, rate limiter, scope check, the query, serialization), default limit 50. ' +
       `${ready.keys.length} viewer keys in rotation, so no per-key budget is reached (non-2xx should be 0).`,
     '',
     table(figures, bare),
