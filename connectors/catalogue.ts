@@ -140,7 +140,3 @@ export function triggerFor (eventType: string): TriggerDefinition | undefined {
   return BY_KEY.get(eventType)
 }
 
-/** `review.*` needs `reviews:read`, and so on (decisions.md section 9); undefined for an unknown type. */
-export function resourceOf (eventType: string): TriggerResource | undefined {
-  return BY_KEY.get(eventType)?.resource
-}
