@@ -139,4 +139,3 @@ export const EVENT_TYPES: readonly string[] = TRIGGERS.map((trigger) => trigger.
 export function triggerFor (eventType: string): TriggerDefinition | undefined {
   return BY_KEY.get(eventType)
 }
-
