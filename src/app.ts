@@ -29,6 +29,7 @@ import uploads from './modules/uploads/index.js'
 import outboundWebhooks from './modules/outbound-webhooks/index.js'
 import connectorHooks from '../connectors/hooks/index.js'
 import oauth from '../oauth/index.js'
+import connectorTriggers from '../connectors/triggers/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -96,6 +97,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(outboundWebhooks, { prefix: '/v1' })
   await app.register(connectorHooks, { prefix: '/v1' })
   await app.register(oauth)
+  await app.register(connectorTriggers, { prefix: '/v1' })
 
   return app
 }

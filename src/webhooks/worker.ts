@@ -10,6 +10,7 @@ import type { AttemptRecord, ClaimedDelivery, OutboxRepository } from './outbox.
 import { retryDelay } from './schedule.js'
 import { signatureHeaders } from './sign.js'
 import { checkLiteralHost, guardedLookup } from './url-guard.js'
+import { toItem } from '../../connectors/items.js'
 
 export interface WorkerOptions {
   /** No answer within this many ms is a failed attempt (decisions.md section 8: 10 s). */
@@ -59,7 +60,7 @@ export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_id' | 'ev
   const id = `evt_${d.event_id}`
   const createdAt = iso(Number(d.event_created_at))!
   const data = JSON.parse(d.event_data) as Record<string, unknown>
-  if (d.kind === 'hook') return JSON.stringify({ ...data, id, type: d.event_type, createdAt })
+  if (d.kind === 'hook') return JSON.stringify(toItem({ id, type: d.event_type, createdAt, data }))
   return JSON.stringify({ id, type: d.event_type, createdAt, storeEnvId: d.store_env_id, data })
 }
 

@@ -1,0 +1,67 @@
+import { errors } from '../../src/errors.js'
+import { roleAllows, scopesAllow } from '../../src/lib/permissions.js'
+import type { Credential } from '../../src/plugins/auth.js'
+import type { StoreEnv } from '../../src/modules/account/stores.repository.js'
+import type { PeopleRepository } from '../../src/modules/account/people.repository.js'
+import { TRIGGERS, triggerFor, type TriggerDefinition } from '../catalogue.js'
+import { toItem } from '../items.js'
+import type { TriggersRepository } from './triggers.repository.js'
+
+export const DEFAULT_POLL_LIMIT = 50
+export const MAX_POLL_LIMIT = 100
+
+interface Deps { repo: TriggersRepository, people: PeopleRepository }
+
+/** A sample is an item like any other, made from the catalogue's sample data and a fixed event. */
+function sampleOf (trigger: TriggerDefinition, index: number) {
+  return toItem({ id: `evt_${1042 + index}`, type: trigger.key, createdAt: '2026-11-20T14:03:12.000Z', data: trigger.sampleData })
+}
+
+const CATALOGUE = TRIGGERS.map((trigger, index) => ({
+  key: trigger.key,
+  label: trigger.label,
+  description: trigger.description,
+  resource: trigger.resource,
+  sample: sampleOf(trigger, index)
+}))
+
+/** decisions.md section 9, except hooks and connections (their own modules). */
+export function triggersService ({ repo, people }: Deps) {
+  /** Polling an event needs the role and a read scope on the event's resource, not on `connectors`. */
+  function authorize (credential: Credential, trigger: TriggerDefinition) {
+    if (roleAllows(credential.role, trigger.resource, 'read') !== 'allowed') throw new errors.RoleForbidden(trigger.resource)
+    if (!scopesAllow(credential.scopes, trigger.resource, 'read')) throw new errors.InsufficientScope('read', trigger.resource)
+  }
+
+  return {
+    /** For connection tests and connection labels. */
+    async me (credential: Credential, store: StoreEnv) {
+      const organization = await people.findOrganization(credential.orgId)
+      const person = credential.personId ? await people.findPerson(credential.personId) : null
+      return {
+        organization: { id: credential.orgId, name: organization?.name ?? '' },
+        storeEnv: { id: store.id, name: store.name, plan: store.plan },
+        credential: {
+          type: credential.type,
+          role: credential.role,
+          scopes: credential.scopes,
+          person: person ? { id: person.id, email: person.email, name: person.name } : null
+        }
+      }
+    },
+
+    catalogue () {
+      return CATALOGUE
+    },
+
+    async poll (credential: Credential, store: StoreEnv, eventType: string, limit: number | undefined) {
+      const trigger = triggerFor(eventType)
+      if (!trigger) throw new errors.NotFound(`Event type ${eventType}`)
+      authorize(credential, trigger)
+      const size = Math.min(MAX_POLL_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_POLL_LIMIT)))
+      const events = await repo.newest(store.id, trigger.key, size)
+      return events.map(toItem)
+    }
+  }
+}
+export type TriggersService = ReturnType<typeof triggersService>

@@ -1,0 +1,28 @@
+import { createRequire } from 'node:module'
+import type { Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { build, type BuildOptions } from '../../../test/helper.js'
+
+const require = createRequire(import.meta.url)
+
+/** The integration as Zapier loads it, and zapier-platform-core's app tester for it. */
+export const App: any = require('../index.js')
+const zapier = require('zapier-platform-core')
+export const appTester: (method: unknown, bundle?: Record<string, unknown>) => Promise<any> = zapier.createAppTester(App)
+
+/**
+ * The real service on a random local port, reached over HTTP by the integration (EVIDENCE_HUB_URL, as a deployed
+ * version reads it). One per test file; every test makes its own tenant.
+ */
+export async function serve (t: Test, options: BuildOptions = {}): Promise<{ app: FastifyInstance, url: string }> {
+  const app = await build(t, options)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  const url = `http://127.0.0.1:${port}`
+  process.env.EVIDENCE_HUB_URL = url
+  return { app, url }
+}
+
+export async function append (app: FastifyInstance, tenant: { orgId: string, storeId: string }, type: string, data: Record<string, unknown>) {
+  return app.db.transaction((trx) => app.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type, data }))
+}

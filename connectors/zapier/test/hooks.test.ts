@@ -1,0 +1,47 @@
+import t from 'tap'
+import { App, append, appTester } from './harness.js'
+import { connectZapier } from './oauth-harness.js'
+import { receiver, testWorker } from '../../../test/webhooks/support.js'
+
+/** What Zapier hands `perform` for a delivery to its target URL. */
+function zapierBundle (delivery: { headers: Record<string, unknown>, body: string }, authData: object, subscribeData: object) {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [`Http-${k.replace(/(^|-)(\w)/g, (_m, dash, c) => dash + c.toUpperCase())}`, v]))
+  return { authData, subscribeData, cleanedRequest: JSON.parse(delivery.body), rawRequest: { method: 'POST', headers, content: delivery.body } }
+}
+
+t.test('turning a Zap on subscribes a hook; a delivery becomes one item with the polled id; turning it off unsubscribes', async (t) => {
+  const { app, tenant, authData } = await connectZapier(t)
+  const rx = await receiver(t)
+  const trigger = App.triggers.new_review_instant.operation
+  const hook = await appTester(trigger.performSubscribe, { authData, targetUrl: rx.url })
+  t.match(hook, { id: /^hook_/, event: 'review.created', targetUrl: rx.url, secret: /^whsec_/ })
+
+  const event = await append(app, tenant, 'review.created', { id: 'rev_1', rating: 5, authorName: 'Maya R.' })
+  await testWorker(t, app, [tenant.storeId]).runOnce()
+  t.equal(rx.received.length, 1)
+  const delivered = await appTester(trigger.perform, zapierBundle(rx.received[0] as never, authData, hook))
+  t.equal(delivered.length, 1)
+  t.match(delivered[0], { id: event.id, type: 'review.created', reviewId: 'rev_1', rating: 5 })
+  const listed = await appTester(trigger.performList, { authData })
+  t.same(listed[0], delivered[0], 'performList (polling) gives the same item, so Zapier de-duplicates across both')
+
+  await appTester(trigger.performUnsubscribe, { authData, subscribeData: hook })
+  const gone = await app.inject({ url: `/v1/connectors/hooks/${hook.id}`, headers: { authorization: `Bearer ${authData.access_token}`, 'x-store-env-id': tenant.storeId } })
+  t.equal(gone.statusCode, 404)
+  await appTester(trigger.performUnsubscribe, { authData, subscribeData: hook })
+  t.pass('a retried unsubscribe succeeds')
+})
+
+t.test('a delivery that is not signed with the hook\'s secret starts nothing', async (t) => {
+  const { app, tenant, authData } = await connectZapier(t)
+  const rx = await receiver(t)
+  const trigger = App.triggers.new_order_instant.operation
+  const hook = await appTester(trigger.performSubscribe, { authData, targetUrl: rx.url })
+  await append(app, tenant, 'order.upserted', { platformOrderId: '1001' })
+  await testWorker(t, app, [tenant.storeId]).runOnce()
+  const delivery = rx.received[0] as never as { headers: Record<string, unknown>, body: string }
+  const forged = { ...delivery, body: delivery.body.replace('1001', '9999') }
+  t.same(await appTester(trigger.perform, zapierBundle(forged, authData, hook)), [])
+  t.same(await appTester(trigger.perform, zapierBundle(delivery, authData, { ...hook, secret: 'whsec_other' })), [])
+  t.equal((await appTester(trigger.perform, zapierBundle(delivery, authData, hook))).length, 1)
+})
