@@ -5,7 +5,7 @@ import type { CreateKeyInput } from '../api-keys/api-keys.service.js'
 /** service-api.md section 2, rule 3: exactly these three choices; a Viewer key is not offered the third. */
 export const KEY_MODES = [
   { value: 'read', label: 'Read-only', hint: 'Read every resource, write nothing.' },
-  { value: 'resource-read', label: 'Per-resource read', hint: 'Read only the resources you tick.' },
+  { value: 'resource-read', label: 'Per-resource read', hint: 'Read only the resources you choose.' },
   { value: 'resource-write', label: 'Per-resource read and write', hint: 'Choose read or read and write for each resource.' }
 ] as const
 export type KeyMode = typeof KEY_MODES[number]['value']
