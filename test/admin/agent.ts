@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { addMember, type Tenant } from '../factories.js'
+import { addMember, makeTenant, type Tenant } from '../factories.js'
 
 /**
  * A browser-like client over app.inject for the admin pages: it keeps cookies, reads the CSRF token of the
@@ -52,4 +52,12 @@ export async function signedInMember (app: FastifyInstance, tenant: Tenant, role
   const agent = new Agent(app)
   await agent.signIn(member.email, member.password)
   return { agent, member }
+}
+
+/** A fresh tenant and its owner, signed in. */
+export async function signedInOwner (app: FastifyInstance) {
+  const tenant = await makeTenant(app)
+  const agent = new Agent(app)
+  await agent.signIn(tenant.owner.email, tenant.owner.password)
+  return { tenant, agent }
 }

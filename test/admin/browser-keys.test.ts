@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { call } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { hasChromium, launch, newPage, screenshot, serve, signIn, SKIP_MESSAGE } from './browser.js'
@@ -9,6 +9,15 @@ if (!hasChromium) {
 } else {
   const browser = await launch(t)
   const { app, base, clock } = await serve(t)
+
+  /** A fresh tenant's owner, signed in, on the create-key form. */
+  const keyForm = async (t: Test) => {
+    const tenant = await makeTenant(app)
+    const { page } = await newPage(t, browser)
+    await signIn(page, base, tenant.owner.email, tenant.owner.password)
+    await page.goto(`${base}/admin/keys/new`)
+    return { tenant, page }
+  }
 
   t.test('a person signs in with email and password and lands on the store switcher', async (t) => {
     const tenant = await makeTenant(app)
@@ -31,10 +40,7 @@ if (!hasChromium) {
   })
 
   t.test('a read-only key shows its secret once, and a reload finds it gone', async (t) => {
-    const tenant = await makeTenant(app)
-    const { page } = await newPage(t, browser)
-    await signIn(page, base, tenant.owner.email, tenant.owner.password)
-    await page.goto(`${base}/admin/keys/new`)
+    const { tenant, page } = await keyForm(t)
     await page.getByLabel('Name').fill('Dashboard reader')
     await page.getByLabel('Role').selectOption('viewer')
     await page.getByLabel('Read-only').check()
@@ -63,10 +69,7 @@ if (!hasChromium) {
   })
 
   t.test('a per-resource read-and-write key works on its resources and is refused elsewhere', async (t) => {
-    const tenant = await makeTenant(app)
-    const { page } = await newPage(t, browser)
-    await signIn(page, base, tenant.owner.email, tenant.owner.password)
-    await page.goto(`${base}/admin/keys/new`)
+    const { tenant, page } = await keyForm(t)
     await page.getByLabel('Name').fill('Key rotation bot')
     await page.getByLabel('Role').selectOption('admin')
     await page.getByLabel('Per-resource read and write').check()
@@ -87,10 +90,7 @@ if (!hasChromium) {
   })
 
   t.test('the Viewer role is offered no write option', async (t) => {
-    const tenant = await makeTenant(app)
-    const { page } = await newPage(t, browser)
-    await signIn(page, base, tenant.owner.email, tenant.owner.password)
-    await page.goto(`${base}/admin/keys/new`)
+    const { tenant, page } = await keyForm(t)
     await page.getByLabel('Role').selectOption('editor')
     t.ok(await page.getByLabel('Per-resource read and write').isVisible(), 'an editor key may be offered writes')
     await page.getByLabel('Role').selectOption('viewer')
@@ -119,10 +119,7 @@ if (!hasChromium) {
   })
 
   t.test('a key past its expiry is listed as Expired', async (t) => {
-    const tenant = await makeTenant(app)
-    const { page } = await newPage(t, browser)
-    await signIn(page, base, tenant.owner.email, tenant.owner.password)
-    await page.goto(`${base}/admin/keys/new`)
+    const { page } = await keyForm(t)
     await page.getByLabel('Name').fill('Short-lived')
     await page.getByLabel('Read-only').check()
     const inOneHour = new Date(clock() + 3600_000).toISOString().slice(0, 16)

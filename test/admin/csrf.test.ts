@@ -1,13 +1,11 @@
 import t from 'tap'
 import { build } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { Agent } from './agent.js'
+import { Agent, signedInOwner } from './agent.js'
 
 t.test('a form posted without the CSRF token is refused and changes nothing', async (t) => {
   const app = await build(t)
-  const tenant = await makeTenant(app)
-  const agent = new Agent(app)
-  await agent.signIn(tenant.owner.email, tenant.owner.password)
+  const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/keys/new')
   const res = await agent.post('/admin/keys', { _csrf: '', name: 'Forged', role: 'viewer', mode: 'read' })
   t.equal(res.statusCode, 403)

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { build } from '../helper.js'
 import { addMember, makeTenant } from '../factories.js'
-import { Agent, signedInMember } from './agent.js'
+import { Agent, signedInMember, signedInOwner } from './agent.js'
 
 function inviteLink (body: string): string {
   const match = /<code id="flash-link">http:\/\/127\.0\.0\.1:3000(\/admin\/invitations\/[0-9A-Za-z]{40})<\/code>/.exec(body)
@@ -11,9 +11,7 @@ function inviteLink (body: string): string {
 
 t.test('an invitation link lets a new person choose a password and join, once', async (t) => {
   const app = await build(t)
-  const tenant = await makeTenant(app)
-  const owner = new Agent(app)
-  await owner.signIn(tenant.owner.email, tenant.owner.password)
+  const { tenant, agent: owner } = await signedInOwner(app)
   await owner.get('/admin/members')
   const sent = await owner.post('/admin/members/invite', { email: 'New.Person@Example.test', role: 'editor' })
   t.equal(sent.statusCode, 303)
@@ -56,9 +54,7 @@ t.test('a person who already has an account accepts with their own password', as
 
 t.test('an invitation can be withdrawn before it is used', async (t) => {
   const app = await build(t)
-  const tenant = await makeTenant(app)
-  const owner = new Agent(app)
-  await owner.signIn(tenant.owner.email, tenant.owner.password)
+  const { agent: owner } = await signedInOwner(app)
   await owner.get('/admin/members')
   await owner.post('/admin/members/invite', { email: 'late@example.test', role: 'editor' })
   const page = await owner.get('/admin/members')
@@ -84,9 +80,7 @@ t.test('an admin changes a member\'s role, and the audit log records it', async 
 
 t.test('the last owner cannot be demoted', async (t) => {
   const app = await build(t)
-  const tenant = await makeTenant(app)
-  const owner = new Agent(app)
-  await owner.signIn(tenant.owner.email, tenant.owner.password)
+  const { tenant, agent: owner } = await signedInOwner(app)
   await owner.get('/admin/members')
   const res = await owner.post(`/admin/members/${tenant.owner.id}/role`, { role: 'admin' })
   t.equal(res.statusCode, 409)
