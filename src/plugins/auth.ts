@@ -33,6 +33,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     credential: Credential | null
+    /** The credential's rate-limit verdict, settled by the tenancy hook (it runs beside the store lookup). */
+    credentialLimit: Promise<void> | null
   }
   interface FastifyContextConfig {
     /** credential (default under /v1), storefront (origin + per-IP limits), public (per-IP limit), none. */
@@ -67,6 +69,7 @@ export default fp(async (app) => {
   const resolvers: CredentialResolver[] = []
   app.decorate('registerCredentialResolver', (resolver: CredentialResolver) => { resolvers.push(resolver) })
   app.decorateRequest('credential', null)
+  app.decorateRequest('credentialLimit', null)
 
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as NonNullable<typeof route.config>
@@ -112,7 +115,11 @@ export default fp(async (app) => {
       throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
     }
     request.credential = credential
-    await app.enforceLimit(reply, `cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS)
+    // Not awaited here: the Redis round trip overlaps the store lookup in plugins/tenancy.ts, which awaits it
+    // first, so a refused request still gets 429 before any store or permission error.
+    const limit = app.enforceLimit(reply, `cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS).then(() => {})
+    limit.catch(() => {})
+    request.credentialLimit = limit
   })
 }, { name: 'auth', dependencies: ['rate-limit'] })
 

@@ -28,10 +28,13 @@ export default fp(async (app) => {
     const credential = request.credential
     if (config.auth !== 'credential' || !credential) return
 
+    const id = config.storeScoped === false ? null : storeHeader(request)
+    const lookup = id ? stores.find(id) : Promise.resolve(null)
+    lookup.catch(() => {})
+    await request.credentialLimit
     if (config.storeScoped !== false) {
-      const id = storeHeader(request)
       if (!id) throw new errors.StoreEnvRequired()
-      const store = await stores.find(id)
+      const store = await lookup
       const inGrant = !credential.storeIds || credential.storeIds.includes(id)
       if (!store || store.orgId !== credential.orgId || !inGrant) throw new errors.StoreEnvNotFound()
       request.store = store
