@@ -11,8 +11,7 @@ const AuditQuery = Type.Object({
 /** The actions offered in the filter; the log may hold others, which the free-text filter still finds. */
 export const AUDIT_ACTIONS = [
   'api_key.created', 'api_key.first_used', 'api_key.revoked', 'oauth.connection_created', 'oauth.connection_revoked',
-  'oauth.client_created', 'member.invited', 'member.invitation_revoked', 'member.joined', 'member.role_changed', 'member.removed',
-  'outbound_webhook.created', 'outbound_webhook.retired'
+  'oauth_client.created', 'member.invited', 'member.invitation_revoked', 'member.joined', 'member.role_changed', 'member.removed'
 ]
 
 /** The security audit log (decisions.md section 11), owner and admin, filterable by action. */
