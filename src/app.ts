@@ -18,6 +18,7 @@ import openapi from './plugins/openapi.js'
 import health from './modules/health/index.js'
 import account from './modules/account/index.js'
 import apiKeys from './modules/api-keys/index.js'
+import oauth from '../oauth/index.js'
 import admin from './modules/admin/index.js'
 
 export interface AppDeps {
@@ -56,6 +57,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(health, { prefix: '/v1' })
   await app.register(account, { prefix: '/v1' })
   await app.register(apiKeys, { prefix: '/v1' })
+  await app.register(oauth)
   await app.register(admin, { prefix: '/admin' })
 
   return app

@@ -6,6 +6,7 @@ import type { Knex } from 'knex'
 import { ConfigError, loadConfig } from '../config.js'
 import { createKnex, migrateLatest } from '../db.js'
 import { commands as accountCommands } from './account-commands.js'
+import { commands as oauthCommands } from './oauth-commands.js'
 
 export interface CommandContext { db: Knex, args: string[] }
 export interface Command {
@@ -14,7 +15,7 @@ export interface Command {
 }
 
 /** Each group of commands lives in its own file; this list only names them. */
-const commandGroups: Array<Record<string, Command>> = [accountCommands]
+const commandGroups: Array<Record<string, Command>> = [accountCommands, oauthCommands]
 const commands: Record<string, Command> = Object.assign({}, ...commandGroups)
 
 export class UsageError extends Error {}

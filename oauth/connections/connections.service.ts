@@ -1,0 +1,67 @@
+import type { Knex } from 'knex'
+import { errors } from '../../src/errors.js'
+import { iso, type Clock } from '../../src/lib/clock.js'
+import { sha256 } from '../../src/lib/secrets.js'
+import { toPage, envelope, type PageQuery } from '../../src/lib/pagination.js'
+import type { AuditRepository } from '../../src/modules/account/audit.repository.js'
+import type { Credential } from '../../src/plugins/auth.js'
+import type { GrantsRepository } from '../grants.js'
+import type { OauthClients } from '../clients.js'
+
+interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock }
+
+/** Removes the provider's grant and every code and token issued under it. */
+export async function destroyGrantModels (db: Knex, grantId: string): Promise<void> {
+  await db('oidc_models').where({ grant_id: grantId }).orWhere({ model: 'Grant', id_hash: sha256(grantId) }).delete()
+}
+
+/** Connections (grants) of an organization and its OAuth clients: decisions.md section 10. */
+export function connectionsService ({ db, grants, clients, audit, clock }: Deps) {
+  return {
+    async list (orgId: string, query: PageQuery) {
+      const page = toPage(query)
+      const { total, rows } = await grants.list(orgId, page)
+      return envelope(rows.map((g) => ({
+        id: g.id,
+        client: { id: g.clientId, name: g.clientName },
+        person: { id: g.personId, email: g.personEmail },
+        role: g.role,
+        scopes: g.scopes,
+        storeIds: g.storeIds,
+        createdAt: iso(g.createdAt)!,
+        lastUsedAt: iso(g.lastUsedAt)
+      })), total, page)
+    },
+
+    async revoke (actor: Credential, id: string, ip: string | null) {
+      const grant = await grants.find(id)
+      if (!grant || grant.orgId !== actor.orgId) throw new errors.NotFound('Connection')
+      await db.transaction(async (trx) => {
+        if (await grants.revoke(id, clock(), actor.orgId, trx)) {
+          await audit.record({ orgId: actor.orgId, action: 'oauth.connection_revoked', actor: `${actor.type}:${actor.id}`, subject: `oauth:${id}`, ip }, trx)
+        }
+      })
+      await destroyGrantModels(db, id)
+    },
+
+    /** The provider revoked a grant itself (refresh-token reuse after the grace period, or RFC 7009 revocation). */
+    async revokedByProvider (id: string) {
+      const grant = await grants.find(id)
+      if (!grant) return
+      await db.transaction(async (trx) => {
+        if (await grants.revoke(id, clock(), grant.orgId, trx)) {
+          await audit.record({ orgId: grant.orgId, action: 'oauth.connection_revoked', actor: 'system', subject: `oauth:${id}`, ip: null }, trx)
+        }
+      })
+    },
+
+    listClients: (orgId: string, query: PageQuery) => clients.list(orgId, query),
+
+    async createClient (actor: Credential, input: { name: string, redirectUris: string[], public?: boolean }, ip: string | null) {
+      const created = await clients.create({ ...input, orgId: actor.orgId, createdBy: `${actor.type}:${actor.id}` })
+      await audit.record({ orgId: actor.orgId, action: 'oauth_client.created', actor: `${actor.type}:${actor.id}`, subject: `oauth_client:${created.id}`, ip, details: { name: input.name, redirectUris: created.redirectUris } })
+      return created
+    }
+  }
+}
+export type ConnectionsService = ReturnType<typeof connectionsService>

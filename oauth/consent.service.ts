@@ -1,0 +1,66 @@
+import type { Knex } from 'knex'
+import type Provider from 'oidc-provider'
+import type { Clock } from '../src/lib/clock.js'
+import { isValidScope, PERSON_ROLES, roleRank, ROLES, type Role } from '../src/lib/permissions.js'
+import type { PeopleRepository } from '../src/modules/account/people.repository.js'
+import type { StoresRepository } from '../src/modules/account/stores.repository.js'
+import type { AuditRepository } from '../src/modules/account/audit.repository.js'
+import type { GrantsRepository } from './grants.js'
+
+export interface ConsentChoice { org: string, stores: string[], role: string }
+
+export class ConsentError extends Error {}
+
+interface Deps { db: Knex, provider: Provider, people: PeopleRepository, stores: StoresRepository, grants: GrantsRepository, audit: AuditRepository, clock: Clock, audience: string }
+
+/** A grant's role: never above the person's own and never owner (owner authority is not delegated). */
+export function grantableRoles (personRole: Role): Role[] {
+  return ROLES.filter((r) => r !== 'owner' && roleRank(r) <= roleRank(personRole)).reverse()
+}
+
+/** The consent step (decisions.md section 10): the person picks organization, stores and role; we record it on the grant. */
+export function consentService (deps: Deps) {
+  return {
+    async options (personId: string) {
+      const orgs = await deps.people.organizationsOf(personId)
+      const organizations = await Promise.all(orgs.map(async (org) => ({
+        ...org,
+        stores: (await deps.stores.listForOrg(org.id)).map((s) => ({ id: s.id, name: s.name }))
+      })))
+      const highest = orgs.reduce<Role>((best, o) => roleRank(o.role) > roleRank(best) ? o.role : best, 'viewer')
+      return { organizations, roles: grantableRoles(highest) }
+    },
+
+    /** Validates the choice, saves the provider grant and our record of it in one go; returns the grant id. */
+    async grant (input: { personId: string, clientId: string, oidcScope: string[], apiScopes: string[], choice: ConsentChoice, ip: string | null }) {
+      const { choice } = input
+      const memberRole = await deps.people.membershipRole(choice.org, input.personId)
+      if (!memberRole || !(PERSON_ROLES as readonly string[]).includes(memberRole)) throw new ConsentError('Choose an organization you belong to.')
+      if (!grantableRoles(memberRole).includes(choice.role as Role)) throw new ConsentError('Choose a role that is not above your own.')
+      const storeIds = [...new Set(choice.stores)]
+      if (storeIds.length === 0) throw new ConsentError('Choose at least one store environment.')
+      const orgStores = new Set((await deps.stores.listForOrg(choice.org)).map((s) => s.id))
+      if (storeIds.some((id) => !orgStores.has(id))) throw new ConsentError('Choose store environments of the chosen organization.')
+      const apiScopes = input.apiScopes.filter(isValidScope)
+
+      const grant = new deps.provider.Grant({ accountId: input.personId, clientId: input.clientId })
+      if (input.oidcScope.length) grant.addOIDCScope(input.oidcScope.join(' '))
+      grant.addResourceScope(deps.audience, apiScopes.join(' '))
+      const grantId = await grant.save()
+      const now = deps.clock()
+      await deps.db.transaction(async (trx) => {
+        await deps.grants.insert({ id: grantId, orgId: choice.org, personId: input.personId, clientId: input.clientId, role: choice.role as Role, scopes: apiScopes, storeIds, createdAt: now }, trx)
+        await deps.audit.record({
+          orgId: choice.org,
+          action: 'oauth.connection_created',
+          actor: `person:${input.personId}`,
+          subject: `oauth:${grantId}`,
+          ip: input.ip,
+          details: { clientId: input.clientId, role: choice.role, scopes: apiScopes, storeIds }
+        }, trx)
+      })
+      return grantId
+    }
+  }
+}
+export type ConsentService = ReturnType<typeof consentService>

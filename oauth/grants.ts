@@ -1,0 +1,108 @@
+import type { Knex } from 'knex'
+import type { Role } from '../src/lib/permissions.js'
+import { sha256 } from '../src/lib/secrets.js'
+
+/** What the person chose on the consent screen, keyed by the provider's grant id. */
+export interface GrantChoice {
+  id: string
+  orgId: string
+  personId: string
+  clientId: string
+  role: Role
+  scopes: string[]
+  storeIds: string[]
+  createdAt: number
+  lastUsedAt: number | null
+  revokedAt: number | null
+}
+
+interface Row {
+  id: string
+  org_id: string
+  person_id: string
+  client_id: string
+  role: Role
+  scopes: string
+  store_ids: string
+  created_at: number
+  last_used_at: number | null
+  revoked_at: number | null
+}
+
+function toChoice (row: Row): GrantChoice {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    personId: row.person_id,
+    clientId: row.client_id,
+    role: row.role,
+    scopes: JSON.parse(row.scopes) as string[],
+    storeIds: JSON.parse(row.store_ids) as string[],
+    createdAt: Number(row.created_at),
+    lastUsedAt: row.last_used_at == null ? null : Number(row.last_used_at),
+    revokedAt: row.revoked_at == null ? null : Number(row.revoked_at)
+  }
+}
+
+export function grantsRepository (db: Knex) {
+  return {
+    async insert (choice: Omit<GrantChoice, 'lastUsedAt' | 'revokedAt'>, trx: Knex = db) {
+      await trx('oauth_grants').insert({
+        id: choice.id,
+        org_id: choice.orgId,
+        person_id: choice.personId,
+        client_id: choice.clientId,
+        role: choice.role,
+        scopes: JSON.stringify(choice.scopes),
+        store_ids: JSON.stringify(choice.storeIds),
+        created_at: choice.createdAt,
+        last_used_at: null,
+        revoked_at: null
+      })
+    },
+
+    async find (id: string): Promise<GrantChoice | null> {
+      const row = await db<Row>('oauth_grants').where({ id }).first()
+      return row ? toChoice(row) : null
+    },
+
+    /**
+     * One query for the credential resolver: our record is not revoked, the provider's grant row still exists
+     * and has not expired, and the person is still a member (with the role, compared by the caller).
+     */
+    async findLive (id: string, now: number): Promise<(GrantChoice & { memberRole: Role }) | null> {
+      const row = await db('oauth_grants as g')
+        .join('oidc_models as m', function () { this.onVal('m.model', 'Grant').andOnVal('m.id_hash', sha256(id)) })
+        .join('memberships as ms', function () { this.on('ms.org_id', 'g.org_id').andOn('ms.person_id', 'g.person_id') })
+        .where('g.id', id).whereNull('g.revoked_at')
+        .where((q) => { q.whereNull('m.expires_at').orWhere('m.expires_at', '>', now) })
+        .first('g.*', 'ms.role as member_role')
+      return row ? { ...toChoice(row as Row), memberRole: row.member_role as Role } : null
+    },
+
+    async touch (id: string, now: number, everyMs: number) {
+      await db('oauth_grants').where({ id })
+        .where((q) => { q.whereNull('last_used_at').orWhere('last_used_at', '<', now - everyMs) })
+        .update({ last_used_at: now })
+    },
+
+    /** True only for the call that revokes it, so the audit entry is written once. */
+    async revoke (id: string, now: number, orgId?: string, trx: Knex = db): Promise<boolean> {
+      const query = trx('oauth_grants').where({ id }).whereNull('revoked_at')
+      if (orgId) query.where({ org_id: orgId })
+      return (await query.update({ revoked_at: now })) === 1
+    },
+
+    async list (orgId: string, page: { offset: number, limit: number }) {
+      const base = db('oauth_grants as g').where('g.org_id', orgId).whereNull('g.revoked_at')
+      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
+      const rows = await base.clone()
+        .leftJoin('oauth_clients as c', 'c.id', 'g.client_id')
+        .leftJoin('people as p', 'p.id', 'g.person_id')
+        .orderBy('g.created_at', 'desc').orderBy('g.id').offset(page.offset).limit(page.limit)
+        .select('g.*', 'c.name as client_name', 'p.email as person_email')
+      return { total: Number(total), rows: rows.map((r) => ({ ...toChoice(r as Row), clientName: r.client_name as string | null, personEmail: r.person_email as string | null })) }
+    }
+  }
+}
+export type GrantsRepository = ReturnType<typeof grantsRepository>
