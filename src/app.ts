@@ -14,10 +14,13 @@ import tenancy from './plugins/tenancy.js'
 import audit from './plugins/audit.js'
 import events from './plugins/events.js'
 import session from './plugins/session.js'
+import webhooks from './plugins/webhooks.js'
 import openapi from './plugins/openapi.js'
 import health from './modules/health/index.js'
 import account from './modules/account/index.js'
 import apiKeys from './modules/api-keys/index.js'
+import outboundWebhooks from './modules/outbound-webhooks/index.js'
+import connectorHooks from '../connectors/hooks/index.js'
 import oauth from '../oauth/index.js'
 import admin from './modules/admin/index.js'
 
@@ -52,11 +55,14 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(audit)
   await app.register(events)
   await app.register(session)
+  await app.register(webhooks)
   await app.register(openapi)
 
   await app.register(health, { prefix: '/v1' })
   await app.register(account, { prefix: '/v1' })
   await app.register(apiKeys, { prefix: '/v1' })
+  await app.register(outboundWebhooks, { prefix: '/v1' })
+  await app.register(connectorHooks, { prefix: '/v1' })
   await app.register(oauth)
   await app.register(admin, { prefix: '/admin' })
 

@@ -55,3 +55,13 @@ export function eventLog (clock: () => number) {
   }
 }
 export type EventLog = ReturnType<typeof eventLog>
+
+/** Reading the log: one store's events after a sequence number, oldest first. */
+export function eventsRepository (db: Knex) {
+  return {
+    async listAfter (storeId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
+      const rows = await db<Row>('events').where({ store_env_id: storeId }).where('id', '>', afterSeq).orderBy('id').limit(limit)
+      return rows.map(toEvent)
+    }
+  }
+}

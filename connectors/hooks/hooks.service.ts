@@ -1,0 +1,65 @@
+import { errors } from '../../src/errors.js'
+import { iso, type Clock } from '../../src/lib/clock.js'
+import { envelope, toPage, type PageQuery } from '../../src/lib/pagination.js'
+import { scopesAllow } from '../../src/lib/permissions.js'
+import type { Credential } from '../../src/plugins/auth.js'
+import { eventResource, isEventType } from '../../src/modules/events/event-types.js'
+import type { SubscriptionRow, SubscriptionsRepository } from '../../src/webhooks/subscriptions.repository.js'
+import { newSubscription } from '../../src/webhooks/subscriptions.js'
+
+interface Deps { subscriptions: SubscriptionsRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
+
+function present (row: SubscriptionRow) {
+  return {
+    id: row.id,
+    targetUrl: row.url,
+    event: (JSON.parse(row.events) as string[])[0],
+    status: row.status === 'disabled' ? 'disabled' as const : 'active' as const,
+    createdAt: iso(row.created_at)!
+  }
+}
+
+/** decisions.md section 9: reading an event needs read scope on its resource; managing hooks needs webhooks:write. */
+function checkScopes (credential: Credential, event: string | null) {
+  if (event !== null) {
+    const resource = eventResource(event)!
+    if (!scopesAllow(credential.scopes, resource, 'read')) throw new errors.InsufficientScope('read', resource)
+  }
+  if (!scopesAllow(credential.scopes, 'webhooks', 'write')) throw new errors.InsufficientScope('write', 'webhooks')
+}
+
+/** REST hooks for automation platforms: subscriptions of kind `hook` on the shared delivery pipeline. */
+export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }: Deps) {
+  return {
+    async subscribe (credential: Credential, storeId: string, input: { targetUrl: string, event: string }) {
+      if (!isEventType(input.event)) throw new errors.InvalidEventType(input.event)
+      checkScopes(credential, input.event)
+      const { row, secret } = await newSubscription({
+        kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: `${credential.type}:${credential.id}`, now: clock()
+      }, secretKey, allowPrivate)
+      await subscriptions.insert(row)
+      return { ...present(row), secret }
+    },
+
+    async list (storeId: string, query: PageQuery & { targetUrl?: string }) {
+      const page = toPage(query)
+      const { total, rows } = await subscriptions.list(storeId, 'hook', { statuses: ['active', 'disabled'], url: query.targetUrl, ...page })
+      return envelope(rows.map(present), total, page)
+    },
+
+    async get (storeId: string, id: string) {
+      const row = await subscriptions.find(storeId, 'hook', id)
+      if (!row || row.status === 'deleted') throw new errors.NotFound('Hook')
+      return present(row)
+    },
+
+    /** Platforms retry unsubscribes, so deleting a deleted hook is a 204; an id this store never had is a 404. */
+    async unsubscribe (credential: Credential, storeId: string, id: string): Promise<void> {
+      checkScopes(credential, null)
+      const row = await subscriptions.find(storeId, 'hook', id)
+      if (!row) throw new errors.NotFound('Hook')
+      await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], `Deleted by ${credential.type}:${credential.id}`, clock())
+    }
+  }
+}
+export type HooksService = ReturnType<typeof hooksService>

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { OutboundWebhooksService } from './outbound-webhooks.service.js'
+import * as schemas from './outbound-webhooks.schemas.js'
+
+export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: OutboundWebhooksService }> = async (app, { service }) => {
+  app.get('/outbound-webhooks/events', { schema: schemas.listEvents }, async (request) => {
+    return service.listEvents(request.store!.id, request.query)
+  })
+
+  app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { plan: 'growth' } }, async (request, reply) => {
+    const webhook = await service.create(request.credential!, request.store!.id, request.body)
+    return reply.status(201).send(webhook)
+  })
+
+  app.get('/outbound-webhooks', { schema: schemas.listWebhooks }, async (request) => {
+    return service.list(request.store!.id, request.query)
+  })
+
+  app.get('/outbound-webhooks/:id', { schema: schemas.getWebhook }, async (request) => {
+    return service.get(request.store!.id, request.params.id)
+  })
+
+  app.delete('/outbound-webhooks/:id', { schema: schemas.retireWebhook, config: { plan: 'growth' } }, async (request, reply) => {
+    await service.retire(request.credential!, request.store!.id, request.params.id)
+    return reply.status(204).send(null)
+  })
+
+  app.get('/outbound-webhooks/:id/deliveries', { schema: schemas.listDeliveries }, async (request) => {
+    return service.deliveries(request.store!.id, request.params.id, request.query)
+  })
+}

@@ -1,0 +1,99 @@
+import { Type } from '@sinclair/typebox'
+import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../schemas.js'
+
+const TAGS = ['outbound-webhooks']
+
+export const Event = Type.Object({
+  id: Type.String({ description: '`evt_…`; ids increase with time within a store' }),
+  type: Type.String({ description: 'Dotted, e.g. `review.created`; the set is open, ignore types you do not know' }),
+  createdAt: DateTime,
+  storeEnvId: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown())
+})
+
+export const listEvents = {
+  tags: TAGS,
+  summary: 'The event log, oldest first, as a cursor envelope',
+  description: 'Start without `since`, then pass back `next_cursor` until it is null. `since` also takes the id of the last event you processed, to resume without gaps or repeats.',
+  querystring: Type.Object({
+    since: Type.Optional(Type.String({ maxLength: 40, description: 'A `next_cursor`, or an event id (`evt_…`)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: 100, description: 'At most 500' }))
+  }),
+  response: {
+    200: Type.Object({ events: Type.Array(Event), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
+    ...authErrors
+  }
+}
+
+const webhookFields = {
+  id: Type.String({ description: '`whk_…`' }),
+  url: Type.String(),
+  events: Type.Array(Type.String(), { description: 'Event types, or `["*"]` for every type' }),
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], { description: 'disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410' }),
+  statusReason: Type.Union([Type.String(), Type.Null()]),
+  statusChangedAt: NullableDateTime,
+  consecutiveFailures: Type.Integer(),
+  createdAt: DateTime
+}
+export const Webhook = Type.Object(webhookFields)
+
+export const createWebhook = {
+  tags: TAGS,
+  summary: 'Register an outbound webhook; its signing secret is in this response only',
+  body: Type.Object({
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s); not a private, loopback or link-local address' }),
+    events: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 50, description: 'Event types, or `["*"]`' }),
+    description: Type.Optional(Type.String({ maxLength: 500 }))
+  }, { additionalProperties: false }),
+  response: {
+    201: Type.Object({ ...webhookFields, secret: Type.String({ description: '`whsec_…`: shown once; to rotate, register a second webhook and retire the first' }) }),
+    ...authErrors
+  }
+}
+
+export const listWebhooks = {
+  tags: TAGS,
+  summary: 'List outbound webhooks (never their secrets)',
+  querystring: Type.Object({
+    ...PageQuery,
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], { description: 'Default: active and disabled' }))
+  }),
+  response: { 200: Paged(Webhook), ...authErrors }
+}
+
+export const getWebhook = {
+  tags: TAGS,
+  summary: 'One outbound webhook (never its secret)',
+  params: IdParams,
+  response: { 200: Webhook, ...authErrors }
+}
+
+export const retireWebhook = {
+  tags: TAGS,
+  summary: 'Retire an outbound webhook: nothing more is sent to it; retiring again changes nothing',
+  params: IdParams,
+  response: { 204: Type.Null(), ...authErrors }
+}
+
+export const Attempt = Type.Object({
+  id: Type.String({ description: '`att_…`' }),
+  deliveryId: Type.String({ description: '`dlv_…`, also sent as `x-service-delivery-id`' }),
+  eventId: Type.String(),
+  eventType: Type.Union([Type.String(), Type.Null()]),
+  attempt: Type.Integer({ description: '1 for the first attempt of a delivery' }),
+  status: Type.Union([Type.Literal('succeeded'), Type.Literal('retrying'), Type.Literal('failed')]),
+  responseCode: Type.Union([Type.Integer(), Type.Null()]),
+  durationMs: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  nextRetryAt: NullableDateTime,
+  at: DateTime
+})
+
+export const listDeliveries = {
+  tags: TAGS,
+  summary: 'Delivery attempts to one webhook, newest first',
+  params: IdParams,
+  querystring: Type.Object(PageQuery),
+  response: { 200: Paged(Attempt), ...authErrors }
+}

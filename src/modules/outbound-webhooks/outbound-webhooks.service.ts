@@ -1,0 +1,131 @@
+import { errors } from '../../errors.js'
+import { iso, type Clock } from '../../lib/clock.js'
+import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
+import type { Credential } from '../../plugins/auth.js'
+import type { OutboxRepository } from '../../webhooks/outbox.repository.js'
+import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../webhooks/subscriptions.repository.js'
+import { newSubscription } from '../../webhooks/subscriptions.js'
+import { eventId, parseEventId, type eventsRepository } from '../events/events.repository.js'
+import { isEventType } from '../events/event-types.js'
+
+const MAX_EVENTS_PAGE = 500
+
+interface Deps {
+  subscriptions: SubscriptionsRepository
+  outbox: OutboxRepository
+  events: ReturnType<typeof eventsRepository>
+  clock: Clock
+  secretKey: string
+  allowPrivate: boolean
+}
+
+export interface CreateWebhookInput { url: string, events: string[], description?: string }
+
+interface AttemptRow {
+  id: number,
+  delivery_id: number,
+  event_id: number,
+  event_type: string | null,
+  attempt: number,
+  outcome: 'succeeded' | 'retrying' | 'failed',
+  response_code: number | null,
+  duration_ms: number,
+  error: string | null,
+  next_retry_at: number | null,
+  at: number
+}
+
+export function presentWebhook (row: SubscriptionRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    description: row.description,
+    status: (row.status === 'deleted' ? 'retired' : row.status) as 'active' | 'disabled' | 'retired',
+    statusReason: row.status_reason,
+    statusChangedAt: iso(row.status_changed_at),
+    consecutiveFailures: Number(row.consecutive_failures),
+    createdAt: iso(row.created_at)!
+  }
+}
+
+function presentAttempt (row: AttemptRow) {
+  return {
+    id: `att_${row.id}`,
+    deliveryId: `dlv_${row.delivery_id}`,
+    eventId: eventId(row.event_id),
+    eventType: row.event_type,
+    attempt: Number(row.attempt),
+    status: row.outcome,
+    responseCode: row.response_code == null ? null : Number(row.response_code),
+    durationMs: Number(row.duration_ms),
+    error: row.error,
+    nextRetryAt: iso(row.next_retry_at),
+    at: iso(row.at)!
+  }
+}
+
+/** Wildcard alone, or known types without repeats (a typo would otherwise subscribe to nothing, silently). */
+function checkEventList (events: string[]): string[] {
+  const unique = [...new Set(events)]
+  if (unique.includes('*')) {
+    if (unique.length > 1) throw new errors.InvalidRequest('events: use ["*"] alone, or a list of event types')
+    return unique
+  }
+  const unknown = unique.find((type) => !isEventType(type))
+  if (unknown !== undefined) throw new errors.InvalidEventType(unknown)
+  return unique
+}
+
+export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate }: Deps) {
+  async function find (storeId: string, id: string): Promise<SubscriptionRow> {
+    const row = await subscriptions.find(storeId, 'webhook', id)
+    if (!row) throw new errors.NotFound('Outbound webhook')
+    return row
+  }
+
+  return {
+    /** decisions.md section 8: oldest first; `next_cursor` is the last id returned when more follow, else null. */
+    async listEvents (storeId: string, query: { since?: string, limit?: number }) {
+      const after = query.since === undefined || query.since === '' ? 0 : parseEventId(query.since)
+      if (after === null) throw new errors.InvalidRequest('since must be a next_cursor or an event id (evt_…)')
+      const limit = Math.min(MAX_EVENTS_PAGE, Math.max(1, Math.floor(query.limit ?? 100)))
+      const rows = await events.listAfter(storeId, after, limit + 1)
+      const page = rows.slice(0, limit)
+      return { events: page, next_cursor: rows.length > limit ? page[page.length - 1].id : null }
+    },
+
+    async create (credential: Credential, storeId: string, input: CreateWebhookInput) {
+      const eventTypes = checkEventList(input.events)
+      const { row, secret } = await newSubscription({
+        kind: 'webhook', orgId: credential.orgId, storeId, url: input.url, events: eventTypes, description: input.description, createdBy: `${credential.type}:${credential.id}`, now: clock()
+      }, secretKey, allowPrivate)
+      await subscriptions.insert(row)
+      return { ...presentWebhook(row), secret }
+    },
+
+    async list (storeId: string, query: PageQuery & { status?: SubscriptionStatus }) {
+      const page = toPage(query)
+      const statuses: SubscriptionStatus[] = query.status === 'retired' ? ['retired', 'deleted'] : query.status ? [query.status] : ['active', 'disabled']
+      const { total, rows } = await subscriptions.list(storeId, 'webhook', { statuses, ...page })
+      return envelope(rows.map(presentWebhook), total, page)
+    },
+
+    async get (storeId: string, id: string) {
+      return presentWebhook(await find(storeId, id))
+    },
+
+    async retire (credential: Credential, storeId: string, id: string): Promise<void> {
+      await find(storeId, id)
+      await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], `Retired by ${credential.type}:${credential.id}`, clock())
+    },
+
+    async deliveries (storeId: string, id: string, query: PageQuery) {
+      await find(storeId, id)
+      const page = toPage(query)
+      const { total, rows } = await outbox.listAttempts(storeId, id, page)
+      return envelope((rows as AttemptRow[]).map(presentAttempt), total, page)
+    }
+  }
+}
+export type OutboundWebhooksService = ReturnType<typeof outboundWebhooksService>

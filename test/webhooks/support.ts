@@ -1,0 +1,66 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
+import type { Tenant } from '../factories.js'
+import { call } from '../helper.js'
+
+/** Appends an event the way a domain write does: in its own transaction. */
+export async function appendEvent (app: FastifyInstance, tenant: Pick<Tenant, 'orgId' | 'storeId'>, type = 'loyalty.birthday_reward', data: Record<string, unknown> = {}) {
+  return app.db.transaction((trx) => app.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type, data }))
+}
+
+export interface Received { headers: IncomingHttpHeaders, body: string, url: string }
+
+/**
+ * A real HTTP receiver on 127.0.0.1. `respond` decides each answer (default 200); it may return a promise to
+ * hold the request open (a slow receiver).
+ */
+export async function receiver (t: Test, respond: (req: Received, n: number) => number | Promise<number> = () => 200) {
+  const received: Received[] = []
+  const waiters: Array<{ n: number, resolve: () => void }> = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const item = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), url: req.url ?? '/' }
+      received.push(item)
+      for (const w of waiters.filter((w) => received.length >= w.n)) w.resolve()
+      Promise.resolve(respond(item, received.length)).then((status) => {
+        res.writeHead(status, { 'content-type': 'text/plain' })
+        res.end('ok')
+      }, () => res.destroy())
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  t.teardown(() => new Promise<void>((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  }))
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    received,
+    bodies: () => received.map((r) => JSON.parse(r.body) as { id: string, type: string, [k: string]: unknown }),
+    /** Resolves once `n` requests have arrived. */
+    waitFor: (n: number) => new Promise<void>((resolve) => {
+      if (received.length >= n) resolve()
+      else waiters.push({ n, resolve })
+    }),
+    server
+  }
+}
+
+export async function createWebhook (app: FastifyInstance, tenant: Tenant, url: string, events: string[] = ['*']) {
+  const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url, events } })
+  if (res.statusCode !== 201) throw new Error(`webhook not created: ${res.statusCode} ${res.body}`)
+  return res.json() as { id: string, secret: string, status: string }
+}
+
+/** A worker with short timings for tests, on the test's own stores only (files run in parallel); stopped with the test. */
+export function testWorker (t: Test, app: FastifyInstance, storeIds: string[], options: Parameters<FastifyInstance['webhooks']['createWorker']>[0] = {}) {
+  const worker = app.webhooks.createWorker({ timeoutMs: 2_000, pollMs: 20, storeIds, ...options })
+  t.teardown(() => worker.stop())
+  return worker
+}

@@ -1,0 +1,78 @@
+import t, { type Test } from 'tap'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { base62 } from '../../src/lib/ids.js'
+import { build } from '../helper.js'
+import { makeTenant } from '../factories.js'
+import { appendEvent, createWebhook, receiver, testWorker } from './support.js'
+
+function startWorkerProcess (t: Test, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/webhooks/worker-process.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('ready')) resolve(child) })
+    child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)))
+  })
+}
+
+t.test('two worker instances share one outbox and send each event once', async (t) => {
+  // One Redis prefix: the two instances share per-receiver limits through bottleneck's clustering.
+  const redisPrefix = `eh:test:${base62(10)}:`
+  const app = await build(t, { redisPrefix })
+  const second = await build(t, { redisPrefix })
+  const tenant = await makeTenant(app)
+  const rx = await receiver(t)
+  await createWebhook(app, tenant, rx.url)
+  const count = 120
+  const events = []
+  for (let i = 0; i < count; i++) events.push(await appendEvent(app, tenant, 'loyalty.referral_reward', { i }))
+  const a = testWorker(t, app, [tenant.storeId], { batchSize: 10, maxInFlight: 10 })
+  const b = testWorker(t, second, [tenant.storeId], { batchSize: 10, maxInFlight: 10 })
+  a.start()
+  b.start()
+  await rx.waitFor(count)
+  await a.stop()
+  await b.stop()
+  const ids = rx.bodies().map((body) => body.id)
+  t.equal(ids.length, count, 'no event sent twice')
+  t.same([...ids].sort(), events.map((e) => e.id).sort(), 'every event sent')
+  t.ok(a.stats.claimed > 0 && b.stats.claimed > 0, `both instances took work (${a.stats.claimed} and ${b.stats.claimed})`)
+  t.equal(a.stats.claimed + b.stats.claimed, count, 'no delivery claimed by both')
+  const pending = await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId }).whereNot({ status: 'succeeded' })
+  t.equal(pending.length, 0)
+})
+
+t.test('a worker process killed mid-delivery loses nothing: a new process delivers every event', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  let firstArrived = () => {}
+  const arrived = new Promise<void>((resolve) => { firstArrived = resolve })
+  // The first request is never answered: the worker is killed while it waits.
+  const rx = await receiver(t, (_req, n) => {
+    if (n === 1) {
+      firstArrived()
+      return new Promise<number>(() => {})
+    }
+    return 200
+  })
+  await createWebhook(app, tenant, rx.url)
+  const events = []
+  for (let i = 0; i < 15; i++) events.push(await appendEvent(app, tenant, 'loyalty.birthday_reward', { i }))
+  const env = { WORKER_STORE_IDS: tenant.storeId, WORKER_LEASE_MS: '3000', WORKER_TIMEOUT_MS: '1000', WORKER_CONCURRENCY: '1', WORKER_REDIS_PREFIX: `eh:test:${base62(10)}:` }
+
+  const first = await startWorkerProcess(t, env)
+  await arrived
+  first.kill('SIGKILL')
+  await once(first, 'exit')
+  const claimed = await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId }).whereNotNull('claim_token')
+  t.ok(claimed.length > 0, 'the killed worker held claims')
+
+  const second = await startWorkerProcess(t, env)
+  const want = new Set(events.map((e) => e.id))
+  while ([...want].some((id) => !rx.bodies().some((b) => b.id === id))) await new Promise((resolve) => setTimeout(resolve, 100))
+  second.kill('SIGTERM')
+  await once(second, 'exit')
+  t.pass('every event reached the receiver')
+  const rows = await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId })
+  t.equal(rows.filter((r) => r.status === 'succeeded').length, events.length, 'every delivery recorded as succeeded')
+})
