@@ -74,3 +74,10 @@ export function render (request: FastifyRequest, reply: FastifyReply, view: stri
 export function redirect (reply: FastifyReply, to: string) {
   return reply.redirect(to, 303)
 }
+
+/** A service's 4xx is shown on the form again with what was typed; anything else goes on to the error page. */
+export function formErrorStatus (err: unknown): number {
+  const status = (err as { statusCode?: number }).statusCode
+  if (!status || status >= 500) throw err
+  return status
+}

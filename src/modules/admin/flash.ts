@@ -9,6 +9,8 @@ export interface Flash {
   error?: string
   secret?: { label: string, value: string }
   link?: { label: string, value: string }
+  /** A secret the layout shows once, with a copy button and a warning (OAuth client and webhook secrets). */
+  once?: { title: string, label: string, value: string }
 }
 
 /** Encrypted (AES-GCM with SECRET_KEY), HttpOnly, SameSite=Strict, scoped to /admin, and cleared when read. */

@@ -14,6 +14,11 @@ import { peopleRepository } from '../account/people.repository.js'
 import { invitationsRepository } from './invitations.repository.js'
 import { invitationsService } from './invitations.service.js'
 import { invitationMailer } from './mailer.js'
+import { eventsRepository } from '../events/events.repository.js'
+import { outboundWebhooksService } from '../outbound-webhooks/outbound-webhooks.service.js'
+import { connectionsService } from '../../../oauth/connections/connections.service.js'
+import { grantsRepository } from '../../../oauth/grants.js'
+import { oauthClients } from '../../../oauth/clients.js'
 import { loadContext, render, redirect } from './context.js'
 import { setFlash } from './flash.js'
 import { publicRoutes } from './public.routes.js'
@@ -21,6 +26,8 @@ import { storesRoutes } from './stores.routes.js'
 import { keysRoutes } from './keys.routes.js'
 import { membersRoutes } from './members.routes.js'
 import { auditRoutes } from './audit.routes.js'
+import { connectionsRoutes } from './connections.routes.js'
+import { webhooksRoutes } from './webhooks.routes.js'
 import type { AdminServices } from './services.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -48,8 +55,16 @@ export default async function admin (app: FastifyInstance) {
   app.decorateRequest('admin', null)
 
   const people = peopleRepository(app.db)
+  const grants = grantsRepository(app.db)
+  const clients = oauthClients(app.db, app.clock)
   const services: AdminServices = {
     people,
+    grants,
+    clients,
+    connections: connectionsService({ db: app.db, grants, clients, audit: app.audit, clock: app.clock }),
+    webhooks: outboundWebhooksService({
+      subscriptions: app.webhooks.subscriptions, outbox: app.webhooks.outbox, events: eventsRepository(app.db), clock: app.clock, secretKey: app.config.secretKey, allowPrivate: app.config.webhookAllowPrivate
+    }),
     keys: apiKeysService({ db: app.db, repo: apiKeysRepository(app.db), audit: app.audit, clock: app.clock }),
     account: accountService({ db: app.db, people, stores: app.stores, audit: app.audit, clock: app.clock }),
     invitations: invitationsService({
@@ -91,6 +106,8 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(keysRoutes, { services })
     await signedIn.register(membersRoutes, { services })
     await signedIn.register(auditRoutes, { services })
+    await signedIn.register(connectionsRoutes, { services })
+    await signedIn.register(webhooksRoutes, { services })
   })
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { RESOURCES } from '../../lib/permissions.js'
-import { render, redirect, requireAccess } from './context.js'
+import { formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import { KEY_MODES, keyInputFromForm, keyRolesFor, type KeyFormBody } from './key-form.js'
 import type { AdminServices } from './services.js'
@@ -41,8 +41,7 @@ export const keysRoutes: FastifyPluginAsync<{ services: AdminServices }> = async
       setFlash(reply, { secret: { label: key.name, value: key.secret } })
       return redirect(reply, `/admin/keys/${key.id}/created`)
     } catch (err) {
-      const status = (err as { statusCode?: number }).statusCode
-      if (!status || status >= 500) throw err
+      const status = formErrorStatus(err)
       return render(request, reply, 'key-new', { ...formData(ctx.org.role), values: request.body, error: (err as Error).message }, status)
     }
   })
