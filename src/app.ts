@@ -30,6 +30,7 @@ import outboundWebhooks from './modules/outbound-webhooks/index.js'
 import connectorHooks from '../connectors/hooks/index.js'
 import oauth from '../oauth/index.js'
 import connectorTriggers from '../connectors/triggers/index.js'
+import admin from './modules/admin/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -98,6 +99,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(connectorHooks, { prefix: '/v1' })
   await app.register(oauth)
   await app.register(connectorTriggers, { prefix: '/v1' })
+  await app.register(admin, { prefix: '/admin' })
 
   return app
 }

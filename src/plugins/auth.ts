@@ -7,7 +7,8 @@ import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS, setLimitHeade
 
 /** What every authenticated request carries, whichever credential type produced it. */
 export interface Credential {
-  type: 'api_key' | 'oauth'
+  /** person: the admin application acting for a signed-in person (never resolved from a token on /v1). */
+  type: 'api_key' | 'oauth' | 'person'
   /** Key id or grant id: the rate-limit budget and the audit actor. */
   id: string
   orgId: string

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
-import { roleRank } from '../../lib/permissions.js'
+import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Credential } from '../../plugins/auth.js'
 import type { AuditRepository } from './audit.repository.js'
@@ -46,6 +46,22 @@ export function accountService ({ db, people, stores, audit, clock }: Deps) {
         }
         await people.removeMembership(actor.orgId, personId, trx)
         await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: `${actor.type}:${actor.id}`, subject: `person:${personId}`, ip, details: { role } }, trx)
+      })
+    },
+
+    /** Up to the actor's own role, never for someone above it, and an organization always keeps an owner. */
+    async changeRole (actor: Credential, personId: string, role: Role, ip: string | null) {
+      if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest('A person\'s role is owner, admin or editor')
+      await db.transaction(async (trx) => {
+        const current = await people.membershipRole(actor.orgId, personId, trx)
+        if (!current) throw new errors.NotFound('Member')
+        if (roleRank(current) > roleRank(actor.role) || roleRank(role) > roleRank(actor.role)) throw new errors.RoleForbidden('a role above your own')
+        if (current === role) return
+        if (current === 'owner' && await people.countOwners(actor.orgId, trx) <= 1) {
+          throw new errors.Conflict('The last owner of an organization cannot be given another role')
+        }
+        await people.setRole(actor.orgId, personId, role, trx)
+        await audit.record({ orgId: actor.orgId, action: 'member.role_changed', actor: `${actor.type}:${actor.id}`, subject: `person:${personId}`, ip, details: { from: current, to: role } }, trx)
       })
     },
 

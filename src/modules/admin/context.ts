@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { errors } from '../../errors.js'
+import { roleAllows, roleRank, type Access, type Resource, type Role } from '../../lib/permissions.js'
+import type { Credential } from '../../plugins/auth.js'
+import type { Person, PeopleRepository } from '../account/people.repository.js'
+import type { StoreEnv } from '../account/stores.repository.js'
+import { takeFlash } from './flash.js'
+import { helpers } from './helpers.js'
+
+/** Who is signed in, for which organization and store, re-read from the database on every request. */
+export interface AdminContext {
+  person: Person
+  orgs: Array<{ id: string, name: string, role: Role }>
+  org: { id: string, name: string, role: Role }
+  stores: StoreEnv[]
+  store: StoreEnv | null
+  /** The person acting with their membership role, for the services' no-escalation and audit rules. */
+  actor: Credential
+}
+
+declare module 'fastify' {
+  interface FastifyRequest { admin: AdminContext | null }
+}
+
+/**
+ * Membership and role are re-checked on every request (service-api.md section 5.7): a removed teammate's next
+ * page load finds no organization. The session's current organization and store are corrected when stale.
+ */
+export async function loadContext (app: FastifyInstance, people: PeopleRepository, request: FastifyRequest): Promise<AdminContext | 'no_membership' | null> {
+  const session = await app.sessions.read(request)
+  if (!session) return null
+  const person = await people.findPerson(session.personId)
+  if (!person) return null
+  const orgs = await people.organizationsOf(person.id)
+  const org = orgs.find((o) => o.id === session.orgId) ?? orgs[0]
+  if (!org) return 'no_membership'
+  const stores = await app.stores.listForOrg(org.id)
+  const store = stores.find((s) => s.id === session.storeEnvId) ?? stores[0] ?? null
+  if (org.id !== session.orgId || (store?.id ?? null) !== session.storeEnvId) {
+    await app.sessions.update(request, { orgId: org.id, storeEnvId: store?.id ?? null })
+  }
+  const actor: Credential = { type: 'person', id: person.id, orgId: org.id, role: org.role, scopes: [], personId: person.id, storeIds: null }
+  return { person, orgs, org, stores, store, actor }
+}
+
+/** The same role table as the API (decisions.md section 2), plus a least role for owner/admin-only pages. */
+export function can (ctx: AdminContext | null, resource: Resource, access: Access, minRole?: Role): boolean {
+  if (!ctx) return false
+  if (minRole && roleRank(ctx.org.role) < roleRank(minRole)) return false
+  return roleAllows(ctx.org.role, resource, access) === 'allowed'
+}
+
+export function requireAccess (request: FastifyRequest, resource: Resource, access: Access, minRole?: Role): AdminContext {
+  const ctx = request.admin
+  if (!ctx || !can(ctx, resource, access, minRole)) throw new errors.RoleForbidden(resource)
+  return ctx
+}
+
+/** Every page gets the signed-in context, a CSRF token for its forms, and the one-time flash. */
+export function render (request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200) {
+  const ctx = request.admin
+  const flash = takeFlash(request, reply)
+  return reply.status(status).view(`${view}.eta`, {
+    ctx,
+    csrf: reply.generateCsrf(),
+    flash,
+    path: request.url.split('?')[0],
+    can: (resource: Resource, access: Access, minRole?: Role) => can(ctx, resource, access, minRole),
+    h: helpers,
+    ...data
+  })
+}
+
+export function redirect (reply: FastifyReply, to: string) {
+  return reply.redirect(to, 303)
+}
+
+/** A service's 4xx is shown on the form again with what was typed; anything else goes on to the error page. */
+export function formErrorStatus (err: unknown): number {
+  const status = (err as { statusCode?: number }).statusCode
+  if (!status || status >= 500) throw err
+  return status
+}

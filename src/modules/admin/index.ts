@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import formbody from '@fastify/formbody'
+import csrf from '@fastify/csrf-protection'
+import view from '@fastify/view'
+import { Eta } from 'eta'
+import { apiCode } from '../../errors.js'
+import { apiKeysRepository } from '../api-keys/api-keys.repository.js'
+import { apiKeysService } from '../api-keys/api-keys.service.js'
+import { accountService } from '../account/account.service.js'
+import { peopleRepository } from '../account/people.repository.js'
+import { invitationsRepository } from './invitations.repository.js'
+import { invitationsService } from './invitations.service.js'
+import { invitationMailer } from './mailer.js'
+import { eventsRepository } from '../events/events.repository.js'
+import { outboundWebhooksService } from '../outbound-webhooks/outbound-webhooks.service.js'
+import { connectionsService } from '../../../oauth/connections/connections.service.js'
+import { grantsRepository } from '../../../oauth/grants.js'
+import { oauthClients } from '../../../oauth/clients.js'
+import { loadContext, render, redirect } from './context.js'
+import { setFlash } from './flash.js'
+import { publicRoutes } from './public.routes.js'
+import { storesRoutes } from './stores.routes.js'
+import { keysRoutes } from './keys.routes.js'
+import { membersRoutes } from './members.routes.js'
+import { auditRoutes } from './audit.routes.js'
+import { connectionsRoutes } from './connections.routes.js'
+import { webhooksRoutes } from './webhooks.routes.js'
+import type { AdminServices } from './services.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** No inline script or style, no framing, no referrer (pages carry one-time secrets), nothing cached. */
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store'
+}
+
+/**
+ * The admin web application (decisions.md section 1): server-rendered pages under /admin for people signed in
+ * with email + password. It calls the same services as the API, acting as the person with their membership role.
+ */
+export default async function admin (app: FastifyInstance) {
+  const secure = app.config.publicUrl.startsWith('https://')
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody)
+  if (!app.hasReplyDecorator('generateCsrf')) {
+    await app.register(csrf, { cookieKey: 'eh_csrf', cookieOpts: { path: '/admin', httpOnly: true, sameSite: 'strict', secure, signed: true } })
+  }
+  await app.register(view, { engine: { eta: new Eta() }, root: join(here, 'views'), layout: 'layout.eta' })
+  app.decorateRequest('admin', null)
+
+  const people = peopleRepository(app.db)
+  const grants = grantsRepository(app.db)
+  const clients = oauthClients(app.db, app.clock)
+  const services: AdminServices = {
+    people,
+    grants,
+    clients,
+    connections: connectionsService({ db: app.db, grants, clients, audit: app.audit, clock: app.clock }),
+    webhooks: outboundWebhooksService({
+      subscriptions: app.webhooks.subscriptions, outbox: app.webhooks.outbox, events: eventsRepository(app.db), clock: app.clock, secretKey: app.config.secretKey, allowPrivate: app.config.webhookAllowPrivate
+    }),
+    keys: apiKeysService({ db: app.db, repo: apiKeysRepository(app.db), audit: app.audit, clock: app.clock }),
+    account: accountService({ db: app.db, people, stores: app.stores, audit: app.audit, clock: app.clock }),
+    invitations: invitationsService({
+      db: app.db, repo: invitationsRepository(app.db), people, audit: app.audit, clock: app.clock, publicUrl: app.config.publicUrl, send: invitationMailer(app.config.smtpUrl, app.config.mailFrom)
+    })
+  }
+
+  app.addHook('onRoute', (route) => { route.config = { ...route.config, auth: 'none' } })
+  app.addHook('onRequest', async (_request, reply) => { reply.headers(SECURITY_HEADERS) })
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method === 'POST') app.csrfProtection(request, reply, done)
+    else done()
+  })
+  app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply))
+  app.setNotFoundHandler((request, reply) => render(request, reply, 'error', { title: 'Not found', message: 'There is no such page.' }, 404))
+
+  const css = readFileSync(join(here, 'assets', 'admin.css'))
+  const js = readFileSync(join(here, 'assets', 'admin.js'))
+  app.get('/assets/admin.css', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/css; charset=utf-8').send(css))
+  app.get('/assets/admin.js', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(js))
+
+  await app.register(publicRoutes, { services })
+  await app.register(async (signedIn) => {
+    signedIn.addHook('preHandler', async (request, reply) => {
+      const ctx = await loadContext(app, people, request)
+      if (ctx === 'no_membership') {
+        await app.sessions.end(request, reply)
+        setFlash(reply, { error: 'You are no longer a member of any organization.' })
+        return redirect(reply, '/admin/login')
+      }
+      if (!ctx) {
+        const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : ''
+        return redirect(reply, `/admin/login${next}`)
+      }
+      request.admin = ctx
+    })
+    signedIn.get('/', async (_request, reply) => redirect(reply, '/admin/stores'))
+    await signedIn.register(storesRoutes, { services })
+    await signedIn.register(keysRoutes, { services })
+    await signedIn.register(membersRoutes, { services })
+    await signedIn.register(auditRoutes, { services })
+    await signedIn.register(connectionsRoutes, { services })
+    await signedIn.register(webhooksRoutes, { services })
+  })
+}
+
+/** Errors become pages: the message of our own codes is written for people; anything else stays generic. */
+function renderError (err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET') {
+    return render(request, reply, 'error', { title: 'Form expired', message: 'This form expired or was not sent from this site. Go back, reload the page and try again.' }, 403)
+  }
+  if (err.validation) return render(request, reply, 'error', { title: 'Check the form', message: 'Some fields are missing or too long.' }, 400)
+  const status = err.statusCode ?? 500
+  if (apiCode(err.code) && status < 500) {
+    const title = status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : status === 429 ? 'Too many requests' : 'Could not do that'
+    const message = err.code === 'ROLE_FORBIDDEN' ? 'Your role does not give access to this page or action.' : err.message
+    return render(request, reply, 'error', { title, message }, status)
+  }
+  request.log.error({ err }, 'admin page failed')
+  return render(request, reply, 'error', { title: 'Something went wrong', message: 'The page could not be shown. Try again in a moment.' }, status >= 500 ? 500 : status)
+}
