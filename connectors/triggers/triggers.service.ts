@@ -42,7 +42,8 @@ export function triggersService ({ repo, people }: Deps) {
         organization: { id: credential.orgId, name: organization?.name ?? '' },
         storeEnv: { id: store.id, name: store.name, plan: store.plan },
         credential: {
-          type: credential.type,
+          // The /v1 pipeline only admits API keys and OAuth tokens; 'person' credentials live in the admin app.
+          type: credential.type === 'oauth' ? 'oauth' as const : 'api_key' as const,
           role: credential.role,
           scopes: credential.scopes,
           person: person ? { id: person.id, email: person.email, name: person.name } : null
