@@ -1,7 +1,6 @@
-import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { createKnex, migrateLatest } from './db.js'
-import { seedDemo } from './seed.js'
+import type { seedDemo } from './seed.js'
 
 async function main () {
   let config
@@ -14,6 +13,10 @@ async function main () {
     }
     throw err
   }
+  // Loaded only once the configuration is valid: oidc-provider warns on stderr at import time (it prefers
+  // Node 22), and a bad configuration must stop the start with exactly one line naming the setting.
+  const { buildApp } = await import('./app.js')
+  const { seedDemo } = await import('./seed.js')
   const db = createKnex(config)
   await migrateLatest(db)
   const demo = config.databaseUrl ? null : await seedDemo(db, config)
