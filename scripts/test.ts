@@ -72,7 +72,10 @@ for (const mode of modes) {
   }
   console.log(`\n=== ${mode === 'mysql' ? 'MySQL/MariaDB + Redis' : 'embedded default: SQLite + in-memory limits'} ===`)
   rmSync('.tap/test-results', { recursive: true, force: true })
-  const run = spawnSync('npx', ['tap', ...tapArgs], { stdio: 'inherit', env })
+  // SQLite has one writer: test files in parallel processes on one file can fail a deferred transaction that
+  // upgrades to a write (SQLITE_BUSY_SNAPSHOT ignores busy_timeout), so the embedded run takes one file at a time.
+  const jobs = mode === 'sqlite' ? ['--jobs=1'] : []
+  const run = spawnSync('npx', ['tap', ...jobs, ...tapArgs], { stdio: 'inherit', env })
   const counts = countResults()
   if (run.status !== 0 && counts.failed === 0) counts.failed = 1
   console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed`)
