@@ -8,35 +8,16 @@ import type autocannon from 'autocannon'
 import rateLimit from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import { buildApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
-import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
-import { sha256 } from '../src/lib/secrets.js'
-import { base62, newId } from '../src/lib/ids.js'
-import { systemClock } from '../src/lib/clock.js'
-import { bareServer, measure, record, table } from './lib.js'
+import { base62 } from '../src/lib/ids.js'
+import { bareServer, benchConfig, measure, record, seedBenchKeys, table } from './lib.js'
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
-const config = loadConfig({
-  ...process.env,
-  DATABASE_URL: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test',
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0123456789',
-  LOG_LEVEL: 'silent',
-  WORKERS: 'false'
-})
+const config = benchConfig(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test')
 
 const db = createKnex(config)
 await migrateLatest(db)
-const tenant = await bootstrapService(db, systemClock).bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
-const secrets: string[] = []
-const rows = []
-for (let i = 0; i < KEYS; i++) {
-  const secret = `svc_${base62(40)}`
-  secrets.push(secret)
-  rows.push({ id: newId('key'), org_id: tenant.organization.id, name: `bench ${i}`, role: 'viewer', scopes: '[]', prefix: secret.slice(4, 12), secret_hash: sha256(secret), created_at: Date.now(), first_used_at: Date.now(), last_used_at: Date.now() })
-}
-for (let i = 0; i < rows.length; i += 500) await db('api_keys').insert(rows.slice(i, i + 500))
+const { tenant, secrets } = await seedBenchKeys(db, KEYS, 'viewer')
 
 const app = await buildApp(config, { db, logger: false, redisPrefix: `eh:bench:${base62(6)}:` })
 app.get('/v1/account/bench-probe', async () => ({ ok: true }))

@@ -1,12 +1,8 @@
 /** Set-up shared by bench:bulk and bench:reviews: a migrated MySQL database of its own, a tenant, many keys. */
 import knex from 'knex'
 import type autocannon from 'autocannon'
-import { loadConfig } from '../src/config.js'
+import { benchConfig, seedBenchKeys } from './lib.js'
 import { createKnex, migrateLatest } from '../src/db.js'
-import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
-import { sha256 } from '../src/lib/secrets.js'
-import { base62, newId } from '../src/lib/ids.js'
-import { systemClock } from '../src/lib/clock.js'
 
 /** Never DATABASE_URL: the bench drops and recreates its database, so it only takes one whose name starts with bench. */
 export const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bench_catalog'
@@ -19,25 +15,10 @@ export async function benchSetup (keys: number) {
   await server.raw(`DROP DATABASE IF EXISTS \`${url.pathname.slice(1)}\``)
   await server.raw(`CREATE DATABASE \`${url.pathname.slice(1)}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
   await server.destroy()
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0123456789',
-    LOG_LEVEL: 'silent',
-    WORKERS: 'false'
-  })
+  const config = benchConfig(DATABASE_URL)
   const db = createKnex(config)
   await migrateLatest(db)
-  const tenant = await bootstrapService(db, systemClock).bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
-  const secrets: string[] = []
-  const rows = []
-  for (let i = 0; i < keys; i++) {
-    const secret = `svc_${base62(40)}`
-    secrets.push(secret)
-    rows.push({ id: newId('key'), org_id: tenant.organization.id, name: `bench ${i}`, role: 'editor', scopes: '[]', prefix: secret.slice(4, 12), secret_hash: sha256(secret), created_at: Date.now(), first_used_at: Date.now(), last_used_at: Date.now() })
-  }
-  for (let i = 0; i < rows.length; i += 500) await db('api_keys').insert(rows.slice(i, i + 500))
+  const { tenant, secrets } = await seedBenchKeys(db, keys, 'editor')
   let next = 0
   /** Rotates keys so no per-key budget is reached; `build` may give each request its own body. */
   function rotating (method: 'GET' | 'PUT', paths: string[], build?: (n: number) => string): autocannon.Request[] {

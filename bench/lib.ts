@@ -8,6 +8,12 @@ import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import Fastify, { type FastifyInstance } from 'fastify'
+import type { Knex } from 'knex'
+import { loadConfig } from '../src/config.js'
+import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
+import { sha256 } from '../src/lib/secrets.js'
+import { base62, newId } from '../src/lib/ids.js'
+import { systemClock } from '../src/lib/clock.js'
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -57,4 +63,30 @@ export function record (key: string, title: string, body: string): void {
   const pattern = new RegExp(`${start}[\\s\\S]*?${end}`)
   writeFileSync(RESULTS, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`)
   console.log(`\nrecorded in bench/RESULTS.md (${title})`)
+}
+
+/** Configuration every bench uses: MySQL + Redis by default, quiet, no background workers. */
+export function benchConfig (databaseUrl: string) {
+  return loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0123456789',
+    LOG_LEVEL: 'silent',
+    WORKERS: 'false'
+  })
+}
+
+/** A bench tenant with `count` keys of `role`, inserted directly; returns their secrets for rotation. */
+export async function seedBenchKeys (db: Knex, count: number, role: 'viewer' | 'editor') {
+  const tenant = await bootstrapService(db, systemClock).bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
+  const secrets: string[] = []
+  const rows = []
+  for (let i = 0; i < count; i++) {
+    const secret = `svc_${base62(40)}`
+    secrets.push(secret)
+    rows.push({ id: newId('key'), org_id: tenant.organization.id, name: `bench ${i}`, role, scopes: '[]', prefix: secret.slice(4, 12), secret_hash: sha256(secret), created_at: Date.now(), first_used_at: Date.now(), last_used_at: Date.now() })
+  }
+  for (let i = 0; i < rows.length; i += 500) await db('api_keys').insert(rows.slice(i, i + 500))
+  return { tenant, secrets }
 }
