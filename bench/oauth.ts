@@ -16,9 +16,9 @@ import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
 import { sha256 } from '../src/lib/secrets.js'
 import { base62, newId } from '../src/lib/ids.js'
 import { systemClock } from '../src/lib/clock.js'
-import { oauthClients } from '../oauth/clients.js'
-import { grantsRepository } from '../oauth/grants.js'
-import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
+import { oauthClients } from '../src/oauth/clients.js'
+import { grantsRepository } from '../src/oauth/grants.js'
+import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../src/oauth/provider.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)

@@ -19,8 +19,8 @@ import { buildApp } from '../src/app.js'
 import { validateConfig, type Config } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
 import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
-import { newSubscription } from '../src/webhooks/subscriptions.js'
-import { signatureHeaders } from '../src/webhooks/sign.js'
+import { newSubscription } from '../src/delivery/subscriptions.js'
+import { signatureHeaders } from '../src/delivery/sign.js'
 
 const RECEIVERS = 10
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000)

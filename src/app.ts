@@ -27,9 +27,9 @@ import reviews from './modules/reviews/index.js'
 import imports from './modules/imports/index.js'
 import uploads from './modules/uploads/index.js'
 import outboundWebhooks from './modules/outbound-webhooks/index.js'
-import connectorHooks from '../connectors/hooks/index.js'
-import oauth from '../oauth/index.js'
-import connectorTriggers from '../connectors/triggers/index.js'
+import connectorHooks from './modules/connectors/hooks/index.js'
+import oauth from './oauth/index.js'
+import connectorTriggers from './modules/connectors/triggers/index.js'
 import admin from './modules/admin/index.js'
 
 export interface AppDeps {

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util'
 import { systemClock } from '../lib/clock.js'
 import { loadConfig } from '../config.js'
-import { oauthClients } from '../../oauth/clients.js'
-import { rotateSigningKeys } from '../../oauth/keys.js'
+import { oauthClients } from '../oauth/clients.js'
+import { rotateSigningKeys } from '../oauth/keys.js'
 import type { Command } from './index.js'
 import { UsageError } from './index.js'
 

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin'
 import { parseEventId } from '../modules/events/events.repository.js'
-import { outboxRepository, type OutboxRepository } from '../webhooks/outbox.repository.js'
-import { subscriptionsRepository, type SubscriptionsRepository } from '../webhooks/subscriptions.repository.js'
-import { deliveryWorker, type DeliveryWorker, type WorkerOptions } from '../webhooks/worker.js'
+import { outboxRepository, type OutboxRepository } from '../delivery/outbox.repository.js'
+import { subscriptionsRepository, type SubscriptionsRepository } from '../delivery/subscriptions.repository.js'
+import { deliveryWorker, type DeliveryWorker, type WorkerOptions } from '../delivery/worker.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { build, onMysql } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { POLL_INDEX, triggersRepository } from '../../connectors/triggers/triggers.repository.js'
+import { POLL_INDEX, triggersRepository } from '../../src/modules/connectors/triggers/triggers.repository.js'
 
 /** With a million events per store, a poll must read index entries of its own type only (bench/connectors.ts). */
 t.test('a poll is answered from the (store_env_id, type, id) index without sorting', async (t) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { deprecationHeaders } from '../../webhooks/sign.js'
+import { deprecationHeaders } from '../../delivery/sign.js'
 import { eventsRepository } from '../events/events.repository.js'
 import { outboundWebhooksService } from './outbound-webhooks.service.js'
 import { outboundWebhooksRoutes } from './outbound-webhooks.routes.js'

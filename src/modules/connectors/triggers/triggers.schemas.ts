@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime } from '../../src/schemas.js'
+import { authErrors, DateTime } from '../../../schemas.js'
 import { EVENT_TYPES, TRIGGER_RESOURCES } from '../catalogue.js'
 import { MAX_POLL_LIMIT, DEFAULT_POLL_LIMIT } from './triggers.service.js'
 

@@ -1,11 +1,11 @@
-import { errors } from '../../src/errors.js'
-import { iso, type Clock } from '../../src/lib/clock.js'
-import { envelope, toPage, type PageQuery } from '../../src/lib/pagination.js'
-import { scopesAllow } from '../../src/lib/permissions.js'
-import type { Credential } from '../../src/plugins/auth.js'
-import { eventResource, isEventType } from '../../src/modules/events/event-types.js'
-import type { SubscriptionRow, SubscriptionsRepository } from '../../src/webhooks/subscriptions.repository.js'
-import { newSubscription } from '../../src/webhooks/subscriptions.js'
+import { errors } from '../../../errors.js'
+import { iso, type Clock } from '../../../lib/clock.js'
+import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
+import { scopesAllow } from '../../../lib/permissions.js'
+import type { Credential } from '../../../plugins/auth.js'
+import { eventResource, isEventType } from '../../events/event-types.js'
+import type { SubscriptionRow, SubscriptionsRepository } from '../../../delivery/subscriptions.repository.js'
+import { newSubscription } from '../../../delivery/subscriptions.js'
 
 interface Deps { subscriptions: SubscriptionsRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { peopleRepository } from '../../src/modules/account/people.repository.js'
+import { peopleRepository } from '../../account/people.repository.js'
 import { triggersRepository } from './triggers.repository.js'
 import { triggersService } from './triggers.service.js'
 import { triggersRoutes } from './triggers.routes.js'

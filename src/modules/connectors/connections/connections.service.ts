@@ -1,12 +1,12 @@
 import type { Knex } from 'knex'
-import { errors } from '../../src/errors.js'
-import { iso, type Clock } from '../../src/lib/clock.js'
-import { sha256 } from '../../src/lib/secrets.js'
-import { toPage, envelope, type PageQuery } from '../../src/lib/pagination.js'
-import type { AuditRepository } from '../../src/modules/account/audit.repository.js'
-import type { Credential } from '../../src/plugins/auth.js'
-import type { GrantsRepository } from '../grants.js'
-import type { OauthClients } from '../clients.js'
+import { errors } from '../../../errors.js'
+import { iso, type Clock } from '../../../lib/clock.js'
+import { sha256 } from '../../../lib/secrets.js'
+import { toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
+import type { AuditRepository } from '../../account/audit.repository.js'
+import type { Credential } from '../../../plugins/auth.js'
+import type { GrantsRepository } from '../../../oauth/grants.js'
+import type { OauthClients } from '../../../oauth/clients.js'
 
 interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock }
 

@@ -3,10 +3,10 @@ import formbody from '@fastify/formbody'
 import csrf from '@fastify/csrf-protection'
 import type Provider from 'oidc-provider'
 import type { InteractionResults } from 'oidc-provider'
-import type { OauthClients } from '../clients.js'
-import { ConsentError, type ConsentService } from '../consent.service.js'
-import { consentPage, loginPage, scopeInWords } from './views.js'
-import { escapeHtml } from '../provider.js'
+import type { OauthClients } from './clients.js'
+import { ConsentError, type ConsentService } from './consent.service.js'
+import { consentPage, loginPage, scopeInWords } from './interaction.views.js'
+import { escapeHtml } from './provider.js'
 
 interface Opts { provider: Provider, clients: OauthClients, consent: ConsentService, audience: string }
 type Params = { Params: { uid: string } }

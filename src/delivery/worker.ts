@@ -10,7 +10,7 @@ import type { AttemptRecord, ClaimedDelivery, OutboxRepository } from './outbox.
 import { retryDelay } from './schedule.js'
 import { signatureHeaders } from './sign.js'
 import { checkLiteralHost, guardedLookup } from './url-guard.js'
-import { toItem } from '../../connectors/items.js'
+import { toItem } from '../modules/connectors/items.js'
 
 export interface WorkerOptions {
   /** No answer within this many ms is a failed attempt (decisions.md section 8: 10 s). */

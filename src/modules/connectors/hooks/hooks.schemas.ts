@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, IdParams, PageQuery, Paged } from '../../src/schemas.js'
+import { authErrors, DateTime, IdParams, PageQuery, Paged } from '../../../schemas.js'
 
 const TAGS = ['connectors']
 

@@ -1,4 +1,4 @@
-import { escapeHtml as e } from '../provider.js'
+import { escapeHtml as e } from './provider.js'
 
 /** Server-rendered, plain and accessible pages: labelled fields, fieldsets with legends, no script. */
 function page (title: string, body: string): string {

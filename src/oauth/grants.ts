@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
-import type { Role } from '../src/lib/permissions.js'
-import { sha256 } from '../src/lib/secrets.js'
+import type { Role } from '../lib/permissions.js'
+import { sha256 } from '../lib/secrets.js'
 
 /** What the person chose on the consent screen, keyed by the provider's grant id. */
 export interface GrantChoice {

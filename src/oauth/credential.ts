@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose'
-import type { Clock } from '../src/lib/clock.js'
-import { roleRank } from '../src/lib/permissions.js'
-import type { Credential } from '../src/plugins/auth.js'
+import type { Clock } from '../lib/clock.js'
+import { roleRank } from '../lib/permissions.js'
+import type { Credential } from '../plugins/auth.js'
 import type { GrantsRepository } from './grants.js'
 import { publicJwks, SIGNING_ALG } from './keys.js'
 

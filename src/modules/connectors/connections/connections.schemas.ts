@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../src/schemas.js'
+import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../../schemas.js'
 
 export const Connection = Type.Object({
   id: Type.String({ description: 'The grant id; also the connection\'s rate-limit budget and audit actor (`oauth:<id>`)' }),
