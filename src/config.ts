@@ -85,3 +85,16 @@ export function validateConfig (raw: unknown): Config {
   }
   return raw as Config
 }
+
+/** For the entry points (server, worker): a bad configuration stops the process with one line naming the setting. */
+export function loadConfigOrExit (): Config {
+  try {
+    return loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(1)
+    }
+    throw err
+  }
+}

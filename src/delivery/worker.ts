@@ -10,7 +10,6 @@ import type { AttemptRecord, ClaimedDelivery, OutboxRepository } from './outbox.
 import { retryDelay } from './schedule.js'
 import { signatureHeaders } from './sign.js'
 import { checkLiteralHost, guardedLookup } from './url-guard.js'
-import { toItem } from '../modules/connectors/items.js'
 
 export interface WorkerOptions {
   /** No answer within this many ms is a failed attempt (decisions.md section 8: 10 s). */
@@ -51,16 +50,20 @@ export interface WorkerDeps {
   redis: Redis | null
   redisPrefix: string
   log: { warn: (obj: object, msg: string) => void, error: (obj: object, msg: string) => void }
+  /** The item a connector hook receives (modules/connectors/items.ts), passed in so delivery imports no module. */
+  hookItem: HookItem
 }
+
+export type HookItem = (event: { id: string, type: string, createdAt: string, data: Record<string, unknown> }) => object
 
 export type DeliveryWorker = ReturnType<typeof deliveryWorker>
 
 /** The item a subscription of each kind receives (decisions.md sections 8 and 9). */
-export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_id' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>): string {
+export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_id' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>, hookItem: HookItem): string {
   const id = `evt_${d.event_id}`
   const createdAt = iso(Number(d.event_created_at))!
   const data = JSON.parse(d.event_data) as Record<string, unknown>
-  if (d.kind === 'hook') return JSON.stringify(toItem({ id, type: d.event_type, createdAt, data }))
+  if (d.kind === 'hook') return JSON.stringify(hookItem({ id, type: d.event_type, createdAt, data }))
   return JSON.stringify({ id, type: d.event_type, createdAt, storeEnvId: d.store_env_id, data })
 }
 
@@ -133,7 +136,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     // Never start an attempt that could outlive the claim: another worker may own the delivery by then.
     if (started + options.timeoutMs + 1_000 > leaseUntil) return () => outbox.release(d.id, token, started)
     if (d.subscription_status !== 'active') return () => outbox.cancel(d.id, token, `Subscription ${d.subscription_status}`, started)
-    const body = deliveryBody(d)
+    const body = deliveryBody(d, deps.hookItem)
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'evidence-hub-webhooks/1',

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose'
 import type { Clock } from '../lib/clock.js'
 import { roleRank } from '../lib/permissions.js'
-import type { Credential } from '../plugins/auth.js'
+import type { Credential } from '../types.js'
 import type { GrantsRepository } from './grants.js'
 import { publicJwks, SIGNING_ALG } from './keys.js'
 
@@ -52,6 +52,7 @@ export function oauthCredentialResolver (deps: Deps) {
     const grant = await deps.grants.findLive(payload.grant_id, now)
     if (!grant || grant.personId !== payload.sub || roleRank(grant.memberRole) < roleRank(grant.role)) return null
     if (grant.lastUsedAt == null || grant.lastUsedAt < now - TOUCH_EVERY_MS) await deps.grants.touch(grant.id, now, TOUCH_EVERY_MS)
-    return { type: 'oauth', id: grant.id, orgId: grant.orgId, role: grant.role, scopes: grant.scopes, personId: grant.personId, storeIds: grant.storeIds }
+    // findLive joined the membership and the role was compared above: the auth pipeline need not ask again.
+    return { type: 'oauth', id: grant.id, orgId: grant.orgId, role: grant.role, scopes: grant.scopes, personId: grant.personId, storeIds: grant.storeIds, membershipChecked: true }
   }
 }

@@ -2,23 +2,15 @@ import fp from 'fastify-plugin'
 import middie from '@fastify/middie'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type Provider from 'oidc-provider'
-import { peopleRepository } from '../modules/account/people.repository.js'
-import { removeExpiredModels } from './adapter.js'
-import { oauthClients } from './clients.js'
-import { grantsRepository } from './grants.js'
 import { loadSigningKeys } from './keys.js'
 import { createProvider } from './provider.js'
 import { consentService } from './consent.service.js'
 import { oauthCredentialResolver } from './credential.js'
 import interactionRoutes from './interaction.routes.js'
-import connections from '../modules/connectors/connections/index.js'
-import { connectionsService } from '../modules/connectors/connections/connections.service.js'
 
 declare module 'fastify' {
   interface FastifyInstance { oidc: Provider }
 }
-
-const CLEANUP_EVERY_MS = 10 * 60_000
 
 /**
  * The embedded OpenID Connect provider (decisions.md section 10), mounted with @fastify/middie under /oauth as
@@ -29,12 +21,9 @@ export default fp(async (app) => {
   const issuer = `${app.config.publicUrl}/oauth`
   const audience = `${app.config.publicUrl}/v1`
   const { db, clock } = app
+  const { clients, grants, people, stores, audit, connections } = app.services
   const secretKey = app.config.secretKey
   const keys = await loadSigningKeys(db, secretKey, clock())
-  const clients = oauthClients(db, clock)
-  const grants = grantsRepository(db)
-  const people = peopleRepository(db)
-  const service = connectionsService({ db, grants, clients, audit: app.audit, clock })
 
   const provider = createProvider({
     issuer,
@@ -47,7 +36,7 @@ export default fp(async (app) => {
     grants,
     people,
     onGrantRevoked: (grantId) => {
-      service.revokedByProvider(grantId).catch((err: Error) => app.log.error({ err: { message: err.message } }, 'recording a revoked grant failed'))
+      connections.revokedByProvider(grantId).catch((err: Error) => app.log.error({ err: { message: err.message } }, 'recording a revoked grant failed'))
     }
   })
   provider.on('server_error', (_ctx, err: Error) => app.log.error({ err: { message: err.message, stack: err.stack } }, 'oauth provider error'))
@@ -66,13 +55,6 @@ export default fp(async (app) => {
     callback(req, res)
   })
 
-  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores: app.stores, grants, audit: app.audit, clock, audience }) })
+  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, audit, clock, audience }) })
   app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
-  await app.register(connections, { prefix: '/v1', service })
-
-  const timer = setInterval(() => {
-    removeExpiredModels(db, clock()).catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'oauth cleanup failed'))
-  }, CLEANUP_EVERY_MS)
-  timer.unref()
-  app.addHook('onClose', async () => { clearInterval(timer) })
-}, { name: 'oauth', dependencies: ['auth', 'tenancy', 'session', 'audit'] })
+}, { name: 'oauth', dependencies: ['auth', 'tenancy', 'session', 'services'] })

@@ -4,7 +4,7 @@ import { build, call } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { apiKeysService } from '../../src/modules/api-keys/api-keys.service.js'
 import { apiKeysRepository } from '../../src/modules/api-keys/api-keys.repository.js'
-import type { Credential } from '../../src/plugins/auth.js'
+import type { Credential } from '../../src/types.js'
 
 function countKeys (app: FastifyInstance, orgId: string) {
   return app.db('api_keys').where({ org_id: orgId }).count<Array<{ n: number }>>({ n: '*' }).then(([r]) => Number(r.n))

@@ -36,7 +36,7 @@ t.test('delivery time checks again: a target that became private is refused with
   for (const url of [rx.url, `http://localhost:${rx.port}/hook`]) {
     // Registered while allowed (or before the name moved): written directly, as the API would refuse it now.
     const { row } = await newSubscription({ kind: 'webhook', orgId: tenant.orgId, storeId: tenant.storeId, url, events: ['*'], createdBy: 'test', now: clock() }, app.config.secretKey, true)
-    await app.webhooks.subscriptions.insert(row)
+    await app.services.delivery.subscriptions.insert(row)
   }
   await appendEvent(app, tenant)
   await testWorker(t, app, [tenant.storeId]).runOnce()

@@ -2,7 +2,9 @@ import type { Knex } from 'knex'
 import { newId } from '../../lib/ids.js'
 import type { Role } from '../../lib/permissions.js'
 
-export interface Person { id: string, email: string, name: string | null, passwordHash: string | null, createdAt: number }
+import type { Person } from '../../types.js'
+
+export type { Person }
 export interface Member { personId: string, email: string, name: string | null, role: Role, joinedAt: number }
 
 /** People, organizations and memberships: who may act for which organization, and with which role. */

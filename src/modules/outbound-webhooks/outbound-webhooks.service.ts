@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
-import type { Credential } from '../../plugins/auth.js'
+import type { Credential } from '../../types.js'
 import type { OutboxRepository } from '../../delivery/outbox.repository.js'
 import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../delivery/subscriptions.repository.js'
 import { newSubscription } from '../../delivery/subscriptions.js'

@@ -4,7 +4,7 @@ import { iso, type Clock } from '../../../lib/clock.js'
 import { sha256 } from '../../../lib/secrets.js'
 import { toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
 import type { AuditRepository } from '../../account/audit.repository.js'
-import type { Credential } from '../../../plugins/auth.js'
+import type { Credential } from '../../../types.js'
 import type { GrantsRepository } from '../../../oauth/grants.js'
 import type { OauthClients } from '../../../oauth/clients.js'
 
