@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js'
 import { isValidScope, PERSON_ROLES, roleRank, ROLES, type Role } from '../lib/permissions.js'
 import type { PeopleRepository } from '../modules/account/people.repository.js'
 import type { StoresRepository } from '../modules/account/stores.repository.js'
-import type { AuditRepository } from '../modules/account/audit.repository.js'
+import type { AuditRepository } from '../modules/audit/audit.repository.js'
 import type { GrantsRepository } from './grants.js'
 
 export interface ConsentChoice { org: string, stores: string[], role: string }

@@ -4,7 +4,7 @@ import { iso, type Clock } from '../../lib/clock.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Credential } from '../../types.js'
-import type { AuditRepository } from './audit.repository.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
 import type { StoreEnv, StoresRepository } from './stores.repository.js'
 

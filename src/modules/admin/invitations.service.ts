@@ -6,7 +6,7 @@ import { sha256 } from '../../lib/secrets.js'
 import type { PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import type { Credential } from '../../types.js'
-import type { AuditRepository } from '../account/audit.repository.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
 import type { Person, PeopleRepository } from '../account/people.repository.js'
 import type { InvitationRow, InvitationsRepository } from './invitations.repository.js'
 

@@ -5,7 +5,7 @@ import { iso, parseIsoDateTime, type Clock } from '../../lib/clock.js'
 import { safeEqual, sha256 } from '../../lib/secrets.js'
 import { isValidScope, roleRank, scopesWithin, type Role } from '../../lib/permissions.js'
 import { toPage, envelope, type PageQuery } from '../../lib/pagination.js'
-import type { AuditRepository } from '../account/audit.repository.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
 import type { Credential } from '../../types.js'
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.js'
 
