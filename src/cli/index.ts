@@ -10,9 +10,10 @@ import { buildServices } from '../services.js'
 import { UsageError, type Command } from './command.js'
 import { commands as accountCommands } from './account-commands.js'
 import { commands as oauthCommands } from './oauth-commands.js'
+import { commands as dbCommands } from './db-commands.js'
 
 /** Each group of commands lives in its own file; this list only names them. */
-const commandGroups: Array<Record<string, Command>> = [accountCommands, oauthCommands]
+const commandGroups: Array<Record<string, Command>> = [dbCommands, accountCommands, oauthCommands]
 const commands: Record<string, Command> = Object.assign({}, ...commandGroups)
 
 function findCommand (argv: string[]): { name: string, command: Command, rest: string[] } | null {
