@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { isMysql } from '../db.js'
+import { withDeadlockRetry } from '../lib/bulk.js'
 import { matchesEvent, type SubscriptionKind, type SubscriptionStatus, type SubscriptionsRepository } from './subscriptions.repository.js'
 
 /** A claimed delivery with what it takes to send it. */
@@ -29,18 +30,9 @@ export interface AttemptRecord {
   error: string | null
 }
 
-const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY'])
-
 /** Completions are short and idempotent under their claim token, so a deadlock victim simply runs again. */
-async function retryOnDeadlock (db: Knex, work: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction(work)
-    } catch (err) {
-      if (attempt >= 5 || !DEADLOCK_CODES.has((err as { code?: string }).code ?? '')) throw err
-      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20))
-    }
-  }
+function retryOnDeadlock (db: Knex, work: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+  return withDeadlockRetry(() => db.transaction(work))
 }
 
 /** The durable outbox (decisions.md section 8): rows are written with the event, claimed with a lease, completed once. */
