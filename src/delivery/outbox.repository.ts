@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { isMysql } from '../db.js'
 import { withDeadlockRetry } from '../lib/bulk.js'
 import { matchesEvent, type SubscriptionKind, type SubscriptionStatus, type SubscriptionsRepository } from './subscriptions.repository.js'
+import { countAndPage } from '../lib/pagination.js'
 
 /** A claimed delivery with what it takes to send it. */
 export interface ClaimedDelivery {
@@ -171,11 +172,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
 
     async listAttempts (storeId: string, subscriptionId: string, page: { offset: number, limit: number }) {
       const base = db('webhook_attempts').where({ 'webhook_attempts.store_env_id': storeId, 'webhook_attempts.subscription_id': subscriptionId })
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.clone().leftJoin('events as e', 'e.id', 'webhook_attempts.event_id')
+      return countAndPage<any>(base, page, (q) => q.leftJoin('events as e', 'e.id', 'webhook_attempts.event_id')
         .select('webhook_attempts.*', 'e.type as event_type')
-        .orderBy('webhook_attempts.id', 'desc').offset(page.offset).limit(page.limit)
-      return { total: Number(total), rows }
+        .orderBy('webhook_attempts.id', 'desc'))
     },
 
     /** Deliveries not yet finished, for a subscription's summary. */

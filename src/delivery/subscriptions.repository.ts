@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { countAndPage } from '../lib/pagination.js'
 
 /** Outbound webhooks (`webhook`) and connector REST hooks (`hook`) are two kinds of one subscription. */
 export type SubscriptionKind = 'webhook' | 'hook'
@@ -39,9 +40,7 @@ export function subscriptionsRepository (db: Knex) {
     async list (storeId: string, kind: SubscriptionKind, filter: { statuses: SubscriptionStatus[], url?: string, offset: number, limit: number }) {
       const base = db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind }).whereIn('status', filter.statuses)
       if (filter.url !== undefined) base.where({ url: filter.url })
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(filter.offset).limit(filter.limit)
-      return { total: Number(total), rows }
+      return countAndPage<SubscriptionRow>(base, filter, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
     },
 
     /** Moves a subscription out of one of `from`; true only for the call that changed it. */

@@ -4,7 +4,7 @@ import { base62, newId } from '../lib/ids.js'
 import { iso, type Clock } from '../lib/clock.js'
 import { safeEqual, sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
-import { toPage, envelope, type PageQuery } from '../lib/pagination.js'
+import { countAndPage, toPage, envelope, type PageQuery } from '../lib/pagination.js'
 
 interface ClientRow {
   id: string
@@ -66,9 +66,8 @@ export function oauthClients (db: Knex, clock: Clock) {
     async list (orgId: string, query: PageQuery) {
       const page = toPage(query)
       const base = db<ClientRow>('oauth_clients').where({ org_id: orgId })
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('created_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit)
-      return envelope(rows.map(present), Number(total), page)
+      const { total, rows } = await countAndPage<ClientRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id'))
+      return envelope(rows.map(present), total, page)
     },
 
     async name (id: string): Promise<string | null> {

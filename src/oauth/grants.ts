@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { Role } from '../lib/permissions.js'
 import { sha256 } from '../lib/secrets.js'
+import { countAndPage } from '../lib/pagination.js'
 
 /** What the person chose on the consent screen, keyed by the provider's grant id. */
 export interface GrantChoice {
@@ -95,12 +96,11 @@ export function grantsRepository (db: Knex) {
 
     async list (orgId: string, page: { offset: number, limit: number }) {
       const base = db('oauth_grants as g').where('g.org_id', orgId).whereNull('g.revoked_at')
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.clone()
+      const { total, rows } = await countAndPage<Row & { client_name: string | null, person_email: string | null }>(base, page, (q) => q
         .leftJoin('oauth_clients as c', 'c.id', 'g.client_id')
         .leftJoin('people as p', 'p.id', 'g.person_id')
-        .orderBy('g.created_at', 'desc').orderBy('g.id').offset(page.offset).limit(page.limit)
-        .select('g.*', 'c.name as client_name', 'p.email as person_email')
+        .orderBy('g.created_at', 'desc').orderBy('g.id')
+        .select('g.*', 'c.name as client_name', 'p.email as person_email'))
       return { total: Number(total), rows: rows.map((r) => ({ ...toChoice(r as Row), clientName: r.client_name as string | null, personEmail: r.person_email as string | null })) }
     }
   }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { iso } from '../../lib/clock.js'
+import { countAndPage } from '../../lib/pagination.js'
 
 export interface AuditEntry {
   orgId: string
@@ -30,8 +31,7 @@ export function auditRepository (db: Knex, clock: () => number) {
     async list (orgId: string, filter: { action?: string, offset: number, limit: number }) {
       const base = db<Row>('audit_log').where({ org_id: orgId })
       if (filter.action) base.where({ action: filter.action })
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('id', 'desc').offset(filter.offset).limit(filter.limit)
+      const { total, rows } = await countAndPage<Row>(base, filter, (q) => q.orderBy('id', 'desc'))
       return {
         total: Number(total),
         entries: rows.map((row) => ({
