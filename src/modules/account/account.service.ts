@@ -3,7 +3,7 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
-import type { Credential } from '../../types.js'
+import { actorOf, type Credential } from '../../types.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
 import type { StoreEnv, StoresRepository } from './stores.repository.js'
@@ -45,7 +45,7 @@ export function accountService ({ db, people, stores, audit, clock }: Deps) {
           throw new errors.Conflict('The last owner of an organization cannot be removed')
         }
         await people.removeMembership(actor.orgId, personId, trx)
-        await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: `${actor.type}:${actor.id}`, subject: `person:${personId}`, ip, details: { role } }, trx)
+        await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { role } }, trx)
       })
     },
 
@@ -61,7 +61,7 @@ export function accountService ({ db, people, stores, audit, clock }: Deps) {
           throw new errors.Conflict('The last owner of an organization cannot be given another role')
         }
         await people.setRole(actor.orgId, personId, role, trx)
-        await audit.record({ orgId: actor.orgId, action: 'member.role_changed', actor: `${actor.type}:${actor.id}`, subject: `person:${personId}`, ip, details: { from: current, to: role } }, trx)
+        await audit.record({ orgId: actor.orgId, action: 'member.role_changed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { from: current, to: role } }, trx)
       })
     },
 

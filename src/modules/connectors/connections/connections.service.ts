@@ -4,7 +4,7 @@ import { iso, type Clock } from '../../../lib/clock.js'
 import { sha256 } from '../../../lib/secrets.js'
 import { toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
 import type { AuditRepository } from '../../audit/audit.repository.js'
-import type { Credential } from '../../../types.js'
+import { actorOf, type Credential } from '../../../types.js'
 import type { GrantsRepository } from '../../../oauth/grants.js'
 import type { OauthClients } from '../../../oauth/clients.js'
 
@@ -38,7 +38,7 @@ export function connectionsService ({ db, grants, clients, audit, clock }: Deps)
       if (!grant || grant.orgId !== actor.orgId) throw new errors.NotFound('Connection')
       await db.transaction(async (trx) => {
         if (await grants.revoke(id, clock(), actor.orgId, trx)) {
-          await audit.record({ orgId: actor.orgId, action: 'oauth.connection_revoked', actor: `${actor.type}:${actor.id}`, subject: `oauth:${id}`, ip }, trx)
+          await audit.record({ orgId: actor.orgId, action: 'oauth.connection_revoked', actor: actorOf(actor), subject: `oauth:${id}`, ip }, trx)
         }
       })
       await destroyGrantModels(db, id)
@@ -58,8 +58,8 @@ export function connectionsService ({ db, grants, clients, audit, clock }: Deps)
     listClients: (orgId: string, query: PageQuery) => clients.list(orgId, query),
 
     async createClient (actor: Credential, input: { name: string, redirectUris: string[], public?: boolean }, ip: string | null) {
-      const created = await clients.create({ ...input, orgId: actor.orgId, createdBy: `${actor.type}:${actor.id}` })
-      await audit.record({ orgId: actor.orgId, action: 'oauth_client.created', actor: `${actor.type}:${actor.id}`, subject: `oauth_client:${created.id}`, ip, details: { name: input.name, redirectUris: created.redirectUris } })
+      const created = await clients.create({ ...input, orgId: actor.orgId, createdBy: actorOf(actor) })
+      await audit.record({ orgId: actor.orgId, action: 'oauth_client.created', actor: actorOf(actor), subject: `oauth_client:${created.id}`, ip, details: { name: input.name, redirectUris: created.redirectUris } })
       return created
     }
   }

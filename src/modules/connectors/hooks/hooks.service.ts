@@ -2,7 +2,7 @@ import { errors } from '../../../errors.js'
 import { iso, type Clock } from '../../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
 import { scopesAllow } from '../../../lib/permissions.js'
-import type { Credential } from '../../../types.js'
+import { actorOf, type Credential } from '../../../types.js'
 import { eventResource, isEventType } from '../../events/event-types.js'
 import type { SubscriptionRow, SubscriptionsRepository } from '../../../delivery/subscriptions.repository.js'
 import { newSubscription } from '../../../delivery/subscriptions.js'
@@ -35,7 +35,7 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
       if (!isEventType(input.event)) throw new errors.InvalidEventType(input.event)
       checkScopes(credential, input.event)
       const { row, secret } = await newSubscription({
-        kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: `${credential.type}:${credential.id}`, now: clock()
+        kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: actorOf(credential), now: clock()
       }, secretKey, allowPrivate)
       await subscriptions.insert(row)
       return { ...present(row), secret }
@@ -58,7 +58,7 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
       checkScopes(credential, null)
       const row = await subscriptions.find(storeId, 'hook', id)
       if (!row) throw new errors.NotFound('Hook')
-      await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], `Deleted by ${credential.type}:${credential.id}`, clock())
+      await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], `Deleted by ${actorOf(credential)}`, clock())
     }
   }
 }
