@@ -98,3 +98,8 @@ export function loadConfigOrExit (): Config {
     throw err
   }
 }
+
+/** Cookies (session, CSRF, OAuth interaction) are marked Secure exactly when the service is published over https. */
+export function secureCookies (config: Pick<Config, 'publicUrl'>): boolean {
+  return config.publicUrl.startsWith('https://')
+}

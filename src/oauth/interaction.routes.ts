@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody'
 import csrf from '@fastify/csrf-protection'
 import type Provider from 'oidc-provider'
 import type { InteractionResults } from 'oidc-provider'
+import { secureCookies } from '../config.js'
 import type { OauthClients } from './clients.js'
 import { ConsentError, type ConsentService } from './consent.service.js'
 import { consentPage, loginPage, scopeInWords } from './interaction.views.js'
@@ -30,7 +31,7 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
   await app.register(csrf, {
     sessionPlugin: '@fastify/cookie',
     cookieKey: 'eh_oauth_csrf',
-    cookieOpts: { path: '/oauth/interaction', httpOnly: true, sameSite: 'lax', signed: true, secure: app.config.publicUrl.startsWith('https://') }
+    cookieOpts: { path: '/oauth/interaction', httpOnly: true, sameSite: 'lax', signed: true, secure: secureCookies(app.config) }
   })
 
   function html (reply: FastifyReply, body: string, status = 200) {

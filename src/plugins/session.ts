@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { base62 } from '../lib/ids.js'
 import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
+import { secureCookies } from '../config.js'
 import type { Person } from '../types.js'
 
 export const SESSION_COOKIE = 'eh_session'
@@ -34,7 +35,7 @@ declare module 'fastify' {
 export default fp(async (app) => {
   if (!app.hasDecorator('parseCookie')) await app.register(cookie, { secret: app.config.secretKey })
   const { people, hash } = app.services
-  const secure = app.config.publicUrl.startsWith('https://')
+  const secure = secureCookies(app.config)
 
   function cookieValue (request: FastifyRequest): string | null {
     const value = request.cookies[SESSION_COOKIE]

@@ -7,6 +7,7 @@ import csrf from '@fastify/csrf-protection'
 import view from '@fastify/view'
 import { Eta } from 'eta'
 import { apiCode } from '../../errors.js'
+import { secureCookies } from '../../config.js'
 import { loadContext, render, redirect } from './context.js'
 import { setFlash } from './flash.js'
 import { publicRoutes } from './public.routes.js'
@@ -34,7 +35,7 @@ const SECURITY_HEADERS = {
  * with email + password. It calls the same services as the API, acting as the person with their membership role.
  */
 export default async function admin (app: FastifyInstance) {
-  const secure = app.config.publicUrl.startsWith('https://')
+  const secure = secureCookies(app.config)
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody)
   if (!app.hasReplyDecorator('generateCsrf')) {
     await app.register(csrf, { cookieKey: 'eh_csrf', cookieOpts: { path: '/admin', httpOnly: true, sameSite: 'strict', secure, signed: true } })
