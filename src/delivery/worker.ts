@@ -74,47 +74,52 @@ function describe (err: unknown, timeoutMs: number): string {
   return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : (e.message ?? 'Request failed')
 }
 
-/**
- * Claims due deliveries from the outbox and sends them: per-receiver concurrency and spacing through bottleneck
- * (clustered through Redis when there is one), a timeout per attempt, the retry schedule, 410 ends the subscription.
- */
-export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}) {
-  const options = { ...DEFAULT_WORKER_OPTIONS, ...overrides }
-  const { outbox, clock } = deps
-  const agent = new Agent({ connect: { lookup: guardedLookup(deps.allowPrivate) }, connections: options.perReceiverConcurrency, keepAliveTimeout: 4_000 })
+type Options = WorkerOptions
+type Recorder = () => Promise<void>
+interface Attempted { responseCode: number | null, error: string | null, durationMs: number }
+
+/** Step: the per-receiver throttle, clustered through Redis when there is one (bottleneck keeps slots there). */
+function receiverLimits (deps: WorkerDeps, options: Options) {
   const redisLink = deps.redis ? deps.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, maxRetriesPerRequest: 3 }) : null
   const connection = redisLink ? new Bottleneck.IORedisConnection({ client: redisLink }) : null
-  const receivers = new Bottleneck.Group({
+  const group = new Bottleneck.Group({
     maxConcurrent: options.perReceiverConcurrency,
     minTime: options.perReceiverMinTimeMs,
     id: `${deps.redisPrefix}webhook-receivers`,
     ...(connection ? { datastore: 'ioredis', connection, clearDatastore: false, timeout: 600_000 } : {})
   })
-  receivers.on('error', (err: Error) => deps.log.warn({ err: { message: err.message } }, 'delivery limiter error'))
-  const stats = { claimed: 0, attempted: 0 }
-  const secrets = new Map<string, string>()
-  const inFlight = new Set<Promise<void>>()
-  let running = false
-  let stopped: Promise<void> | null = null
-  let loop: Promise<void> | null = null
-  let wake: (() => void) | null = null
-  let nudged = false
+  group.on('error', (err: Error) => deps.log.warn({ err: { message: err.message } }, 'delivery limiter error'))
+  return {
+    /** expiration: in a cluster, a crashed instance's slot is given back after it. */
+    schedule: <T>(receiver: string, job: () => Promise<T>) => group.key(receiver).schedule({ expiration: options.timeoutMs + 5_000 }, job),
+    async close () {
+      await group.disconnect(false)
+      await connection?.disconnect(false)
+      redisLink?.disconnect()
+    }
+  }
+}
 
-  function secretOf (d: ClaimedDelivery): string {
+/** Step: each subscription's signing secret, unsealed once per worker. */
+function secretCache (secretKey: string) {
+  const secrets = new Map<string, string>()
+  return function secretOf (d: ClaimedDelivery): string {
     let secret = secrets.get(d.subscription_id)
     if (secret === undefined) {
-      secret = decrypt(d.secret_sealed, deps.secretKey)
+      secret = decrypt(d.secret_sealed, secretKey)
       if (secrets.size > 10_000) secrets.clear()
       secrets.set(d.subscription_id, secret)
     }
     return secret
   }
+}
 
-  /** Successes are recorded in batches: one commit for many deliveries instead of one each. */
+/** Step: successes are recorded in batches, one commit for many deliveries instead of one each. */
+function successBatches (outbox: OutboxRepository, batchSize: number) {
   const successes: Array<{ record: AttemptRecord, done: () => void, fail: (err: Error) => void }> = []
   let flushTimer: NodeJS.Timeout | null = null
 
-  function flushSuccesses () {
+  function flush () {
     if (flushTimer) clearTimeout(flushTimer)
     flushTimer = null
     const items = successes.splice(0)
@@ -122,62 +127,113 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     outbox.succeededMany(items.map((i) => i.record)).then(() => items.forEach((i) => i.done()), (err: Error) => items.forEach((i) => i.fail(err)))
   }
 
-  function recordSuccess (record: AttemptRecord): Promise<void> {
+  return function recordSuccess (record: AttemptRecord): Promise<void> {
     return new Promise((resolve, reject) => {
       successes.push({ record, done: resolve, fail: reject })
-      if (successes.length >= options.batchSize) flushSuccesses()
-      else flushTimer ??= setTimeout(flushSuccesses, 10)
+      if (successes.length >= batchSize) flush()
+      else flushTimer ??= setTimeout(flush, 10)
     })
   }
+}
+
+/** Step: the headers of one attempt, signed with the subscription's secret at the attempt's time. */
+function deliveryHeaders (d: ClaimedDelivery, secret: string, body: string, now: number, publicUrl: string) {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'evidence-hub-webhooks/1',
+    'x-service-event-id': `evt_${d.event_id}`,
+    'x-service-event-type': d.event_type,
+    'x-service-delivery-id': `dlv_${d.id}`,
+    ...signatureHeaders(secret, body, now, publicUrl)
+  }
+}
+
+/** Step: one POST to the receiver (SSRF-guarded, with a timeout); never throws, the outcome says what happened. */
+async function post (url: string, body: string, headers: Record<string, string>, agent: Agent, deps: WorkerDeps, options: Options): Promise<Attempted> {
+  const t0 = performance.now()
+  let responseCode: number | null = null
+  let error: string | null = null
+  try {
+    const target = new URL(url)
+    checkLiteralHost(target, deps.allowPrivate)
+    const res = await request(target, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) })
+    responseCode = res.statusCode
+    await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
+  } catch (err) {
+    error = describe(err, options.timeoutMs)
+  }
+  return { responseCode, error, durationMs: performance.now() - t0 }
+}
+
+/** Step: what an attempt's outcome writes: a success, 410 ends the subscription, anything else is retried or failed. */
+function outcome (outbox: OutboxRepository, record: AttemptRecord, recordSuccess: (r: AttemptRecord) => Promise<void>): Recorder {
+  const { delivery: d, responseCode, error } = record
+  if (responseCode !== null && responseCode >= 200 && responseCode < 300) return () => recordSuccess(record)
+  if (responseCode === 410) {
+    return () => outbox.gone(record, d.kind === 'hook' ? 'deleted' : 'retired', 'The receiver answered 410 Gone')
+  }
+  const failure = error ?? `HTTP ${responseCode}`
+  const delay = retryDelay(d.attempts + 1)
+  return () => outbox.failed({ ...record, error: failure }, delay === null ? null : record.now + delay,
+    `Disabled after ${d.attempts + 1} failed attempts over about three days; last error: ${failure}`)
+}
+
+/** Resolves after `ms`, or earlier when woken (a nudge, a finished delivery, stop). */
+function sleeper () {
+  let wake: (() => void) | null = null
+  return {
+    wake: () => wake?.(),
+    pause: (ms: number) => new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done () {
+        clearTimeout(timer)
+        wake = null
+        resolve()
+      }
+      wake = done
+    })
+  }
+}
+
+/**
+ * Claims due deliveries from the outbox and sends them: per-receiver concurrency and spacing through bottleneck
+ * (clustered through Redis when there is one), a timeout per attempt, the retry schedule, 410 ends the subscription.
+ * Each round is: claim -> dispatch (per receiver) -> attempt (sign, post) -> record the outcome.
+ */
+export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}) {
+  const options = { ...DEFAULT_WORKER_OPTIONS, ...overrides }
+  const { outbox, clock } = deps
+  const agent = new Agent({ connect: { lookup: guardedLookup(deps.allowPrivate) }, connections: options.perReceiverConcurrency, keepAliveTimeout: 4_000 })
+  const receivers = receiverLimits(deps, options)
+  const secretOf = secretCache(deps.secretKey)
+  const recordSuccess = successBatches(outbox, options.batchSize)
+  const sleep = sleeper()
+  const stats = { claimed: 0, attempted: 0 }
+  const inFlight = new Set<Promise<void>>()
+  let running = false
+  let stopped: Promise<void> | null = null
+  let loop: Promise<void> | null = null
+  let nudged = false
 
   /** Sends one delivery; resolves to the step that records its outcome, run after the receiver's slot is freed. */
-  async function attempt (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<() => Promise<void>> {
+  async function attempt (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<Recorder> {
     const started = clock()
     // Never start an attempt that could outlive the claim: another worker may own the delivery by then.
     if (started + options.timeoutMs + 1_000 > leaseUntil) return () => outbox.release(d.id, token, started)
     if (d.subscription_status !== 'active') return () => outbox.cancel(d.id, token, `Subscription ${d.subscription_status}`, started)
     const body = deliveryBody(d, deps.hookItem)
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'evidence-hub-webhooks/1',
-      'x-service-event-id': `evt_${d.event_id}`,
-      'x-service-event-type': d.event_type,
-      'x-service-delivery-id': `dlv_${d.id}`,
-      ...signatureHeaders(secretOf(d), body, started, deps.publicUrl)
-    }
     stats.attempted++
-    const t0 = performance.now()
-    let responseCode: number | null = null
-    let error: string | null = null
-    try {
-      const url = new URL(d.url)
-      checkLiteralHost(url, deps.allowPrivate)
-      const res = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) })
-      responseCode = res.statusCode
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
-    } catch (err) {
-      error = describe(err, options.timeoutMs)
-    }
-    const record = { delivery: d, token, now: clock(), responseCode, durationMs: performance.now() - t0, error }
-    if (responseCode !== null && responseCode >= 200 && responseCode < 300) return () => recordSuccess(record)
-    if (responseCode === 410) {
-      return () => outbox.gone(record, d.kind === 'hook' ? 'deleted' : 'retired', 'The receiver answered 410 Gone')
-    }
-    const failure = error ?? `HTTP ${responseCode}`
-    const delay = retryDelay(d.attempts + 1)
-    return () => outbox.failed({ ...record, error: failure }, delay === null ? null : record.now + delay,
-      `Disabled after ${d.attempts + 1} failed attempts over about three days; last error: ${failure}`)
+    const sent = await post(d.url, body, deliveryHeaders(d, secretOf(d), body, started, deps.publicUrl), agent, deps, options)
+    return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
   }
 
   function dispatch (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<void> {
-    const receiver = new URL(d.url).origin
-    // expiration: in a cluster, a crashed instance's slot is given back after it (bottleneck keeps it in Redis).
-    const job = receivers.key(receiver).schedule({ expiration: options.timeoutMs + 5_000 }, () => attempt(d, token, leaseUntil))
+    const job = receivers.schedule(new URL(d.url).origin, () => attempt(d, token, leaseUntil))
       .then((record) => record())
       .catch((err: Error) => deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly'))
       .finally(() => {
         inFlight.delete(job)
-        wake?.()
+        sleep.wake()
       })
     inFlight.add(job)
     return job
@@ -194,18 +250,6 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     return rows.map((d) => dispatch(d, token, now + options.leaseMs))
   }
 
-  function pause (ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms)
-      function done () {
-        clearTimeout(timer)
-        wake = null
-        resolve()
-      }
-      wake = done
-    })
-  }
-
   async function run () {
     for (;;) {
       if (!running) return
@@ -220,7 +264,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       }
       const idle = claimed === 0 && !nudged
       nudged = false
-      if (running && (idle || inFlight.size >= options.maxInFlight)) await pause(options.pollMs)
+      if (running && (idle || inFlight.size >= options.maxInFlight)) await sleep.pause(options.pollMs)
     }
   }
 
@@ -242,7 +286,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     /** New deliveries were committed here: look now instead of at the next poll (other instances still poll). */
     nudge () {
       nudged = true
-      wake?.()
+      sleep.wake()
     },
 
     start () {
@@ -255,13 +299,11 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     stop (): Promise<void> {
       stopped ??= (async () => {
         running = false
-        wake?.()
+        sleep.wake()
         await loop
         await Promise.allSettled([...inFlight])
-        await receivers.disconnect(false)
-        await connection?.disconnect(false)
+        await receivers.close()
         await agent.close()
-        redisLink?.disconnect()
       })()
       return stopped
     }
