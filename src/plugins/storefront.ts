@@ -3,6 +3,7 @@ import cors from '@fastify/cors'
 import type { FastifyRequest } from 'fastify'
 import type { Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
+import { originNotAllowedMessage } from '../lib/origins.js'
 import type { StoreEnv } from '../modules/account/stores.repository.js'
 
 /** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
@@ -103,7 +104,7 @@ export default fp(async (app) => {
     if (typeof header !== 'string' || !header.trim()) throw new errors.StoreEnvRequired()
     const store = await storeOf(request)
     if (!store) throw new errors.StoreEnvNotFound()
-    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed()
+    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
   })

@@ -7,6 +7,7 @@ import { apiKeysRepository } from '../api-keys/api-keys.repository.js'
 import { apiKeysService } from '../api-keys/api-keys.service.js'
 import { auditRepository } from './audit.repository.js'
 import { peopleRepository } from './people.repository.js'
+import { checkedOrigins, replaceStoreOrigins } from './store-origins.js'
 import { storesRepository, type Plan, type SubscriptionStatus } from './stores.repository.js'
 
 /** Operator set-up without the admin application (decisions.md section 13): used by the CLI and the first-run seed. */
@@ -32,17 +33,19 @@ export function bootstrapService (db: Knex, clock: Clock) {
     addMember,
 
     async bootstrap (input: { org: string, store: string, owner: string, plan?: Plan, origins?: string[] }) {
+      const allowedOrigins = checkedOrigins(input.origins ?? [])
       const now = clock()
       const org = await people.createOrganization(input.org, now)
       const { person } = await addMember(org.id, input.owner, 'owner')
-      const store = await stores.create({ orgId: org.id, name: input.store, plan: input.plan ?? 'growth', allowedOrigins: input.origins, now })
+      const store = await stores.create({ orgId: org.id, name: input.store, plan: input.plan ?? 'growth', allowedOrigins, now })
       const key = await keys.create({ type: 'cli', orgId: org.id, role: 'admin', scopes: [] }, { name: 'Bootstrap admin key', role: 'admin' }, null)
       return { organization: { id: org.id }, store: { id: store.id }, owner: person, apiKey: { id: key.id, secret: key.secret } }
     },
 
     async createStore (input: { org: string, name: string, plan?: Plan, origins?: string[] }) {
+      const allowedOrigins = checkedOrigins(input.origins ?? [])
       if (!await people.findOrganization(input.org)) throw new errors.NotFound('Organization')
-      const store = await stores.create({ orgId: input.org, name: input.name, plan: input.plan ?? 'free', allowedOrigins: input.origins, now: clock() })
+      const store = await stores.create({ orgId: input.org, name: input.name, plan: input.plan ?? 'free', allowedOrigins, now: clock() })
       return { store: { id: store.id } }
     },
 
@@ -50,6 +53,14 @@ export function bootstrapService (db: Knex, clock: Clock) {
       const store = await stores.setPlan(input.store, input.plan, input.status)
       if (!store) throw new errors.NotFound('Store environment')
       return { store: { id: store.id, plan: store.plan, status: store.subscriptionStatus } }
+    },
+
+    /** The operator's way to replace a store's allowed origins; audited with the actor `cli`. */
+    async setOrigins (input: { store: string, origins: string[] }) {
+      const store = await stores.find(input.store)
+      if (!store) throw new errors.NotFound('Store environment')
+      const origins = await replaceStoreOrigins({ db, stores, audit }, store, input.origins, 'cli', null)
+      return { store: { id: store.id, origins } }
     },
 
     async isEmpty () {
