@@ -99,12 +99,14 @@ export default fp(async (app) => {
     if (config.auth !== 'storefront') return
     const endpoint = config.storefrontLimit
     if (!endpoint) throw new Error(`Storefront route ${request.routeOptions.url} has no storefrontLimit`)
-    await app.enforceLimit(reply, `ip:sf:${endpoint}:${request.ip}`, STOREFRONT_LIMITS[endpoint])
     const header = request.headers['x-store-env-id']
     if (typeof header !== 'string' || !header.trim()) throw new errors.StoreEnvRequired()
     const store = await storeOf(request)
     if (!store) throw new errors.StoreEnvNotFound()
     if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
+    // and only calls that passed the origin check spend it.
+    await app.enforceLimit(reply, `ip:sf:${endpoint}:${store.id}:${request.ip}`, STOREFRONT_LIMITS[endpoint])
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
   })
