@@ -26,7 +26,8 @@ declare module 'fastify' {
 }
 
 const EXPOSED = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']
-const ORIGIN_CACHE_MS = 30_000
+// A refusal is cached briefly only, so an origin an owner has just added works within seconds.
+const ORIGIN_CACHE_MS = { allowed: 30_000, refused: 5_000 }
 
 function normalOrigin (origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase()
@@ -70,7 +71,7 @@ export default fp(async (app) => {
   async function anyStoreAllows (origin: string): Promise<boolean> {
     const key = normalOrigin(origin)
     const cached = knownOrigins.get(key)
-    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS) return cached.allowed
+    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS[cached.allowed ? 'allowed' : 'refused']) return cached.allowed
     const like = `%${JSON.stringify(key).replace(/[!%_]/g, '!$&')}%`
     const row = await app.db('store_envs').whereRaw('lower(allowed_origins) like ? escape \'!\'', [like]).first('id')
     if (knownOrigins.size > 1000) knownOrigins.clear()

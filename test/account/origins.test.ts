@@ -167,3 +167,16 @@ t.test('origin_not_allowed without an Origin header says the header is missing a
   t.equal(res.json().code, 'origin_not_allowed')
   t.match(res.json().message, /^This storefront call sent no Origin header.*Allowed origins are managed in the admin application/)
 })
+
+t.test('a CORS preflight from a newly added origin is answered within seconds of the change', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
+  const origin = `https://new-${tenant.storeId.slice(4, 12).toLowerCase()}.example`
+  const preflight = () => app.inject({
+    method: 'OPTIONS', url: '/v1/reviews', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-store-env-id' }
+  })
+  t.notOk((await preflight()).headers['access-control-allow-origin'], 'refused before the change')
+  t.equal((await putOrigins(app, tenant.key, tenant.storeId, ['https://shop.example', origin])).statusCode, 200)
+  await new Promise((resolve) => setTimeout(resolve, 5_100))
+  t.equal((await preflight()).headers['access-control-allow-origin'], origin)
+})
