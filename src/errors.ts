@@ -21,7 +21,7 @@ export const errors = {
   ScopeEscalation: createError('scope_escalation', 'A credential cannot create a credential with scopes outside its own', 403),
   PlanRequired: createError('plan_required', 'This feature needs the %s plan or above', 403),
   SubscriptionExpired: createError('subscription_expired', 'The store\'s subscription has lapsed', 403),
-  OriginNotAllowed: createError('origin_not_allowed', 'This origin is not allowed for the store', 403),
+  OriginNotAllowed: createError('origin_not_allowed', '%s', 403),
   StoreEnvNotFound: createError('store_env_not_found', 'Store environment not found', 404),
   NotFound: createError('not_found', '%s not found', 404),
   Conflict: createError('conflict', '%s', 409),

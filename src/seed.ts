@@ -8,6 +8,7 @@ export async function seedDemo ({ bootstrap, config }: Pick<Services, 'bootstrap
     store: 'Demo Store',
     owner: 'owner@demo.example',
     plan: 'growth',
-    origins: [config.publicUrl, 'http://localhost:5173']
+    // PUBLIC_URL may carry a path; an origin is scheme, host and port only.
+    origins: [new URL(config.publicUrl).origin, 'http://localhost:5173']
   })
 }

@@ -94,7 +94,7 @@ export function buildServices (deps: ServiceDeps) {
   // Services: the rules, each built once from the repositories above.
   const apiKeys = apiKeysService({ db, repo: repos.apiKeys, audit, clock })
   const account = accountService({ db, people, stores, audit, clock })
-  const bootstrap = bootstrapService({ db, people, stores, keys: apiKeys, clock, hash })
+  const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash })
   const uploads = uploadsService({ repo: repos.uploads, dataDir: config.dataDir, publicUrl, clock })
   const products = productsService({ db, repo: repos.products, events, clock })
   const reviews = reviewsService({ db, repo: repos.reviews, products: repos.products, uploads, events, clock, secretKey })

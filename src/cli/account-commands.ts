@@ -3,10 +3,10 @@ import { PLANS, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionStatus } from
 import type { Role } from '../lib/permissions.js'
 import { UsageError, type Command } from './command.js'
 
-function options<T extends Record<string, { type: 'string', multiple?: boolean }>> (args: string[], spec: T, required: Array<keyof T>) {
+function options<T extends Record<string, { type: 'string' | 'boolean', multiple?: boolean }>> (args: string[], spec: T, required: Array<keyof T>) {
   let values
   try {
-    values = parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as unknown as Record<keyof T, string | string[] | undefined>
+    values = parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as unknown as Record<keyof T, string | string[] | boolean | undefined>
   } catch (err) {
     throw new UsageError((err as Error).message)
   }
@@ -22,14 +22,9 @@ function plan (value: unknown, fallback?: Plan): Plan | undefined {
   return value as Plan
 }
 
+/** Checked and normalised by the service, as the API and the admin pages do (src/lib/origins.ts). */
 function origins (value: unknown): string[] {
-  const list = (value as string[] | undefined) ?? []
-  for (const origin of list) {
-    let parsed: URL
-    try { parsed = new URL(origin) } catch { throw new UsageError(`--origin ${origin} is not a URL`) }
-    if (!/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '')) throw new UsageError(`--origin ${origin} must be a bare origin such as https://shop.example`)
-  }
-  return list.map((o) => o.replace(/\/$/, ''))
+  return (value as string[] | undefined) ?? []
 }
 
 export const commands: Record<string, Command> = {
@@ -54,6 +49,17 @@ export const commands: Record<string, Command> = {
       const v = options(args, { store: { type: 'string' }, plan: { type: 'string' }, status: { type: 'string' } }, ['store', 'plan'])
       if (v.status !== undefined && !(SUBSCRIPTION_STATUSES as readonly unknown[]).includes(v.status)) throw new UsageError(`--status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`)
       return services.bootstrap.setPlan({ store: String(v.store), plan: plan(v.plan)!, status: v.status as SubscriptionStatus | undefined })
+    }
+  },
+  'store set-origins': {
+    usage: 'store set-origins --store ID (--origin URL [--origin URL]... | --none)',
+    async run ({ services, args }) {
+      const v = options(args, { store: { type: 'string' }, origin: { type: 'string', multiple: true }, none: { type: 'boolean' } }, ['store'])
+      const list = origins(v.origin)
+      // Replacing with nothing closes the storefront, so it has to be asked for, not left out by mistake.
+      if (v.none && list.length) throw new UsageError('--none allows no origin; it cannot go with --origin')
+      if (!v.none && !list.length) throw new UsageError('give at least one --origin, or --none to allow no origin (the storefront closes)')
+      return services.bootstrap.setOrigins({ store: String(v.store), origins: list })
     }
   },
   'member add': {

@@ -13,6 +13,9 @@ export interface Verdict {
   retryAfterSeconds: number
 }
 
+/** One counted request: its time, and an id that tells it apart from others at the same millisecond. */
+export interface Entry { at: number, id: string }
+
 /**
  * Sliding-log limiter over several windows at once: a request is admitted only when every window has room,
  * and a refused request is not counted. Window i covers (now - ms, now], so the edges are exact.
@@ -20,25 +23,38 @@ export interface Verdict {
  * applied together and an injectable clock to test the edges, hence this small module.
  */
 export interface RateLimitStore {
-  /** Counts the request when every window has room, unless `peek` asks only to look. */
-  hit (key: string, windows: Window[], now: number, peek?: boolean): Promise<Array<{ count: number, oldest: number | null }>>
+  /**
+   * Checks every window and counts `entry` when all have room, in one atomic step (so concurrent requests can
+   * never be admitted beyond a limit); answers the counts seen before it.
+   */
+  hit (key: string, windows: Window[], entry: Entry): Promise<Array<{ count: number, oldest: number | null }>>
+  /** Takes a counted entry back out (a reserved attempt that turned out not to count). */
+  remove (key: string, entry: Entry): Promise<void>
 }
 
 export class MemoryStore implements RateLimitStore {
   private readonly logs = new Map<string, number[]>()
   private sweeps = 0
 
-  async hit (key: string, windows: Window[], now: number, peek = false) {
+  // No await between the check and the push: the event loop makes the step atomic.
+  async hit (key: string, windows: Window[], { at: now }: Entry) {
     const longest = Math.max(...windows.map((w) => w.ms))
     const log = (this.logs.get(key) ?? []).filter((at) => at > now - longest)
     const counts = windows.map((w) => {
       const inside = log.filter((at) => at > now - w.ms)
       return { count: inside.length, oldest: inside.length ? inside[0] : null }
     })
-    if (!peek && counts.every((c, i) => c.count < windows[i].limit)) log.push(now)
+    if (counts.every((c, i) => c.count < windows[i].limit)) log.push(now)
     this.logs.set(key, log)
     if (++this.sweeps % 1000 === 0) this.sweep(now, longest)
     return counts
+  }
+
+  // Entries at the same millisecond count the same, so taking out any one of them is taking out this one.
+  async remove (key: string, { at }: Entry) {
+    const log = this.logs.get(key)
+    const index = log?.lastIndexOf(at) ?? -1
+    if (index >= 0) log!.splice(index, 1)
   }
 
   private sweep (now: number, longest: number) {
@@ -48,15 +64,15 @@ export class MemoryStore implements RateLimitStore {
   }
 }
 
-// KEYS[1]: the log; ARGV: now, member, peek flag, then (window ms, limit) pairs. Returns count and oldest per window.
+// KEYS[1]: the log; ARGV: now, member, then (window ms, limit) pairs. Returns count and oldest per window.
 const SCRIPT = `
 local now = tonumber(ARGV[1])
 local longest = 0
-for i = 4, #ARGV, 2 do longest = math.max(longest, tonumber(ARGV[i])) end
+for i = 3, #ARGV, 2 do longest = math.max(longest, tonumber(ARGV[i])) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - longest)
 local out = {}
 local admit = 1
-for i = 4, #ARGV, 2 do
+for i = 3, #ARGV, 2 do
   local from = now - tonumber(ARGV[i]) + 1
   local count = redis.call('ZCOUNT', KEYS[1], from, '+inf')
   local first = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
@@ -64,7 +80,7 @@ for i = 4, #ARGV, 2 do
   out[#out + 1] = first[2] or -1
   if count >= tonumber(ARGV[i + 1]) then admit = 0 end
 end
-if admit == 1 and ARGV[3] == '0' then
+if admit == 1 then
   redis.call('ZADD', KEYS[1], now, ARGV[2])
   redis.call('PEXPIRE', KEYS[1], longest)
 end
@@ -76,15 +92,18 @@ export class RedisStore implements RateLimitStore {
     redis.defineCommand('ehRateLimit', { numberOfKeys: 1, lua: SCRIPT })
   }
 
-  async hit (key: string, windows: Window[], now: number, peek = false) {
+  async hit (key: string, windows: Window[], entry: Entry) {
     const args = windows.flatMap((w) => [w.ms, w.limit])
-    const member = `${now}-${base62(8)}`
     const raw = await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<Array<number | string>>>)
-      .ehRateLimit(this.prefix + key, now, member, peek ? 1 : 0, ...args)
+      .ehRateLimit(this.prefix + key, entry.at, `${entry.at}-${entry.id}`, ...args)
     return windows.map((_, i) => {
       const oldest = Number(raw[i * 2 + 1])
       return { count: Number(raw[i * 2]), oldest: oldest < 0 ? null : oldest }
     })
+  }
+
+  async remove (key: string, entry: Entry) {
+    await this.redis.zrem(this.prefix + key, `${entry.at}-${entry.id}`)
   }
 }
 
@@ -96,40 +115,52 @@ export interface LimiterOptions {
   onStoreError?: (err: unknown) => void
 }
 
+/** An attempt counted ahead of the work it guards; `release` takes it back when it turns out not to count. */
+export interface Reservation {
+  verdict: Verdict
+  release: () => Promise<void>
+}
+
 export class RateLimiter {
   constructor (private readonly options: LimiterOptions) {}
 
   /** Counts a request against every window and says whether it is admitted. */
-  consume (key: string, windows: Window[]): Promise<Verdict> {
-    return this.run(key, windows, false)
+  async consume (key: string, windows: Window[]): Promise<Verdict> {
+    return (await this.reserve(key, windows)).verdict
   }
 
-  /** Says whether a request would be admitted, without counting it. */
-  peek (key: string, windows: Window[]): Promise<Verdict> {
-    return this.run(key, windows, true)
-  }
-
-  private async run (key: string, windows: Window[], peek: boolean): Promise<Verdict> {
-    const now = this.options.clock()
+  /**
+   * Counts an attempt before slow work (a password check) in the same atomic step as the check of the limit,
+   * so concurrent attempts cannot all pass a check that none of them has counted yet.
+   */
+  async reserve (key: string, windows: Window[]): Promise<Reservation> {
+    const entry = { at: this.options.clock(), id: base62(8) }
+    let store = this.options.store
     let counts
     try {
-      counts = await this.options.store.hit(key, windows, now, peek)
+      counts = await store.hit(key, windows, entry)
     } catch (err) {
       if (!this.options.fallback) throw err
       this.options.onStoreError?.(err)
-      counts = await this.options.fallback.hit(key, windows, now, peek)
+      store = this.options.fallback
+      counts = await store.hit(key, windows, entry)
     }
-    return verdictOf(windows, counts, now, !peek)
+    const verdict = verdictOf(windows, counts, entry.at)
+    // The entry goes back to the store that counted it; if that fails, the attempt simply stays counted.
+    const release = async () => {
+      if (verdict.allowed) await store.remove(key, entry).catch((err: unknown) => this.options.onStoreError?.(err))
+    }
+    return { verdict, release }
   }
 }
 
-function verdictOf (windows: Window[], counts: Array<{ count: number, oldest: number | null }>, now: number, counted: boolean): Verdict {
+function verdictOf (windows: Window[], counts: Array<{ count: number, oldest: number | null }>, now: number): Verdict {
   const allowed = counts.every((c, i) => c.count < windows[i].limit)
   let tightest = 0
   let retryAfterMs = 0
   const states = windows.map((w, i) => {
     const { count, oldest } = counts[i]
-    const used = allowed && counted ? count + 1 : count
+    const used = allowed ? count + 1 : count
     const resetMs = oldest === null ? w.ms : oldest + w.ms - now
     if (count >= w.limit) retryAfterMs = Math.max(retryAfterMs, resetMs)
     return { limit: w.limit, remaining: Math.max(0, w.limit - used), resetMs }

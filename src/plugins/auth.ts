@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import type { Credential } from '../types.js'
-import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS, setLimitHeaders } from './rate-limit.js'
+import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS } from './rate-limit.js'
 
 export type { Credential }
 
@@ -104,17 +104,18 @@ export default fp(async (app) => {
     }
     if (auth !== 'credential') return
 
-    const failureKey = `ip:authfail:${request.ip}`
-    const guard = await app.limiter.peek(failureKey, AUTH_FAILURE_WINDOWS)
-    if (!guard.allowed) {
-      setLimitHeaders(reply, guard)
-      reply.header('Retry-After', guard.retryAfterSeconds)
-      throw new errors.RateLimited(guard.retryAfterSeconds)
-    }
+    // The per-IP failure budget is spent only by failures and looked at only once the credential has failed, so
+    // a valid key or token is never refused for what others behind the same NAT got wrong. The count is one
+    // atomic step (one Redis script, or one synchronous step in memory), so however many bad credentials arrive
+    // at once, at most the budget get 401 and the rest 429. Reserving before verifying, as the password login
+    // does, would bound nothing here: a valid credential must be verified whatever the budget says, so every
+    // one is verified anyway, and valid requests would pay two more round trips. Letting a valid credential past
+    // an exhausted budget opens no guessing (keys carry 32+ random base62 characters, tokens are signed);
+    // passwords can be guessed, which is why the login locks out before it checks (plugins/session.ts).
     const token = tokenOf(request)
     const credential = token ? await resolve(token, request) : null
     if (!credential) {
-      setLimitHeaders(reply, await app.limiter.consume(failureKey, AUTH_FAILURE_WINDOWS))
+      await app.enforceLimit(reply, `ip:authfail:${request.ip}`, AUTH_FAILURE_WINDOWS)
       throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
     }
     request.credential = credential

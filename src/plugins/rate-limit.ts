@@ -17,7 +17,7 @@ export const CREDENTIAL_WINDOWS: Window[] = [
   { ms: 10_000, limit: 50 },
   { ms: 60_000, limit: 200 }
 ]
-/** Failed authentication attempts per IP: past this, the IP gets 429 before any key lookup. */
+/** Failed authentication attempts per IP: past this, further failures get 429 (valid credentials are still served). */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ ms: 60_000, limit: 30 }]
 /** Unauthenticated, non-storefront routes (health, OpenAPI): generous, but not unbounded. */
 export const PUBLIC_WINDOWS: Window[] = [{ ms: 10_000, limit: 100 }]

@@ -5,6 +5,7 @@ import { base62 } from '../lib/ids.js'
 import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
 import { secureCookies } from '../config.js'
+import type { Reservation } from '../lib/rate-limiter.js'
 import type { Person } from '../types.js'
 
 export const SESSION_COOKIE = 'eh_session'
@@ -12,6 +13,8 @@ const SESSION_TTL_MS = 12 * 3600_000
 /** Lock-out against password guessing: per email and per IP, failures only. */
 const LOGIN_FAILURES = [{ ms: 15 * 60_000, limit: 5 }]
 const LOGIN_FAILURES_PER_IP = [{ ms: 15 * 60_000, limit: 50 }]
+
+const releaseAll = (reservations: Reservation[]) => Promise.all(reservations.map((r) => r.release()))
 
 export interface PersonSession { personId: string, orgId: string | null, storeEnvId: string | null, expiresAt: number }
 
@@ -42,21 +45,42 @@ export default fp(async (app) => {
     return value && /^[0-9A-Za-z]{40}$/.test(value) ? value : null
   }
 
+  /**
+   * Counts the attempt as a failure before the slow password check, each budget in one atomic step, so however
+   * many attempts arrive at once only the budget's worth are ever checked. Unlike API keys (plugins/auth.ts),
+   * a locked email or IP is refused even with the right password: passwords can be guessed, and a lock-out that
+   * let the right guess through would tell the guesser when it found it.
+   */
+  async function reserveAttempt (email: string, ip: string): Promise<Reservation[]> {
+    const reservations = await Promise.all([
+      app.limiter.reserve(`login:email:${sha256(email.trim().toLowerCase())}`, LOGIN_FAILURES),
+      app.limiter.reserve(`login:ip:${ip}`, LOGIN_FAILURES_PER_IP)
+    ])
+    const refused = reservations.find((r) => !r.verdict.allowed)
+    if (refused) {
+      await releaseAll(reservations)
+      throw new errors.RateLimited(refused.verdict.retryAfterSeconds)
+    }
+    return reservations
+  }
+
+  async function checkPassword (email: string, password: string): Promise<Person | null> {
+    const person = await people.findPersonByEmail(email.trim())
+    // The hasher verifies against a dummy hash when the person is unknown, so timing does not reveal who has an account.
+    const ok = await hash.verify(person?.passwordHash, password)
+    return person && ok ? person : null
+  }
+
   app.decorate('sessions', {
     async authenticate (email: string, password: string, ip: string) {
-      const emailKey = `login:email:${sha256(email.trim().toLowerCase())}`
-      const ipKey = `login:ip:${ip}`
-      for (const [key, windows] of [[emailKey, LOGIN_FAILURES], [ipKey, LOGIN_FAILURES_PER_IP]] as const) {
-        const verdict = await app.limiter.peek(key, windows)
-        if (!verdict.allowed) throw new errors.RateLimited(verdict.retryAfterSeconds)
-      }
-      const person = await people.findPersonByEmail(email.trim())
-      // The hasher verifies against a dummy hash when the person is unknown, so timing does not reveal who has an account.
-      const ok = await hash.verify(person?.passwordHash, password)
-      if (person && ok) return person
-      await app.limiter.consume(emailKey, LOGIN_FAILURES)
-      await app.limiter.consume(ipKey, LOGIN_FAILURES_PER_IP)
-      return null
+      const held = await reserveAttempt(email, ip)
+      const person = await checkPassword(email, password).catch(async (err: unknown) => {
+        await releaseAll(held)
+        throw err
+      })
+      // A right password was no failure: its reservation goes back, so it never counts toward a lock-out.
+      if (person) await releaseAll(held)
+      return person
     },
 
     async start (reply, personId, context = {}) {

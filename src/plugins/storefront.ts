@@ -3,6 +3,7 @@ import cors from '@fastify/cors'
 import type { FastifyRequest } from 'fastify'
 import type { Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
+import { originNotAllowedMessage } from '../lib/origins.js'
 import type { StoreEnv } from '../types.js'
 
 /** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
@@ -25,7 +26,8 @@ declare module 'fastify' {
 }
 
 const EXPOSED = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']
-const ORIGIN_CACHE_MS = 30_000
+// A refusal is cached briefly only, so an origin an owner has just added works within seconds.
+const ORIGIN_CACHE_MS = { allowed: 30_000, refused: 5_000 }
 
 function normalOrigin (origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase()
@@ -69,7 +71,7 @@ export default fp(async (app) => {
   async function anyStoreAllows (origin: string): Promise<boolean> {
     const key = normalOrigin(origin)
     const cached = knownOrigins.get(key)
-    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS) return cached.allowed
+    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS[cached.allowed ? 'allowed' : 'refused']) return cached.allowed
     const like = `%${JSON.stringify(key).replace(/[!%_]/g, '!$&')}%`
     const row = await app.db('store_envs').whereRaw('lower(allowed_origins) like ? escape \'!\'', [like]).first('id')
     if (knownOrigins.size > 1000) knownOrigins.clear()
@@ -98,12 +100,14 @@ export default fp(async (app) => {
     if (config.auth !== 'storefront') return
     const endpoint = config.storefrontLimit
     if (!endpoint) throw new Error(`Storefront route ${request.routeOptions.url} has no storefrontLimit`)
-    await app.enforceLimit(reply, `ip:sf:${endpoint}:${request.ip}`, STOREFRONT_LIMITS[endpoint])
     const header = request.headers['x-store-env-id']
     if (typeof header !== 'string' || !header.trim()) throw new errors.StoreEnvRequired()
     const store = await storeOf(request)
     if (!store) throw new errors.StoreEnvNotFound()
-    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed()
+    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
+    // and only calls that passed the origin check spend it.
+    await app.enforceLimit(reply, `ip:sf:${endpoint}:${store.id}:${request.ip}`, STOREFRONT_LIMITS[endpoint])
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
   })

@@ -8,6 +8,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ service: AccountService 
     config: { storeScoped: false, scopeExempt: true, subscriptionExempt: true }
   }, async (request) => service.stores(request.credential!, request.query))
 
+  // The store is named by the path, so x-store-env-id is not needed; the service checks it is in reach.
+  app.get('/account/stores/:id/origins', {
+    schema: schemas.getOrigins,
+    config: { storeScoped: false }
+  }, async (request) => service.storeOrigins(request.credential!, request.params.id))
+
+  app.put('/account/stores/:id/origins', {
+    schema: schemas.putOrigins,
+    config: { storeScoped: false, minRole: 'admin' }
+  }, async (request) => service.setStoreOrigins(request.credential!, request.params.id, request.body.origins, request.ip))
+
   app.get('/account/members', { schema: schemas.listMembers }, async (request) => {
     return service.members(request.credential!.orgId, request.query)
   })

@@ -6,6 +6,7 @@ import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import { actorOf, type Credential } from '../../types.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
+import { replaceStoreOrigins } from './store-origins.js'
 import type { StoreEnv, StoresRepository } from './stores.repository.js'
 
 interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock }
@@ -22,11 +23,33 @@ export function presentStore (store: StoreEnv) {
 }
 
 export function accountService ({ db, people, stores, audit, clock }: Deps) {
+  /**
+   * A store named in the path gets the checks tenancy gives x-store-env-id: in the credential's organization and
+   * grant (else 404 store_env_not_found, so other tenants' ids are not confirmed), and not lapsed.
+   */
+  async function storeInReach (credential: Credential, storeId: string): Promise<StoreEnv> {
+    const store = await stores.find(storeId)
+    const inGrant = !credential.storeIds || credential.storeIds.includes(storeId)
+    if (!store || store.orgId !== credential.orgId || !inGrant) throw new errors.StoreEnvNotFound()
+    if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
+    return store
+  }
+
   return {
     async stores (credential: Credential, query: PageQuery) {
       const all = await stores.listForOrg(credential.orgId, credential.storeIds)
       const page = toPage(query)
       return envelope(all.slice(page.offset, page.offset + page.limit).map(presentStore), all.length, page)
+    },
+
+    async storeOrigins (credential: Credential, storeId: string) {
+      return { origins: (await storeInReach(credential, storeId)).allowedOrigins }
+    },
+
+    /** Owner and admin only (the route's minRole; the admin pages check the same). */
+    async setStoreOrigins (credential: Credential, storeId: string, origins: readonly string[], ip: string | null) {
+      const store = await storeInReach(credential, storeId)
+      return { origins: await replaceStoreOrigins({ db, stores, audit }, store, origins, `${credential.type}:${credential.id}`, ip) }
     },
 
     async members (orgId: string, query: PageQuery) {

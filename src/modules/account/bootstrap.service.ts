@@ -5,13 +5,15 @@ import { generatePassword, type PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, type Role } from '../../lib/permissions.js'
 import type { Plan, SubscriptionStatus } from '../../types.js'
 import type { ApiKeysService } from '../api-keys/api-keys.service.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
+import { checkedOrigins, replaceStoreOrigins } from './store-origins.js'
 import type { StoresRepository } from './stores.repository.js'
 
-interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher }
+interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher }
 
 /** Operator set-up without the admin application (decisions.md section 13): used by the CLI and the first-run seed. */
-export function bootstrapService ({ db, people, stores, keys, clock, hash }: Deps) {
+export function bootstrapService ({ db, people, stores, audit, keys, clock, hash }: Deps) {
   async function addMember (orgId: string, email: string, role: Role) {
     if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest(`A person's role is owner, admin or editor, not ${role}`)
     if (!await people.findOrganization(orgId)) throw new errors.NotFound('Organization')
@@ -28,17 +30,19 @@ export function bootstrapService ({ db, people, stores, keys, clock, hash }: Dep
     addMember,
 
     async bootstrap (input: { org: string, store: string, owner: string, plan?: Plan, origins?: string[] }) {
+      const allowedOrigins = checkedOrigins(input.origins ?? [])
       const now = clock()
       const org = await people.createOrganization(input.org, now)
       const { person } = await addMember(org.id, input.owner, 'owner')
-      const store = await stores.create({ orgId: org.id, name: input.store, plan: input.plan ?? 'growth', allowedOrigins: input.origins, now })
+      const store = await stores.create({ orgId: org.id, name: input.store, plan: input.plan ?? 'growth', allowedOrigins, now })
       const key = await keys.create({ type: 'cli', orgId: org.id, role: 'admin', scopes: [] }, { name: 'Bootstrap admin key', role: 'admin' }, null)
       return { organization: { id: org.id }, store: { id: store.id }, owner: person, apiKey: { id: key.id, secret: key.secret } }
     },
 
     async createStore (input: { org: string, name: string, plan?: Plan, origins?: string[] }) {
+      const allowedOrigins = checkedOrigins(input.origins ?? [])
       if (!await people.findOrganization(input.org)) throw new errors.NotFound('Organization')
-      const store = await stores.create({ orgId: input.org, name: input.name, plan: input.plan ?? 'free', allowedOrigins: input.origins, now: clock() })
+      const store = await stores.create({ orgId: input.org, name: input.name, plan: input.plan ?? 'free', allowedOrigins, now: clock() })
       return { store: { id: store.id } }
     },
 
@@ -46,6 +50,14 @@ export function bootstrapService ({ db, people, stores, keys, clock, hash }: Dep
       const store = await stores.setPlan(input.store, input.plan, input.status)
       if (!store) throw new errors.NotFound('Store environment')
       return { store: { id: store.id, plan: store.plan, status: store.subscriptionStatus } }
+    },
+
+    /** The operator's way to replace a store's allowed origins; audited with the actor `cli`. */
+    async setOrigins (input: { store: string, origins: string[] }) {
+      const store = await stores.find(input.store)
+      if (!store) throw new errors.NotFound('Store environment')
+      const origins = await replaceStoreOrigins({ db, stores, audit }, store, input.origins, 'cli', null)
+      return { store: { id: store.id, origins } }
     },
 
     async isEmpty () {

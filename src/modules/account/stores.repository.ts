@@ -63,8 +63,8 @@ export function storesRepository (db: Knex) {
       return this.find(id)
     },
 
-    async setAllowedOrigins (id: string, origins: string[]): Promise<void> {
-      await db('store_envs').where({ id }).update({ allowed_origins: JSON.stringify(origins) })
+    async setAllowedOrigins (id: string, origins: string[], trx: Knex = db): Promise<void> {
+      await trx('store_envs').where({ id }).update({ allowed_origins: JSON.stringify(origins) })
     }
   }
 }
