@@ -26,6 +26,7 @@ import orders from './modules/orders/index.js'
 import reviews from './modules/reviews/index.js'
 import imports from './modules/imports/index.js'
 import uploads from './modules/uploads/index.js'
+import eventLog from './modules/events/index.js'
 import outboundWebhooks from './modules/outbound-webhooks/index.js'
 import connectorHooks from '../connectors/hooks/index.js'
 import oauth from '../oauth/index.js'
@@ -116,6 +117,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(reviews, { prefix: '/v1' })
   await app.register(imports, { prefix: '/v1' })
   await app.register(uploads, { prefix: '/v1' })
+  await app.register(eventLog, { prefix: '/v1' })
   await app.register(outboundWebhooks, { prefix: '/v1' })
   await app.register(connectorHooks, { prefix: '/v1' })
   await app.register(oauth)
