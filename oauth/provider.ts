@@ -126,6 +126,7 @@ export function createProvider (deps: ProviderDeps): Provider {
 
   provider.use(async (ctx, next) => {
     if (ctx.path === '/auth' && ctx.method === 'GET') keepOfflineAccess(ctx as unknown as KoaContextWithOIDC)
+    if (ctx.path === '/token' && ctx.method === 'POST') ignoreBearer(ctx.headers)
     await next()
     if (ctx.path === '/token' && ctx.method === 'POST') await afterToken(ctx as unknown as KoaContextWithOIDC)
   })
@@ -144,6 +145,15 @@ export function createProvider (deps: ProviderDeps): Provider {
       // oidc-provider finds its mount path by locating ctx.url inside originalUrl; keep them consistent.
       if (req.originalUrl) req.originalUrl = mount + ctx.url
     }
+  }
+
+  /**
+   * Zapier's usual app template sends the old access token as `Authorization: Bearer …` on its refresh call, with
+   * the client credentials in the body; oidc-provider counts that header as a second client authentication and
+   * answers 400. A Bearer never authenticates a client here, so it is ignored (decisions.md section 10); Basic stays.
+   */
+  function ignoreBearer (headers: Record<string, string | string[] | undefined>) {
+    if (typeof headers.authorization === 'string' && /^bearer(\s|$)/i.test(headers.authorization.trim())) delete headers.authorization
   }
 
   async function afterToken (ctx: KoaContextWithOIDC) {
