@@ -8,7 +8,7 @@ import { RESOURCES } from '../src/lib/permissions.js'
 import type { PeopleRepository } from '../src/modules/account/people.repository.js'
 import { knexAdapterFactory } from './adapter.js'
 import { compareClientSecret, type OauthClients } from './clients.js'
-import type { GrantsRepository } from './grants.js'
+import { entitles, type GrantsRepository } from './grants.js'
 import { SIGNING_ALG } from './keys.js'
 
 /** The REST API's scope strings (service-api.md section 2), as the resource server's scopes. */
@@ -43,7 +43,14 @@ interface GraceState { graceResponse?: Record<string, unknown> }
 export function createProvider (deps: ProviderDeps): Provider {
   const { db, clock, clients, grants, people, audience } = deps
 
-  async function findAccount (ctx: KoaContextWithOIDC, sub: string, token?: { kind: string, consumed?: unknown, jti?: string }) {
+  async function findAccount (ctx: KoaContextWithOIDC, sub: string, token?: { kind: string, consumed?: unknown, jti?: string, grantId?: string }) {
+    // A code or refresh token is redeemed only under a grant the API would still honour: not revoked, the
+    // person still a member with the role, the client the operator's or the organization's own. Without an
+    // account the provider answers invalid_grant.
+    if (token?.grantId) {
+      const grant = await grants.findLive(token.grantId, clock())
+      if (!grant || !entitles(grant, sub)) return undefined
+    }
     if (token?.kind === 'RefreshToken' && token.consumed && token.jti) {
       // Reuse of a rotated refresh token: inside the grace window answer with the pair it was rotated into
       // (the provider would otherwise revoke the grant); after it, let the provider refuse and revoke.
