@@ -103,6 +103,14 @@ export function grantsRepository (db: Knex) {
       return (await query.update({ revoked_at: now })) === 1
     },
 
+    /** Revokes every live grant the person made for the organization; returns their ids (for audit and cleanup). */
+    async revokeAllOfPerson (orgId: string, personId: string, now: number, trx: Knex = db): Promise<string[]> {
+      const rows = await trx('oauth_grants').where({ org_id: orgId, person_id: personId }).whereNull('revoked_at').select('id')
+      const ids = rows.map((r) => r.id as string)
+      if (ids.length) await trx('oauth_grants').whereIn('id', ids).whereNull('revoked_at').update({ revoked_at: now })
+      return ids
+    },
+
     async list (orgId: string, page: { offset: number, limit: number }) {
       const base = db('oauth_grants as g').where('g.org_id', orgId).whereNull('g.revoked_at')
       const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
