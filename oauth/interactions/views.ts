@@ -40,9 +40,11 @@ export interface ConsentView {
 }
 
 export function consentPage (v: ConsentView): string {
+  // decisions.md section 10: a person with one store finds it already chosen.
+  const only = v.organizations.flatMap((org) => org.stores).length === 1 ? ' checked' : ''
   const orgs = v.organizations.map((org, i) => `<fieldset><legend>
 <label><input type="radio" name="org" value="${e(org.id)}"${i === 0 ? ' checked' : ''} required> ${e(org.name)} (you are ${e(org.role)})</label></legend>
-${org.stores.map((s) => `<label><input type="checkbox" name="stores" value="${e(s.id)}"> ${e(s.name)} <small>${e(s.id)}</small></label>`).join('\n')}
+${org.stores.map((s) => `<label><input type="checkbox" name="stores" value="${e(s.id)}"${only}> ${e(s.name)} <small>${e(s.id)}</small></label>`).join('\n')}
 </fieldset>`).join('\n')
   return page('Allow access', `<h1>${e(v.clientName)} wants access to your stores</h1>
 <p>Registered by ${e(v.registeredBy)}.</p>
