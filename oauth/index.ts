@@ -66,7 +66,7 @@ export default fp(async (app) => {
     callback(req, res)
   })
 
-  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores: app.stores, grants, audit: app.audit, clock, audience }) })
+  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores: app.stores, grants, clients, audit: app.audit, clock, audience }) })
   app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
   await app.register(connections, { prefix: '/v1', service })
 

@@ -57,16 +57,17 @@ export default async function admin (app: FastifyInstance) {
   const people = peopleRepository(app.db)
   const grants = grantsRepository(app.db)
   const clients = oauthClients(app.db, app.clock)
+  const connections = connectionsService({ db: app.db, grants, clients, audit: app.audit, clock: app.clock })
   const services: AdminServices = {
     people,
     grants,
     clients,
-    connections: connectionsService({ db: app.db, grants, clients, audit: app.audit, clock: app.clock }),
+    connections,
     webhooks: outboundWebhooksService({
       subscriptions: app.webhooks.subscriptions, outbox: app.webhooks.outbox, events: eventsRepository(app.db), clock: app.clock, secretKey: app.config.secretKey, allowPrivate: app.config.webhookAllowPrivate
     }),
     keys: apiKeysService({ db: app.db, repo: apiKeysRepository(app.db), audit: app.audit, clock: app.clock }),
-    account: accountService({ db: app.db, people, stores: app.stores, audit: app.audit, clock: app.clock }),
+    account: accountService({ db: app.db, people, stores: app.stores, audit: app.audit, clock: app.clock, endPersonConnections: connections.endPersonConnections }),
     invitations: invitationsService({
       db: app.db, repo: invitationsRepository(app.db), people, audit: app.audit, clock: app.clock, publicUrl: app.config.publicUrl, send: invitationMailer(app.config.smtpUrl, app.config.mailFrom)
     })
