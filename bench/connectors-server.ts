@@ -4,13 +4,9 @@
  * and bench/lib.ts's bare fastify route on another. Reports { appUrl, bareUrl, storeId, keys, targets } to the parent over IPC.
  */
 import { join } from 'node:path'
-import type { Knex } from 'knex'
 import { buildApp } from '../src/app.js'
 import { validateConfig } from '../src/config.js'
 import { createKnex, isMysql, migrateLatest } from '../src/db.js'
-import { apiKeysService } from '../src/modules/api-keys/api-keys.service.js'
-import { apiKeysRepository } from '../src/modules/api-keys/api-keys.repository.js'
-import { auditRepository } from '../src/modules/audit/audit.repository.js'
 import { systemClock } from '../src/lib/clock.js'
 import { buildServices, type Services } from '../src/services.js'
 import { bareServer } from './lib.js'
@@ -74,9 +70,8 @@ async function seed ({ db, bootstrap }: Pick<Services, 'db' | 'bootstrap'>): Pro
   return { orgId, storeId }
 }
 
-async function makeKeys (db: Knex, orgId: string): Promise<string[]> {
+async function makeKeys ({ db, apiKeys: service }: Pick<Services, 'db' | 'apiKeys'>, orgId: string): Promise<string[]> {
   await db('api_keys').where({ org_id: orgId }).delete()
-  const service = apiKeysService({ db, repo: apiKeysRepository(db), audit: auditRepository(db, systemClock), clock: systemClock })
   const keys: string[] = []
   for (let i = 0; i < KEY_COUNT; i++) {
     keys.push((await service.create({ type: 'cli', orgId, role: 'viewer', scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read'] }, { name: `bench ${i}`, role: 'viewer', scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read'] }, null)).secret)
@@ -105,7 +100,7 @@ async function main () {
   await migrateLatest(db)
   const services = buildServices({ db, clock: systemClock, config, redis: null })
   const { orgId, storeId } = await seed(services)
-  const keys = await makeKeys(db, orgId)
+  const keys = await makeKeys(services, orgId)
 
   const app = await buildApp(config, { db, services, logger: false })
   await app.listen({ port: 0, host: '127.0.0.1' })

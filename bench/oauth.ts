@@ -16,7 +16,6 @@ import { sha256 } from '../src/lib/secrets.js'
 import { base62, newId } from '../src/lib/ids.js'
 import { systemClock } from '../src/lib/clock.js'
 import { oauthClients } from '../src/oauth/clients.js'
-import { grantsRepository } from '../src/oauth/grants.js'
 import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../src/oauth/provider.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
@@ -49,7 +48,7 @@ const tenant = await app.services.bootstrap.bootstrap({ org: 'Bench', store: 'Be
 const storeId = tenant.store.id
 const created = await oauthClients(db, systemClock).create({ name: 'Bench platform', redirectUris: ['http://127.0.0.1:9/callback'] })
 const client = (await app.oidc.Client.find(created.clientId))!
-const grants = grantsRepository(db)
+const grants = app.services.grants
 
 /** Grants and tokens minted through the provider's own models (the HTTP dance is tested elsewhere). */
 async function mintConnection () {

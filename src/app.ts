@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
 import type { Redis } from 'ioredis'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -28,6 +28,7 @@ import orders from './modules/orders/index.js'
 import reviews from './modules/reviews/index.js'
 import imports from './modules/imports/index.js'
 import uploads from './modules/uploads/index.js'
+import eventLog from './modules/events/index.js'
 import outboundWebhooks from './modules/outbound-webhooks/index.js'
 import connectorHooks from './modules/connectors/hooks/index.js'
 import connectorConnections from './modules/connectors/connections/index.js'
@@ -54,6 +55,27 @@ export interface AppDeps {
 
 const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]']
 
+/** Paths that carry a one-time token (invitation links): the token is the authority, so it never reaches a log. */
+const TOKEN_IN_PATH = /^(\/admin\/invitations\/)[^/?#]+/
+
+/** fastify's own request serializer, with tokens in paths masked. */
+function serializeRequest (request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.replace(TOKEN_IN_PATH, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort
+  }
+}
+
+/** The redaction applies to every logger, also one a caller (a test, a bench) passes in. */
+function loggerOptions (config: Config, logger: AppDeps['logger']) {
+  if (logger === false) return false
+  const safe = { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } }
+  return typeof logger === 'object' ? { ...safe, ...logger } : safe
+}
+
 // @fastify/ajv-compiler's typings cover only its own pool shapes; these are the parts used here.
 type RouteValidator = (route: { schema: unknown, method: string, url: string, httpPart?: string }) => unknown
 type ValidatorFactory = (external: unknown, options: { customOptions?: Record<string, unknown> }) => RouteValidator
@@ -75,7 +97,7 @@ function typedJsonBodies (): ValidatorFactory {
 
 export async function buildApp (config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: loggerOptions(config, deps.logger),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
@@ -105,6 +127,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(reviews, { prefix: '/v1' })
   await app.register(imports, { prefix: '/v1' })
   await app.register(uploads, { prefix: '/v1' })
+  await app.register(eventLog, { prefix: '/v1' })
   await app.register(outboundWebhooks, { prefix: '/v1' })
   await app.register(connectorHooks, { prefix: '/v1' })
   await app.register(oauth)

@@ -74,15 +74,37 @@ export function loadConfig (env: Env = process.env): Config {
   return validateConfig(raw)
 }
 
+/** Settings that hold a secret or may carry one (a password in a URL): never echoed in a refusal. */
+const NOT_ECHOED = new Set(['secretKey', 'databaseUrl', 'redisUrl', 'smtpUrl'])
+
+/**
+ * The schema's pattern only checks the scheme; nodemailer parses the rest with the legacy `url.parse`, which warns
+ * on stderr with the whole URL (password included) when the URL is malformed, e.g. a port that is not a number.
+ */
+function checkSmtpUrl (smtpUrl: string | undefined): void {
+  if (smtpUrl !== undefined && !hasHost(smtpUrl)) {
+    throw new ConfigError('Invalid configuration: SMTP_URL must be a valid smtp:// or smtps:// URL with a host')
+  }
+}
+
+function hasHost (value: string): boolean {
+  try {
+    return new URL(value).hostname !== ''
+  } catch {
+    return false
+  }
+}
+
 export function validateConfig (raw: unknown): Config {
   const first = Value.Errors(ConfigSchema, raw).First()
   if (first) {
     const key = first.path.split('/')[1] ?? ''
     const envName = (ConfigSchema.properties as Record<string, { env?: string }>)[key]?.env ?? key
-    const shown = key === 'secretKey' || key === 'databaseUrl' || key === 'redisUrl' ? '' : ` (got ${JSON.stringify(first.value)})`
+    const shown = NOT_ECHOED.has(key) ? '' : ` (got ${JSON.stringify(first.value)})`
     const message = first.value === undefined ? 'is required' : first.message.toLowerCase()
     throw new ConfigError(`Invalid configuration: ${envName} ${message}${shown}`)
   }
+  checkSmtpUrl((raw as Config).smtpUrl)
   return raw as Config
 }
 

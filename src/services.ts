@@ -19,6 +19,7 @@ import { bootstrapService } from './modules/account/bootstrap.service.js'
 import { apiKeysRepository } from './modules/api-keys/api-keys.repository.js'
 import { apiKeysService } from './modules/api-keys/api-keys.service.js'
 import { eventLog, eventsRepository, parseEventId } from './modules/events/events.repository.js'
+import { eventsService } from './modules/events/events.service.js'
 import { productsRepository } from './modules/products/products.repository.js'
 import { productsService } from './modules/products/products.service.js'
 import { ordersRepository } from './modules/orders/orders.repository.js'
@@ -93,7 +94,6 @@ export function buildServices (deps: ServiceDeps) {
 
   // Services: the rules, each built once from the repositories above.
   const apiKeys = apiKeysService({ db, repo: repos.apiKeys, audit, clock })
-  const account = accountService({ db, people, stores, audit, clock })
   const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash })
   const uploads = uploadsService({ repo: repos.uploads, dataDir: config.dataDir, publicUrl, clock })
   const products = productsService({ db, repo: repos.products, events, clock })
@@ -113,6 +113,9 @@ export function buildServices (deps: ServiceDeps) {
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock })
+  // Removing a member ends their OAuth connections (decisions.md section 10).
+  const account = accountService({ db, people, stores, audit, clock, endPersonConnections: connections.endPersonConnections })
+  const eventHistoryService = eventsService({ events: eventHistory })
   const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailer.direct })
 
   // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8).
@@ -141,6 +144,7 @@ export function buildServices (deps: ServiceDeps) {
     audit,
     events,
     eventHistory,
+    eventHistoryService,
     grants,
     clients,
     repos,

@@ -9,15 +9,43 @@ import { promisify } from 'node:util'
  * through). `allowPrivate` is the operator's WEBHOOK_ALLOW_PRIVATE.
  */
 
-const blocked = new BlockList()
-for (const [net, prefix] of [
+const PRIVATE_IPV4: ReadonlyArray<readonly [string, number]> = [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]
-] as const) blocked.addSubnet(net, prefix, 'ipv4')
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]
-] as const) blocked.addSubnet(net, prefix, 'ipv6')
+]
+
+/*
+ * IPv6 ranges blocked whole. `::/96` (IPv4-compatible, deprecated) and `2002::/16` (6to4, RFC 7526) carry an IPv4
+ * address a host or relay may route to, and have no legitimate use as a webhook target; nor do Teredo or the
+ * local-use NAT64 prefix (RFC 8215, private by definition).
+ */
+const PRIVATE_IPV6: ReadonlyArray<readonly [string, number]> = [
+  ['::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7],
+  ['fe80::', 10], ['ff00::', 8]
+]
+
+/*
+ * /96 prefixes whose last 32 bits are the IPv4 address actually reached: IPv4-mapped (`::ffff:a.b.c.d`, the socket
+ * connects over IPv4), IPv4-translated (SIIT, `::ffff:0:a.b.c.d`) and the well-known NAT64 prefix (RFC 6052; DNS64
+ * answers public hosts with it). Only the private space inside them is blocked.
+ */
+const EMBEDDING_PREFIXES = ['::ffff:', '::ffff:0:', '64:ff9b::']
+
+/** `10.0.0.0` -> `a00:0`: the last two groups of an IPv6 address that embeds it. */
+function ipv4Groups (ipv4: string): string {
+  const [a, b, c, d] = ipv4.split('.').map(Number)
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+}
+
+// Node's BlockList parses the address (no hand-written parser sees untrusted input); the embedded forms are
+// listed as IPv6 subnets generated from the IPv4 list above.
+const blocked = new BlockList()
+for (const [net, prefix] of PRIVATE_IPV4) {
+  blocked.addSubnet(net, prefix, 'ipv4')
+  for (const head of EMBEDDING_PREFIXES) blocked.addSubnet(head + ipv4Groups(net), 96 + prefix, 'ipv6')
+}
+for (const [net, prefix] of PRIVATE_IPV6) blocked.addSubnet(net, prefix, 'ipv6')
 
 export class UnsafeUrlError extends Error {
   override name = 'UnsafeUrlError'
@@ -25,13 +53,6 @@ export class UnsafeUrlError extends Error {
 
 /** True for any address a webhook may not reach unless the operator allows private addresses. */
 export function isPrivateAddress (address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return isPrivateAddress(mapped[1])
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address)
-  if (mappedHex) {
-    const [hi, lo] = [parseInt(mappedHex[1], 16), parseInt(mappedHex[2], 16)]
-    return isPrivateAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`)
-  }
   const family = isIP(address)
   if (family === 0) return true
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6')

@@ -70,6 +70,16 @@ export function oauthClients (db: Knex, clock: Clock) {
       return envelope(rows.map(present), total, page)
     },
 
+    /**
+     * Who registered the client: an organization (only its members may authorize it) or the operator
+     * (`orgId` null: offered to every organization), decisions.md section 10.
+     */
+    async registrar (id: string): Promise<{ name: string, orgId: string | null, orgName: string | null } | null> {
+      const row = await db('oauth_clients as c').leftJoin('organizations as o', 'o.id', 'c.org_id')
+        .where('c.id', id).first('c.name', 'c.org_id', 'o.name as org_name')
+      return row ? { name: row.name as string, orgId: (row.org_id as string | null) ?? null, orgName: (row.org_name as string | null) ?? null } : null
+    },
+
     async name (id: string): Promise<string | null> {
       const row = await db<ClientRow>('oauth_clients').where({ id }).first('name')
       return row?.name ?? null

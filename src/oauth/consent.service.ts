@@ -6,12 +6,22 @@ import type { PeopleRepository } from '../modules/account/people.repository.js'
 import type { StoresRepository } from '../modules/account/stores.repository.js'
 import type { AuditRepository } from '../modules/audit/audit.repository.js'
 import type { GrantsRepository } from './grants.js'
+import type { OauthClients } from './clients.js'
 
 export interface ConsentChoice { org: string, stores: string[], role: string }
+export type ClientRegistrar = NonNullable<Awaited<ReturnType<OauthClients['registrar']>>>
 
-export class ConsentError extends Error {}
+/** A choice the consent screen refuses: 400 for a choice to correct, 403 for a client the person may not authorize. */
+export class ConsentError extends Error {
+  constructor (message: string, readonly status = 400) { super(message) }
+}
 
-interface Deps { db: Knex, provider: Provider, people: PeopleRepository, stores: StoresRepository, grants: GrantsRepository, audit: AuditRepository, clock: Clock, audience: string }
+interface Deps { db: Knex, provider: Provider, people: PeopleRepository, stores: StoresRepository, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, audience: string }
+
+/** An organization's client serves only that organization; an operator-registered one (no orgId) serves all. */
+export function clientServes (client: Pick<ClientRegistrar, 'orgId'>, orgId: string): boolean {
+  return client.orgId == null || client.orgId === orgId
+}
 
 /** A grant's role: never above the person's own and never owner (owner authority is not delegated). */
 export function grantableRoles (personRole: Role): Role[] {
@@ -21,8 +31,9 @@ export function grantableRoles (personRole: Role): Role[] {
 /** The consent step (decisions.md section 10): the person picks organization, stores and role; we record it on the grant. */
 export function consentService (deps: Deps) {
   return {
-    async options (personId: string) {
-      const orgs = await deps.people.organizationsOf(personId)
+    /** The organizations the person may connect this client to, with their stores, and the grantable roles. */
+    async options (personId: string, client: Pick<ClientRegistrar, 'orgId'>) {
+      const orgs = (await deps.people.organizationsOf(personId)).filter((org) => clientServes(client, org.id))
       const organizations = await Promise.all(orgs.map(async (org) => ({
         ...org,
         stores: (await deps.stores.listForOrg(org.id)).map((s) => ({ id: s.id, name: s.name }))
@@ -34,6 +45,9 @@ export function consentService (deps: Deps) {
     /** Validates the choice, saves the provider grant and our record of it in one go; returns the grant id. */
     async grant (input: { personId: string, clientId: string, oidcScope: string[], apiScopes: string[], choice: ConsentChoice, ip: string | null }) {
       const { choice } = input
+      const client = await deps.clients.registrar(input.clientId)
+      if (!client) throw new ConsentError('This application is not registered.')
+      if (!clientServes(client, choice.org)) throw new ConsentError(`${client.name} was registered by ${client.orgName ?? 'another organization'}; only its members can connect it, to that organization.`, 403)
       const memberRole = await deps.people.membershipRole(choice.org, input.personId)
       if (!memberRole || !(PERSON_ROLES as readonly string[]).includes(memberRole)) throw new ConsentError('Choose an organization you belong to.')
       if (!grantableRoles(memberRole).includes(choice.role as Role)) throw new ConsentError('Choose a role that is not above your own.')

@@ -1,8 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose'
 import type { Clock } from '../lib/clock.js'
-import { roleRank } from '../lib/permissions.js'
 import type { Credential } from '../types.js'
-import type { GrantsRepository } from './grants.js'
+import { entitles, type GrantsRepository } from './grants.js'
 import { publicJwks, SIGNING_ALG } from './keys.js'
 
 const TOUCH_EVERY_MS = 60_000
@@ -50,7 +49,7 @@ export function oauthCredentialResolver (deps: Deps) {
     if (typeof payload.grant_id !== 'string' || typeof payload.sub !== 'string') return null
     const now = deps.clock()
     const grant = await deps.grants.findLive(payload.grant_id, now)
-    if (!grant || grant.personId !== payload.sub || roleRank(grant.memberRole) < roleRank(grant.role)) return null
+    if (!grant || !entitles(grant, payload.sub)) return null
     if (grant.lastUsedAt == null || grant.lastUsedAt < now - TOUCH_EVERY_MS) await deps.grants.touch(grant.id, now, TOUCH_EVERY_MS)
     // findLive joined the membership and the role was compared above: the auth pipeline need not ask again.
     return { type: 'oauth', id: grant.id, orgId: grant.orgId, role: grant.role, scopes: grant.scopes, personId: grant.personId, storeIds: grant.storeIds, membershipChecked: true }

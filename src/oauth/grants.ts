@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { Role } from '../lib/permissions.js'
+import { roleRank, type Role } from '../lib/permissions.js'
 import { sha256 } from '../lib/secrets.js'
 import { countAndPage } from '../lib/pagination.js'
 
@@ -45,6 +45,13 @@ function toChoice (row: Row): GrantChoice {
   }
 }
 
+export type LiveGrant = GrantChoice & { memberRole: Role }
+
+/** A live grant serves only its own person while their membership role is at least the grant's (decisions.md section 10). */
+export function entitles (grant: LiveGrant, personId: string): boolean {
+  return grant.personId === personId && roleRank(grant.memberRole) >= roleRank(grant.role)
+}
+
 export function grantsRepository (db: Knex) {
   return {
     async insert (choice: Omit<GrantChoice, 'lastUsedAt' | 'revokedAt'>, trx: Knex = db) {
@@ -68,15 +75,18 @@ export function grantsRepository (db: Knex) {
     },
 
     /**
-     * One query for the credential resolver: our record is not revoked, the provider's grant row still exists
-     * and has not expired, and the person is still a member (with the role, compared by the caller).
+     * One query for the credential resolver and the token endpoint: our record is not revoked, the provider's
+     * grant row still exists and has not expired, the client is the operator's or the grant's organization's own,
+     * and the person is still a member (with the role, compared by `entitles`).
      */
-    async findLive (id: string, now: number): Promise<(GrantChoice & { memberRole: Role }) | null> {
+    async findLive (id: string, now: number): Promise<LiveGrant | null> {
       const row = await db('oauth_grants as g')
         .join('oidc_models as m', function () { this.onVal('m.model', 'Grant').andOnVal('m.id_hash', sha256(id)) })
         .join('memberships as ms', function () { this.on('ms.org_id', 'g.org_id').andOn('ms.person_id', 'g.person_id') })
+        .join('oauth_clients as c', 'c.id', 'g.client_id')
         .where('g.id', id).whereNull('g.revoked_at')
         .where((q) => { q.whereNull('m.expires_at').orWhere('m.expires_at', '>', now) })
+        .where((q) => { q.whereNull('c.org_id').orWhere('c.org_id', db.ref('g.org_id')) })
         .first('g.*', 'ms.role as member_role')
       return row ? { ...toChoice(row as Row), memberRole: row.member_role as Role } : null
     },
@@ -92,6 +102,14 @@ export function grantsRepository (db: Knex) {
       const query = trx('oauth_grants').where({ id }).whereNull('revoked_at')
       if (orgId) query.where({ org_id: orgId })
       return (await query.update({ revoked_at: now })) === 1
+    },
+
+    /** Revokes every live grant the person made for the organization; returns their ids (for audit and cleanup). */
+    async revokeAllOfPerson (orgId: string, personId: string, now: number, trx: Knex = db): Promise<string[]> {
+      const rows = await trx('oauth_grants').where({ org_id: orgId, person_id: personId }).whereNull('revoked_at').select('id')
+      const ids = rows.map((r) => r.id as string)
+      if (ids.length) await trx('oauth_grants').whereIn('id', ids).whereNull('revoked_at').update({ revoked_at: now })
+      return ids
     },
 
     async list (orgId: string, page: { offset: number, limit: number }) {

@@ -55,6 +55,6 @@ export default fp(async (app) => {
     callback(req, res)
   })
 
-  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, audit, clock, audience }) })
+  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience }) })
   app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
 }, { name: 'oauth', dependencies: ['auth', 'tenancy', 'session', 'services'] })

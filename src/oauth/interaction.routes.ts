@@ -6,7 +6,7 @@ import type { InteractionResults } from 'oidc-provider'
 import { secureCookies } from '../config.js'
 import type { OauthClients } from './clients.js'
 import { ConsentError, type ConsentService } from './consent.service.js'
-import { consentPage, loginPage, scopeInWords } from './interaction.views.js'
+import { consentPage, loginPage, refusalPage, scopeInWords } from './interaction.views.js'
 import { escapeHtml } from './provider.js'
 
 interface Opts { provider: Provider, clients: OauthClients, consent: ConsentService, audience: string }
@@ -54,19 +54,26 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
     return reply.status(303).headers(HEADERS).redirect(to)
   }
 
-  async function showConsent (reply: FastifyReply, uid: string, personId: string, d: Awaited<ReturnType<Provider['interactionDetails']>>, error?: string) {
+  async function showConsent (reply: FastifyReply, uid: string, personId: string, d: Awaited<ReturnType<Provider['interactionDetails']>>, error?: ConsentError) {
     const requested = requestedApiScopes(d)
-    const { organizations, roles } = await consent.options(personId)
+    const client = (await clients.registrar(String(d.params.client_id))) ?? { name: 'An application', orgId: null, orgName: null }
+    const { organizations, roles } = await consent.options(personId, client)
+    const csrf = await reply.generateCsrf()
+    // decisions.md section 10: an organization's client is for its members only; say so instead of offering nothing.
+    if (client.orgId && organizations.length === 0) {
+      return html(reply, refusalPage({ uid, csrf, clientName: client.name, orgName: client.orgName ?? 'another organization' }), 403)
+    }
     return html(reply, consentPage({
       uid,
-      csrf: await reply.generateCsrf(),
-      clientName: (await clients.name(String(d.params.client_id))) ?? 'An application',
+      csrf,
+      clientName: client.name,
+      registeredBy: client.orgName ?? 'this service',
       scopes: requested.map((scope) => ({ scope, words: scopeInWords(scope) })),
       offline: String(d.params.scope ?? '').split(' ').includes('offline_access'),
       organizations,
       roles,
-      error
-    }), error ? 400 : 200)
+      error: error?.message
+    }), error ? error.status : 200)
   }
 
   function requestedApiScopes (d: Awaited<ReturnType<Provider['interactionDetails']>>): string[] {
@@ -120,7 +127,7 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
       return finish(request, reply, { consent: { grantId } })
     } catch (err) {
       if (!(err instanceof ConsentError)) throw err
-      return showConsent(reply, d.uid, personId, d, err.message)
+      return showConsent(reply, d.uid, personId, d, err)
     }
   })
 

@@ -30,6 +30,8 @@ export interface ConsentView {
   uid: string
   csrf: string
   clientName: string
+  /** The registering organization's name, or "this service" for operator-registered clients. */
+  registeredBy: string
   scopes: Array<{ scope: string, words: string }>
   offline: boolean
   organizations: Array<{ id: string, name: string, role: string, stores: Array<{ id: string, name: string }> }>
@@ -38,11 +40,14 @@ export interface ConsentView {
 }
 
 export function consentPage (v: ConsentView): string {
+  // decisions.md section 10: a person with one store finds it already chosen.
+  const only = v.organizations.flatMap((org) => org.stores).length === 1 ? ' checked' : ''
   const orgs = v.organizations.map((org, i) => `<fieldset><legend>
 <label><input type="radio" name="org" value="${e(org.id)}"${i === 0 ? ' checked' : ''} required> ${e(org.name)} (you are ${e(org.role)})</label></legend>
-${org.stores.map((s) => `<label><input type="checkbox" name="stores" value="${e(s.id)}"> ${e(s.name)} <small>${e(s.id)}</small></label>`).join('\n')}
+${org.stores.map((s) => `<label><input type="checkbox" name="stores" value="${e(s.id)}"${only}> ${e(s.name)} <small>${e(s.id)}</small></label>`).join('\n')}
 </fieldset>`).join('\n')
   return page('Allow access', `<h1>${e(v.clientName)} wants access to your stores</h1>
+<p>Registered by ${e(v.registeredBy)}.</p>
 ${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
 <p>If you allow it, ${e(v.clientName)} may:</p>
 <ul>${v.scopes.map((s) => `<li>${e(s.words)} <small>(${e(s.scope)})</small></li>`).join('')}
@@ -57,6 +62,13 @@ ${orgs}
 <button type="submit">Allow</button>
 </form>
 <form method="post" action="/oauth/interaction/${e(v.uid)}/abort"><input type="hidden" name="_csrf" value="${e(v.csrf)}"><button type="submit">Deny</button></form>`)
+}
+
+/** An organization's client shown to someone outside it: nothing to choose, only the way back. */
+export function refusalPage (input: { uid: string, csrf: string, clientName: string, orgName: string }): string {
+  return page('Cannot connect', `<h1>You cannot connect ${e(input.clientName)}</h1>
+<p role="alert">${e(input.clientName)} was registered by ${e(input.orgName)}, and only its members can connect it. You are not a member of ${e(input.orgName)}.</p>
+<form method="post" action="/oauth/interaction/${e(input.uid)}/abort"><input type="hidden" name="_csrf" value="${e(input.csrf)}"><button type="submit">Back to the application</button></form>`)
 }
 
 /** Scope strings in words for the consent screen. */

@@ -8,7 +8,7 @@ import { RESOURCES } from '../lib/permissions.js'
 import type { PeopleRepository } from '../modules/account/people.repository.js'
 import { knexAdapterFactory } from './adapter.js'
 import { compareClientSecret, type OauthClients } from './clients.js'
-import type { GrantsRepository } from './grants.js'
+import { entitles, type GrantsRepository } from './grants.js'
 import { SIGNING_ALG } from './keys.js'
 
 /** The REST API's scope strings (service-api.md section 2), as the resource server's scopes. */
@@ -43,7 +43,14 @@ interface GraceState { graceResponse?: Record<string, unknown> }
 export function createProvider (deps: ProviderDeps): Provider {
   const { db, clock, clients, grants, people, audience } = deps
 
-  async function findAccount (ctx: KoaContextWithOIDC, sub: string, token?: { kind: string, consumed?: unknown, jti?: string }) {
+  async function findAccount (ctx: KoaContextWithOIDC, sub: string, token?: { kind: string, consumed?: unknown, jti?: string, grantId?: string }) {
+    // A code or refresh token is redeemed only under a grant the API would still honour: not revoked, the
+    // person still a member with the role, the client the operator's or the organization's own. Without an
+    // account the provider answers invalid_grant.
+    if (token?.grantId) {
+      const grant = await grants.findLive(token.grantId, clock())
+      if (!grant || !entitles(grant, sub)) return undefined
+    }
     if (token?.kind === 'RefreshToken' && token.consumed && token.jti) {
       // Reuse of a rotated refresh token: inside the grace window answer with the pair it was rotated into
       // (the provider would otherwise revoke the grant); after it, let the provider refuse and revoke.
@@ -126,6 +133,7 @@ export function createProvider (deps: ProviderDeps): Provider {
 
   provider.use(async (ctx, next) => {
     if (ctx.path === '/auth' && ctx.method === 'GET') keepOfflineAccess(ctx as unknown as KoaContextWithOIDC)
+    if (ctx.path === '/token' && ctx.method === 'POST') ignoreBearer(ctx.headers)
     await next()
     if (ctx.path === '/token' && ctx.method === 'POST') await afterToken(ctx as unknown as KoaContextWithOIDC)
   })
@@ -144,6 +152,15 @@ export function createProvider (deps: ProviderDeps): Provider {
       // oidc-provider finds its mount path by locating ctx.url inside originalUrl; keep them consistent.
       if (req.originalUrl) req.originalUrl = mount + ctx.url
     }
+  }
+
+  /**
+   * Zapier's usual app template sends the old access token as `Authorization: Bearer …` on its refresh call, with
+   * the client credentials in the body; oidc-provider counts that header as a second client authentication and
+   * answers 400. A Bearer never authenticates a client here, so it is ignored (decisions.md section 10); Basic stays.
+   */
+  function ignoreBearer (headers: Record<string, string | string[] | undefined>) {
+    if (typeof headers.authorization === 'string' && /^bearer(\s|$)/i.test(headers.authorization.trim())) delete headers.authorization
   }
 
   async function afterToken (ctx: KoaContextWithOIDC) {

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { Writable } from 'node:stream'
+import { build, type BuildOptions } from '../helper.js'
 import { addMember, makeTenant } from '../factories.js'
 import { Agent, signedInMember, signedInOwner } from './agent.js'
 
@@ -33,6 +34,38 @@ t.test('an invitation link lets a new person choose a password and join, once', 
   const again = new Agent(app)
   await again.get('/admin/login')
   t.equal((await again.post(link, { password: 'a-long-enough-password' })).statusCode, 404)
+})
+
+/** An app whose log lines (info and up) are kept in `lines`. */
+async function loggedApp (t: Parameters<typeof build>[0]) {
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const app = await build(t, { logger: { level: 'info', stream } } as BuildOptions)
+  return { app, lines }
+}
+
+t.test('inviting a member does not write the invitation token to the log', async (t) => {
+  const { app, lines } = await loggedApp(t)
+  const { agent: owner } = await signedInOwner(app)
+  await owner.get('/admin/members')
+  t.equal((await owner.post('/admin/members/invite', { email: 'quiet@example.test', role: 'editor' })).statusCode, 303)
+  const token = inviteLink((await owner.get('/admin/members')).body).split('/').pop()!
+  t.ok(lines.length > 0, 'the app did log')
+  t.notOk(lines.some((line) => line.includes(token)), 'no log line carries the token')
+})
+
+t.test('opening and accepting an invitation link does not write its token to the log', async (t) => {
+  const { app, lines } = await loggedApp(t)
+  const { agent: owner } = await signedInOwner(app)
+  await owner.get('/admin/members')
+  await owner.post('/admin/members/invite', { email: 'opener@example.test', role: 'editor' })
+  const link = inviteLink((await owner.get('/admin/members')).body)
+  const token = link.split('/').pop()!
+  const invitee = new Agent(app)
+  t.equal((await invitee.get(link)).statusCode, 200)
+  t.equal((await invitee.post(link, { password: 'a-long-enough-password' })).statusCode, 303)
+  t.ok(lines.some((line) => line.includes('/admin/invitations/')), 'the requests are logged')
+  t.notOk(lines.some((line) => line.includes(token)), 'without the token')
 })
 
 t.test('a person who already has an account accepts with their own password', async (t) => {

@@ -60,23 +60,49 @@ t.test('a REDIS_URL that is not redis:// is refused naming it', async (t) => {
   t.match(refusal({ REDIS_URL: 'http://127.0.0.1:6379' }), /^Invalid configuration: REDIS_URL /)
 })
 
+t.test('an SMTP_URL with the wrong scheme is refused naming it without echoing its password', async (t) => {
+  const message = refusal({ SMTP_URL: 'http://mailer:hunter2@mail.example:587' })
+  t.match(message, /^Invalid configuration: SMTP_URL /)
+  t.notMatch(message, /hunter2/)
+})
+
+t.test('an SMTP_URL that is not a valid URL is refused at start-up without echoing its password', async (t) => {
+  const message = refusal({ SMTP_URL: 'smtp://mailer:hunter2@mail.example:abc' })
+  t.match(message, /^Invalid configuration: SMTP_URL /)
+  t.notMatch(message, /hunter2/)
+})
+
 t.test('WEBHOOK_ALLOW_PRIVATE takes true/false words and refuses others', async (t) => {
   t.equal(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' }).webhookAllowPrivate, true)
   t.match(refusal({ WEBHOOK_ALLOW_PRIVATE: 'maybe' }), /^Invalid configuration: WEBHOOK_ALLOW_PRIVATE /)
 })
 
-t.test('npm start with PORT=abc exits non-zero printing one line that names PORT', async (t) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: 'abc', DATA_DIR: dataDir }
+/** `npm start` on the embedded default with `env` added: its exit code and what it printed. */
+function npmStart (extra: Record<string, string>) {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra, DATA_DIR: dataDir }
   delete env.DATABASE_URL
-  const result = await new Promise<{ code: number | null, stderr: string }>((resolve, reject) => {
+  return new Promise<{ code: number | null, stdout: string, stderr: string }>((resolve, reject) => {
     const child = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
     let stderr = ''
+    child.stdout.on('data', (chunk) => { stdout += chunk })
     child.stderr.on('data', (chunk) => { stderr += chunk })
     child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stderr }))
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
   })
+}
+
+t.test('npm start with PORT=abc exits non-zero printing one line that names PORT', async (t) => {
+  const result = await npmStart({ PORT: 'abc' })
   t.not(result.code, 0)
   // npm itself may warn about the machine's own npm configuration; everything else is the service's output.
   const lines = result.stderr.split('\n').filter((line) => line && !line.startsWith('npm '))
   t.same(lines, ['Invalid configuration: PORT expected integer (got "abc")'])
+})
+
+t.test('npm start with a bad SMTP_URL exits non-zero naming SMTP_URL without printing its password', async (t) => {
+  const result = await npmStart({ SMTP_URL: 'http://mailer:hunter2@mail.example' })
+  t.not(result.code, 0)
+  t.match(result.stderr, /Invalid configuration: SMTP_URL /)
+  t.notMatch(result.stdout + result.stderr, /hunter2/)
 })

@@ -95,24 +95,63 @@ t.test('a hook only receives events of its own store, and other stores cannot se
   t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 200)
 })
 
-t.test('subscribing needs read scope on the event\'s resource and webhooks:write', async (t) => {
+t.test('subscribing needs read scope on the event\'s resource', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
   const payload = { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' }
   const noRead = await makeKey(app, tenant, 'editor', ['connectors:write', 'webhooks:write', 'orders:read'])
   const r1 = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: noRead.secret, store: tenant.storeId, payload })
   t.match(r1.json(), { code: 'insufficient_scope', message: /reviews/ })
-  const noWebhooks = await makeKey(app, tenant, 'editor', ['connectors:write', 'reviews:read'])
-  const r2 = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: noWebhooks.secret, store: tenant.storeId, payload })
-  t.match(r2.json(), { code: 'insufficient_scope', message: /webhooks/ })
-  const enough = await makeKey(app, tenant, 'editor', ['connectors:write', 'reviews:read', 'webhooks:write'])
-  const r3 = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: enough.secret, store: tenant.storeId, payload })
-  t.equal(r3.statusCode, 201)
-  const r4 = await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${r3.json().id}`, key: noWebhooks.secret, store: tenant.storeId })
-  t.equal(r4.json().code, 'insufficient_scope', 'deleting needs webhooks:write too')
-  const loyalty = await makeKey(app, tenant, 'editor', ['connectors:write', 'webhooks:write', 'loyalty:read'])
-  const r5 = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: loyalty.secret, store: tenant.storeId, payload: { ...payload, event: 'loyalty.birthday_reward' } })
-  t.equal(r5.statusCode, 201)
+  const loyalty = await makeKey(app, tenant, 'editor', ['webhooks:write', 'loyalty:read'])
+  const r2 = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: loyalty.secret, store: tenant.storeId, payload: { ...payload, event: 'loyalty.birthday_reward' } })
+  t.equal(r2.statusCode, 201)
+})
+
+t.test('webhooks:write (the documented scope) or connectors:write, either one, is enough to subscribe and unsubscribe', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  for (const scope of ['webhooks:write', 'connectors:write']) {
+    const key = await makeKey(app, tenant, 'editor', ['reviews:read', scope])
+    const created = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })
+    t.equal(created.statusCode, 201, scope)
+    const deleted = await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${created.json().id}`, key: key.secret, store: tenant.storeId })
+    t.equal(deleted.statusCode, 204, scope)
+  }
+})
+
+t.test('without webhooks:write or connectors:write a hook can be neither subscribed nor unsubscribed', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })).json()
+  const key = await makeKey(app, tenant, 'editor', ['reviews:write', 'outbound-webhooks:write'])
+  const created = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })
+  t.match(created.json(), { code: 'insufficient_scope', message: /webhooks/ })
+  const deleted = await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${hook.id}`, key: key.secret, store: tenant.storeId })
+  t.equal(deleted.json().code, 'insufficient_scope')
+  t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 200, 'still there')
+})
+
+t.test('reading hooks needs webhooks:read or connectors:read, either one', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })).json()
+  for (const scopes of [['webhooks:read'], ['connectors:read'], ['webhooks:write']]) {
+    const key = await makeKey(app, tenant, 'viewer', scopes)
+    t.equal((await call(app, { method: 'GET', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId })).json().meta.total, 1, scopes.join())
+    t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: key.secret, store: tenant.storeId })).statusCode, 200, scopes.join())
+  }
+  const neither = await makeKey(app, tenant, 'viewer', ['reviews:read'])
+  t.equal((await call(app, { method: 'GET', url: '/v1/connectors/hooks', key: neither.secret, store: tenant.storeId })).json().code, 'insufficient_scope')
+  t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: neither.secret, store: tenant.storeId })).json().code, 'insufficient_scope')
+})
+
+t.test('a viewer key cannot subscribe a hook whatever its scopes', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const key = await makeKey(app, tenant, 'viewer', ['reviews:read', 'webhooks:write'])
+  const res = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })
+  t.equal(res.statusCode, 403)
+  t.equal(res.json().code, 'role_read_only')
 })
 
 t.test('hooks need the growth plan and a known event type', async (t) => {

@@ -86,6 +86,18 @@ t.test('a key scoped to connectors only cannot poll any event', async (t) => {
   t.equal(res.json().code, 'insufficient_scope')
 })
 
+t.test('the event log\'s own scopes do not let a key poll an event whose resource it may not read', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  await append(app, tenant, 'order.upserted', { platformOrderId: 'o-1', customerEmail: 'ann@example.test' })
+  const key = await makeKey(app, tenant, 'viewer', ['events:read', 'outbound-webhooks:read', 'reviews:read'])
+  const res = await poll(app, tenant, 'order.upserted', { key: key.secret })
+  t.equal(res.statusCode, 403)
+  t.equal(res.json().code, 'insufficient_scope')
+  t.notOk(res.body.includes('ann@example.test'))
+  t.equal((await poll(app, tenant, 'review.created', { key: key.secret })).statusCode, 200)
+})
+
 t.test('an unknown event type is 404 not_found', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)

@@ -95,8 +95,8 @@ export interface Dance {
   authParams?: Record<string, string>
 }
 
-/** The whole authorization code + PKCE flow through login and consent, driven by openid-client. */
-export async function connect (d: Dance) {
+/** The flow up to the page after login (the consent page, or a refusal), driven by openid-client. */
+export async function openConsent (d: Omit<Dance, 'org' | 'stores' | 'role'>) {
   const config = await discover(d.base, d.client)
   const verifier = oidc.randomPKCECodeVerifier()
   const state = oidc.randomState()
@@ -113,6 +113,12 @@ export async function connect (d: Dance) {
   if (page.text.includes('name="password"')) {
     page = await browser.follow(page.url.replace(/\/?$/, '/login'), { form: { _csrf: csrfOf(page.text), email: d.person.email, password: d.person.password } })
   }
+  return { config, verifier, state, browser, page }
+}
+
+/** The whole authorization code + PKCE flow through login and consent, driven by openid-client. */
+export async function connect (d: Dance) {
+  const { config, verifier, state, browser, page } = await openConsent(d)
   if (!page.text.includes('name="stores"')) throw new Error(`expected the consent page, got ${page.status}: ${page.text.slice(0, 300)}`)
   const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form: { _csrf: csrfOf(page.text), org: d.org, stores: d.stores, role: d.role } })
   if (!done.location?.startsWith(REDIRECT_URI)) throw new Error(`expected a redirect to the client, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)

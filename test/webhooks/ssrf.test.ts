@@ -12,6 +12,47 @@ t.test('private, loopback and link-local addresses are classified as private', a
   for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) t.notOk(isPrivateAddress(ip), ip)
 })
 
+t.test('IPv6 forms that embed a private IPv4 address are classified as private', async (t) => {
+  const embedded = [
+    '::127.0.0.1', '::7f00:1', '::a00:1', // IPv4-compatible (::/96)
+    '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe', // IPv4-translated (::ffff:0:0:0/96)
+    '2002:7f00:1::', '2002:a00:1::1', '2002:c0a8:101::', // 6to4 (2002::/16)
+    '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b::10.0.0.1', '64:ff9b:1::a00:1' // NAT64
+  ]
+  for (const ip of embedded) t.ok(isPrivateAddress(ip), ip)
+})
+
+t.test('a public IPv4 address reached through NAT64 stays allowed', async (t) => {
+  t.notOk(isPrivateAddress('64:ff9b::8.8.8.8'))
+  t.notOk(isPrivateAddress('64:ff9b::5db8:d822'))
+})
+
+t.test('registration refuses webhook URLs that reach loopback through IPv4-compatible, translated or 6to4 addresses', async (t) => {
+  const app = await build(t, { config: { webhookAllowPrivate: false } })
+  const tenant = await makeTenant(app)
+  for (const url of ['http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b::127.0.0.1]/']) {
+    const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url, events: ['*'] } })
+    t.equal(res.json().code, 'invalid_url', url)
+    const hook = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: url, event: 'review.created' } })
+    t.equal(hook.json().code, 'invalid_url', `hook ${url}`)
+  }
+})
+
+t.test('delivery refuses a stored URL with an IPv4-compatible, translated or 6to4 loopback address', async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock, config: { webhookAllowPrivate: false } })
+  const tenant = await makeTenant(app)
+  for (const url of ['http://[::127.0.0.1]:9/', 'http://[::ffff:0:127.0.0.1]:9/', 'http://[2002:7f00:1::]:9/']) {
+    const { row } = await newSubscription({ kind: 'webhook', orgId: tenant.orgId, storeId: tenant.storeId, url, events: ['*'], createdBy: 'test', now: clock() }, app.config.secretKey, true)
+    await app.services.delivery.subscriptions.insert(row)
+  }
+  await appendEvent(app, tenant)
+  await testWorker(t, app, [tenant.storeId]).runOnce()
+  const attempts = await app.db('webhook_attempts').where({ store_env_id: tenant.storeId })
+  t.equal(attempts.length, 3)
+  for (const a of attempts) t.match(a.error, /^Refused: /)
+})
+
 t.test('registration refuses private targets, also behind a name, unless the operator allows them', async (t) => {
   const app = await build(t, { config: { webhookAllowPrivate: false } })
   const tenant = await makeTenant(app)

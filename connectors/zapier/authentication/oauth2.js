@@ -4,10 +4,10 @@ const { apiUrl, baseUrl } = require('../lib/api')
 
 /**
  * What the connection asks for: the triggers read reviews and orders, the actions write products and reviews,
- * instant triggers manage REST hooks (`connectors:write` + `webhooks:write`), and `offline_access` brings a refresh
- * token (decisions.md section 10).
+ * instant triggers manage REST hooks (`webhooks:write`, the documented scope; decisions.md section 9), and
+ * `offline_access` brings a refresh token (decisions.md section 10).
  */
-const SCOPES = ['reviews:read', 'orders:read', 'products:write', 'reviews:write', 'connectors:write', 'webhooks:write', 'offline_access']
+const SCOPES = ['reviews:read', 'orders:read', 'products:write', 'reviews:write', 'webhooks:write', 'offline_access']
 
 /** The token endpoint answers the standard OAuth error body; Zapier shows `error_description`. */
 const tokenRequest = async (z, bundle, params) => {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { manualClock } from '../../../test/helper.js'
 import { ACCESS_TOKEN_TTL_S } from '../../../src/oauth/provider.js'
-import { App, append, appTester } from './harness.js'
+import { App, append, appTester, createAppTester } from './harness.js'
 import { connectZapier } from './oauth-harness.js'
 
 t.test('connecting through login and consent yields tokens and the store, and the connection test names both', async (t) => {
@@ -43,4 +43,19 @@ t.test('a revoked connection fails the connection test and cannot be refreshed',
   t.equal((await app.inject({ method: 'DELETE', url: `/v1/connectors/connections/${connection.id}`, headers })).statusCode, 204)
   await t.rejects(appTester(App.authentication.test, { authData }), { name: 'RefreshAuthError' })
   await t.rejects(appTester(App.authentication.oauth2Config.refreshAccessToken, { authData }), { name: 'ExpiredAuthError' })
+})
+
+t.test('a refresh sent the way Zapier\'s usual template sends it (old access token as Bearer, client credentials in the body) rotates the tokens', async (t) => {
+  const { tenant, authData } = await connectZapier(t)
+  // Zapier's OAuth2 template puts `Authorization: Bearer <access_token>` on every request, the token endpoint's too.
+  const includeBearerToken = (request: { headers: Record<string, string> }, _z: unknown, bundle: { authData: { access_token?: string } }) => {
+    if (bundle.authData.access_token) request.headers.Authorization = `Bearer ${bundle.authData.access_token}`
+    return request
+  }
+  const templateTester = createAppTester({ ...App, beforeRequest: [...App.beforeRequest, includeBearerToken] })
+  const refreshed = await templateTester(App.authentication.oauth2Config.refreshAccessToken, { authData })
+  t.not(refreshed.refresh_token, authData.refresh_token, 'the refresh token rotated')
+  t.equal(refreshed.store_env_id, tenant.storeId)
+  const me = await appTester(App.authentication.test, { authData: refreshed })
+  t.match(me, { organization: { id: tenant.orgId }, credential: { type: 'oauth' } })
 })

@@ -8,7 +8,10 @@ const require = createRequire(import.meta.url)
 /** The integration as Zapier loads it, and zapier-platform-core's app tester for it. */
 export const App: any = require('../index.js')
 const zapier = require('zapier-platform-core')
-export const appTester: (method: unknown, bundle?: Record<string, unknown>) => Promise<any> = zapier.createAppTester(App)
+type AppTester = (method: unknown, bundle?: Record<string, unknown>) => Promise<any>
+/** zapier-platform-core's app tester for an app definition (a variant of App, e.g. with Zapier's template middleware). */
+export const createAppTester: (app: unknown) => AppTester = zapier.createAppTester
+export const appTester: AppTester = createAppTester(App)
 
 /**
  * The real service on a random local port, reached over HTTP by the integration (EVIDENCE_HUB_URL, as a deployed

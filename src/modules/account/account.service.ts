@@ -9,7 +9,10 @@ import type { PeopleRepository } from './people.repository.js'
 import { replaceStoreOrigins } from './store-origins.js'
 import type { StoreEnv, StoresRepository } from './stores.repository.js'
 
-interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock }
+/** Ends the OAuth connections a removed member made for the organization, inside the removal's transaction. */
+export type EndPersonConnections = (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) => Promise<void>
+
+interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock, endPersonConnections: EndPersonConnections }
 
 export function presentStore (store: StoreEnv) {
   return {
@@ -22,7 +25,7 @@ export function presentStore (store: StoreEnv) {
   }
 }
 
-export function accountService ({ db, people, stores, audit, clock }: Deps) {
+export function accountService ({ db, people, stores, audit, clock, endPersonConnections }: Deps) {
   /**
    * A store named in the path gets the checks tenancy gives x-store-env-id: in the credential's organization and
    * grant (else 404 store_env_not_found, so other tenants' ids are not confirmed), and not lapsed.
@@ -58,7 +61,10 @@ export function accountService ({ db, people, stores, audit, clock }: Deps) {
       return envelope(members.map((m) => ({ id: m.personId, email: m.email, name: m.name, role: m.role, joinedAt: iso(m.joinedAt)! })), total, page)
     },
 
-    /** Removal is immediate: every credential tied to the person is re-checked on its next request. */
+    /**
+     * Removal is immediate: every credential tied to the person is re-checked on its next request, and the
+     * person's connections for the organization end for good (re-adding the person revives none of them).
+     */
     async removeMember (actor: Credential, personId: string, ip: string | null) {
       await db.transaction(async (trx) => {
         const role = await people.membershipRole(actor.orgId, personId, trx)
@@ -69,6 +75,7 @@ export function accountService ({ db, people, stores, audit, clock }: Deps) {
         }
         await people.removeMembership(actor.orgId, personId, trx)
         await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { role } }, trx)
+        await endPersonConnections({ orgId: actor.orgId, personId, actor: actorOf(actor), ip }, trx)
       })
     },
 

@@ -27,8 +27,9 @@ export const membersRoutes: FastifyPluginAsync<{ services: AdminServices }> = as
     if (out.emailed) {
       setFlash(reply, { notice: `Invitation emailed to ${out.invitation.email}.` })
     } else {
-      // Embedded default without SMTP_URL: the inviter passes the link on, and the operator finds it in the log.
-      request.log.info({ invitation: out.invitation.id, email: out.invitation.email, link: out.link }, 'invitation link (no SMTP_URL configured)')
+      // Embedded default without SMTP_URL: the link is shown once to the inviter, who passes it on. Never logged:
+      // the token in it is the authority to join.
+      request.log.info({ invitation: out.invitation.id }, 'invitation created; its link was shown to the inviter (no SMTP_URL configured)')
       setFlash(reply, { link: { label: `Send this one-time link to ${out.invitation.email} (valid 7 days):`, value: out.link } })
     }
     return redirect(reply, '/admin/members')

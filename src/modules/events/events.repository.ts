@@ -78,9 +78,18 @@ export type EventLog = ReturnType<typeof eventLog>
 /** Reading the log: one store's events after a sequence number, oldest first. */
 export function eventsRepository (db: Knex) {
   return {
-    async listAfter (storeId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
-      const rows = await db<Row>('events').where({ store_env_id: storeId }).where('id', '>', afterSeq).orderBy('id').limit(limit)
+    /** `types`: only events of these types (what the reader may see); undefined for every type. */
+    async listAfter (storeId: string, afterSeq: number, limit: number, types?: readonly string[]): Promise<EventRecord[]> {
+      const query = db<Row>('events').where({ store_env_id: storeId }).where('id', '>', afterSeq)
+      if (types) query.whereIn('type', [...types])
+      const rows = await query.orderBy('id').limit(limit)
       return rows.map(toEvent)
+    },
+
+    async find (storeId: string, seq: number): Promise<EventRecord | undefined> {
+      const row = await db<Row>('events').where({ store_env_id: storeId, id: seq }).first()
+      return row ? toEvent(row) : undefined
     }
   }
 }
+export type EventsRepository = ReturnType<typeof eventsRepository>

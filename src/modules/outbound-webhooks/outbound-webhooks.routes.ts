@@ -3,8 +3,9 @@ import type { OutboundWebhooksService } from './outbound-webhooks.service.js'
 import * as schemas from './outbound-webhooks.schemas.js'
 
 export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: OutboundWebhooksService }> = async (app, { service }) => {
-  app.get('/outbound-webhooks/events', { schema: schemas.listEvents }, async (request) => {
-    return service.listEvents(request.store!.id, request.query)
+  // scopeExempt: the log accepts `events:read` beside `outbound-webhooks:read`; the service checks (decisions.md 8).
+  app.get('/outbound-webhooks/events', { schema: schemas.listEvents, config: { scopeExempt: true } }, async (request) => {
+    return service.listEvents(request.credential!, request.store!.id, request.query)
   })
 
   app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { plan: 'growth' } }, async (request, reply) => {

@@ -1,34 +1,16 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../schemas.js'
+import * as eventSchemas from '../events/events.schemas.js'
 
 const TAGS = ['outbound-webhooks']
 
-export const Event = Type.Object({
-  id: Type.String({ description: '`evt_…`; ids increase with time within a store' }),
-  type: Type.String({ description: 'Dotted, e.g. `review.created`; the set is open, ignore types you do not know' }),
-  createdAt: DateTime,
-  storeEnvId: Type.String(),
-  data: Type.Record(Type.String(), Type.Unknown())
-})
-
-export const listEvents = {
-  tags: TAGS,
-  summary: 'The event log, oldest first, as a cursor envelope',
-  description: 'Start without `since`, then pass back `next_cursor` until it is null. `since` also takes the id of the last event you processed, to resume without gaps or repeats.',
-  querystring: Type.Object({
-    since: Type.Optional(Type.String({ maxLength: 40, description: 'A `next_cursor`, or an event id (`evt_…`)' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: 100, description: 'At most 500' }))
-  }),
-  response: {
-    200: Type.Object({ events: Type.Array(Event), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
-    ...authErrors
-  }
-}
+/** The event log is the `events` module's; it is served here too, under this resource's tag. */
+export const listEvents = { ...eventSchemas.listEvents, tags: TAGS }
 
 const webhookFields = {
   id: Type.String({ description: '`whk_…`' }),
   url: Type.String(),
-  events: Type.Array(Type.String(), { description: 'Event types, or `["*"]` for every type' }),
+  events: Type.Array(Type.String(), { description: 'Event types, or `["*"]` for every type (only for a creator that may read every resource)' }),
   description: Type.Union([Type.String(), Type.Null()]),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], { description: 'disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410' }),
   statusReason: Type.Union([Type.String(), Type.Null()]),
@@ -43,7 +25,7 @@ export const createWebhook = {
   summary: 'Register an outbound webhook; its signing secret is in this response only',
   body: Type.Object({
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s); not a private, loopback or link-local address' }),
-    events: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 50, description: 'Event types, or `["*"]`' }),
+    events: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 50, description: 'Event types, or `["*"]`: every type whose resource the credential may read (`review.*`: `reviews:read`, …), fixed now' }),
     description: Type.Optional(Type.String({ maxLength: 500 }))
   }, { additionalProperties: false }),
   response: {

@@ -5,15 +5,15 @@ import { actorOf, type Credential } from '../../types.js'
 import type { OutboxRepository } from '../../delivery/outbox.repository.js'
 import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../delivery/subscriptions.repository.js'
 import { newSubscription } from '../../delivery/subscriptions.js'
-import { eventId, parseEventId, type eventsRepository } from '../events/events.repository.js'
+import { eventId, type EventsRepository } from '../events/events.repository.js'
 import { isEventType } from '../events/event-types.js'
-
-const MAX_EVENTS_PAGE = 500
+import { assertMayReadEvent, readableEventTypes, readsEverything, type EventReader } from '../events/event-access.js'
+import { eventsService } from '../events/events.service.js'
 
 interface Deps {
   subscriptions: SubscriptionsRepository
   outbox: OutboxRepository
-  events: ReturnType<typeof eventsRepository>
+  events: EventsRepository
   clock: Clock
   secretKey: string
   allowPrivate: boolean
@@ -77,6 +77,22 @@ function checkEventList (events: string[]): string[] {
   return unique
 }
 
+/**
+ * decisions.md section 8: a webhook carries only event types its creator may read. `["*"]` is resolved now to the
+ * types it may read, and stored so (fixed at creation); it stays `["*"]` only for a creator that may read every
+ * resource, so later event types still reach it.
+ */
+function authorizeEventList (creator: EventReader, events: string[]): string[] {
+  if (events[0] !== '*') {
+    for (const type of events) assertMayReadEvent(creator, type)
+    return events
+  }
+  if (readsEverything(creator)) return events
+  const readable = readableEventTypes(creator)
+  if (readable.length === 0) throw new errors.InsufficientScope('read', 'the resource of any event (reviews, products, orders or loyalty)')
+  return readable
+}
+
 export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate }: Deps) {
   async function find (storeId: string, id: string): Promise<SubscriptionRow> {
     const row = await subscriptions.find(storeId, 'webhook', id)
@@ -85,18 +101,11 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
   }
 
   return {
-    /** decisions.md section 8: oldest first; `next_cursor` is the last id returned when more follow, else null. */
-    async listEvents (storeId: string, query: { since?: string, limit?: number }) {
-      const after = query.since === undefined || query.since === '' ? 0 : parseEventId(query.since)
-      if (after === null) throw new errors.InvalidRequest('since must be a next_cursor or an event id (evt_…)')
-      const limit = Math.min(MAX_EVENTS_PAGE, Math.max(1, Math.floor(query.limit ?? 100)))
-      const rows = await events.listAfter(storeId, after, limit + 1)
-      const page = rows.slice(0, limit)
-      return { events: page, next_cursor: rows.length > limit ? page[page.length - 1].id : null }
-    },
+    /** The same log as GET /events (decisions.md section 8). */
+    listEvents: eventsService({ events }).list,
 
     async create (credential: Credential, storeId: string, input: CreateWebhookInput) {
-      const eventTypes = checkEventList(input.events)
+      const eventTypes = authorizeEventList(credential, checkEventList(input.events))
       const { row, secret } = await newSubscription({
         kind: 'webhook', orgId: credential.orgId, storeId, url: input.url, events: eventTypes, description: input.description, createdBy: actorOf(credential), now: clock()
       }, secretKey, allowPrivate)

@@ -44,6 +44,19 @@ export function connectionsService ({ db, grants, clients, audit, clock }: Deps)
       await destroyGrantModels(db, id)
     },
 
+    /**
+     * A teammate removed from the organization loses every connection they made for it, for good: our records
+     * are revoked (re-adding the person revives nothing) and the provider's grants, codes and refresh tokens are
+     * deleted. Runs inside the removal's transaction. decisions.md section 10.
+     */
+    async endPersonConnections (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) {
+      const ids = await grants.revokeAllOfPerson(input.orgId, input.personId, clock(), trx)
+      for (const id of ids) {
+        await audit.record({ orgId: input.orgId, action: 'oauth.connection_revoked', actor: input.actor, subject: `oauth:${id}`, ip: input.ip, details: { reason: 'member_removed', personId: input.personId } }, trx)
+        await destroyGrantModels(trx, id)
+      }
+    },
+
     /** The provider revoked a grant itself (refresh-token reuse after the grace period, or RFC 7009 revocation). */
     async revokedByProvider (id: string) {
       const grant = await grants.find(id)

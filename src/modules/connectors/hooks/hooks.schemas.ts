@@ -15,7 +15,7 @@ export const Hook = Type.Object(hookFields)
 export const subscribe = {
   tags: TAGS,
   summary: 'Subscribe a REST hook (automation platforms): deliveries carry the polling item shape, signed',
-  description: 'Needs read scope on the event\'s resource (`review.*`: `reviews:read`, …) and `webhooks:write`.',
+  description: 'Needs read scope on the event\'s resource (`review.*`: `reviews:read`, …) and `webhooks:write` or `connectors:write` (either one).',
   body: Type.Object({
     targetUrl: Type.String({ minLength: 1, maxLength: 2048 }),
     event: Type.String({ minLength: 1, maxLength: 80 })
@@ -29,6 +29,7 @@ export const subscribe = {
 export const listHooks = {
   tags: TAGS,
   summary: 'List the store\'s REST hooks',
+  description: 'Needs `webhooks:read` or `connectors:read` (either one).',
   querystring: Type.Object({ ...PageQuery, targetUrl: Type.Optional(Type.String({ maxLength: 2048 })) }),
   response: { 200: Paged(Hook), ...authErrors }
 }
@@ -36,6 +37,7 @@ export const listHooks = {
 export const getHook = {
   tags: TAGS,
   summary: 'One REST hook (404 once deleted)',
+  description: 'Needs `webhooks:read` or `connectors:read` (either one).',
   params: IdParams,
   response: { 200: Hook, ...authErrors }
 }
@@ -43,6 +45,7 @@ export const getHook = {
 export const unsubscribe = {
   tags: TAGS,
   summary: 'Unsubscribe a REST hook; 204 again for a hook already deleted, 404 for an id this store never had',
+  description: 'Needs `webhooks:write` or `connectors:write` (either one).',
   params: IdParams,
   response: { 204: Type.Null(), ...authErrors }
 }

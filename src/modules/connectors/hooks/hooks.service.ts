@@ -1,9 +1,10 @@
 import { errors } from '../../../errors.js'
 import { iso, type Clock } from '../../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
-import { scopesAllow } from '../../../lib/permissions.js'
+import { scopesAllow, type Access } from '../../../lib/permissions.js'
 import { actorOf, type Credential } from '../../../types.js'
-import { eventResource, isEventType } from '../../events/event-types.js'
+import { isEventType } from '../../events/event-types.js'
+import { assertMayReadEvent } from '../../events/event-access.js'
 import type { SubscriptionRow, SubscriptionsRepository } from '../../../delivery/subscriptions.repository.js'
 import { newSubscription } from '../../../delivery/subscriptions.js'
 
@@ -19,13 +20,14 @@ function present (row: SubscriptionRow) {
   }
 }
 
-/** decisions.md section 9: reading an event needs read scope on its resource; managing hooks needs webhooks:write. */
-function checkScopes (credential: Credential, event: string | null) {
-  if (event !== null) {
-    const resource = eventResource(event)!
-    if (!scopesAllow(credential.scopes, resource, 'read')) throw new errors.InsufficientScope('read', resource)
-  }
-  if (!scopesAllow(credential.scopes, 'webhooks', 'write')) throw new errors.InsufficientScope('write', 'webhooks')
+/**
+ * decisions.md section 9: managing hooks needs `webhooks:write` or `connectors:write`, either one, and reading them
+ * `webhooks:read` or `connectors:read` (the routes are scope-exempt, so an app asking for the documented
+ * `webhooks:write` works without a connectors scope).
+ */
+function assertHookScope (credential: Credential, access: Access) {
+  const allowed = scopesAllow(credential.scopes, 'webhooks', access) || scopesAllow(credential.scopes, 'connectors', access)
+  if (!allowed) throw new errors.InsufficientScope(access, 'webhooks (or connectors)')
 }
 
 /** REST hooks for automation platforms: subscriptions of kind `hook` on the shared delivery pipeline. */
@@ -33,7 +35,9 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
   return {
     async subscribe (credential: Credential, storeId: string, input: { targetUrl: string, event: string }) {
       if (!isEventType(input.event)) throw new errors.InvalidEventType(input.event)
-      checkScopes(credential, input.event)
+      // A hook carries the event's data, so its creator must be allowed to read the event's resource (section 8).
+      assertMayReadEvent(credential, input.event)
+      assertHookScope(credential, 'write')
       const { row, secret } = await newSubscription({
         kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: actorOf(credential), now: clock()
       }, secretKey, allowPrivate)
@@ -41,13 +45,15 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
       return { ...present(row), secret }
     },
 
-    async list (storeId: string, query: PageQuery & { targetUrl?: string }) {
+    async list (credential: Credential, storeId: string, query: PageQuery & { targetUrl?: string }) {
+      assertHookScope(credential, 'read')
       const page = toPage(query)
       const { total, rows } = await subscriptions.list(storeId, 'hook', { statuses: ['active', 'disabled'], url: query.targetUrl, ...page })
       return envelope(rows.map(present), total, page)
     },
 
-    async get (storeId: string, id: string) {
+    async get (credential: Credential, storeId: string, id: string) {
+      assertHookScope(credential, 'read')
       const row = await subscriptions.find(storeId, 'hook', id)
       if (!row || row.status === 'deleted') throw new errors.NotFound('Hook')
       return present(row)
@@ -55,7 +61,7 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
 
     /** Platforms retry unsubscribes, so deleting a deleted hook is a 204; an id this store never had is a 404. */
     async unsubscribe (credential: Credential, storeId: string, id: string): Promise<void> {
-      checkScopes(credential, null)
+      assertHookScope(credential, 'write')
       const row = await subscriptions.find(storeId, 'hook', id)
       if (!row) throw new errors.NotFound('Hook')
       await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], `Deleted by ${actorOf(credential)}`, clock())

@@ -1,8 +1,7 @@
 import { errors } from '../../../errors.js'
-import { roleAllows, scopesAllow } from '../../../lib/permissions.js'
-import type { Credential } from '../../../types.js'
-import type { StoreEnv } from '../../../types.js'
+import type { Credential, StoreEnv } from '../../../types.js'
 import type { PeopleRepository } from '../../account/people.repository.js'
+import { assertMayReadEvent } from '../../events/event-access.js'
 import { TRIGGERS, triggerFor, type TriggerDefinition } from '../catalogue.js'
 import { toItem } from '../items.js'
 import type { TriggersRepository } from './triggers.repository.js'
@@ -27,12 +26,6 @@ const CATALOGUE = TRIGGERS.map((trigger, index) => ({
 
 /** decisions.md section 9, except hooks and connections (their own modules). */
 export function triggersService ({ repo, people }: Deps) {
-  /** Polling an event needs the role and a read scope on the event's resource, not on `connectors`. */
-  function authorize (credential: Credential, trigger: TriggerDefinition) {
-    if (roleAllows(credential.role, trigger.resource, 'read') !== 'allowed') throw new errors.RoleForbidden(trigger.resource)
-    if (!scopesAllow(credential.scopes, trigger.resource, 'read')) throw new errors.InsufficientScope('read', trigger.resource)
-  }
-
   return {
     /** For connection tests and connection labels. */
     async me (credential: Credential, store: StoreEnv) {
@@ -58,7 +51,8 @@ export function triggersService ({ repo, people }: Deps) {
     async poll (credential: Credential, store: StoreEnv, eventType: string, limit: number | undefined) {
       const trigger = triggerFor(eventType)
       if (!trigger) throw new errors.NotFound(`Event type ${eventType}`)
-      authorize(credential, trigger)
+      // The role and a read scope on the event's resource, not on `connectors` (decisions.md sections 8 and 9).
+      assertMayReadEvent(credential, trigger.key)
       const size = Math.min(MAX_POLL_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_POLL_LIMIT)))
       const events = await repo.newest(store.id, trigger.key, size)
       return events.map(toItem)

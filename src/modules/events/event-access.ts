@@ -1,0 +1,46 @@
+import { errors } from '../../errors.js'
+import { RESOURCES, roleAllows, scopesAllow, type Resource, type Role } from '../../lib/permissions.js'
+import { EVENT_TYPES, eventResource, type EventType } from './event-types.js'
+
+/**
+ * decisions.md section 8: what a credential sees of events follows its role and read scopes on each event's
+ * resource (`order.*` needs `orders:read`), on the event log, on webhook subscriptions and on connector hooks.
+ */
+export interface EventReader { role: Role, scopes: readonly string[] }
+
+/** The log's own scopes: `events:read`, accepted beside `outbound-webhooks:read` (the log's first home). */
+const LOG_RESOURCES = ['events', 'outbound-webhooks'] as const
+
+function mayRead (reader: EventReader, resource: Resource): boolean {
+  return roleAllows(reader.role, resource, 'read') === 'allowed' && scopesAllow(reader.scopes, resource, 'read')
+}
+
+/** A type without a known resource is only for a credential that may read everything. */
+export function mayReadEvent (reader: EventReader, type: string): boolean {
+  const resource = eventResource(type)
+  return resource === null ? readsEverything(reader) : mayRead(reader, resource)
+}
+
+/** Every resource, so also any event type added later: `["*"]` may then stay `["*"]`. */
+export function readsEverything (reader: EventReader): boolean {
+  return RESOURCES.every((resource) => mayRead(reader, resource))
+}
+
+export function readableEventTypes (reader: EventReader): EventType[] {
+  return EVENT_TYPES.filter((type) => mayReadEvent(reader, type))
+}
+
+/** Refuses with the error of the first gate that fails, as the tenancy step does: role, then scopes. */
+export function assertMayReadEvent (reader: EventReader, type: string): void {
+  if (mayReadEvent(reader, type)) return
+  const resource = eventResource(type) ?? 'events'
+  if (roleAllows(reader.role, resource, 'read') !== 'allowed') throw new errors.RoleForbidden(resource)
+  throw new errors.InsufficientScope('read', resource)
+}
+
+/** Reading the log itself needs one of its two scopes (the route's tenancy step is scope-exempt). */
+export function assertMayReadLog (reader: EventReader): void {
+  if (!LOG_RESOURCES.some((resource) => scopesAllow(reader.scopes, resource, 'read'))) {
+    throw new errors.InsufficientScope('read', 'events (or outbound-webhooks)')
+  }
+}
