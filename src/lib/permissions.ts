@@ -50,8 +50,9 @@ export function roleAllows (role: Role, resource: Resource, access: Access): Rol
       if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
       return access === 'read' || EDITOR_WRITES.has(resource) ? 'allowed' : 'forbidden'
     case 'viewer':
-      if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
-      return access === 'read' ? 'allowed' : 'read_only'
+      // decisions.md section 3: any write by a viewer is role_read_only, whatever else the role forbids.
+      if (access === 'write') return 'read_only'
+      return EDITOR_HIDDEN.has(resource) ? 'forbidden' : 'allowed'
   }
 }
 

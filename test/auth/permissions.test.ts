@@ -13,9 +13,9 @@ const EDITOR_HIDDEN = ['api-keys', 'billing', 'orgs', 'backups']
 function expected (role: string, resource: string, access: 'read' | 'write'): string {
   if (role === 'owner') return 'allowed'
   if (role === 'admin') return access === 'write' && ['billing', 'orgs'].includes(resource) ? 'forbidden' : 'allowed'
+  if (role === 'viewer' && access === 'write') return 'read_only'
   if (EDITOR_HIDDEN.includes(resource)) return 'forbidden'
   if (access === 'read') return 'allowed'
-  if (role === 'viewer') return 'read_only'
   return EDITOR_WRITES.includes(resource) ? 'allowed' : 'forbidden'
 }
 
@@ -47,11 +47,12 @@ t.test('an admin may read billing and orgs but not write them', async (t) => {
   t.equal(roleAllows('admin', 'api-keys', 'write'), 'allowed')
 })
 
-t.test('a viewer gets read_only on every write it could read, and forbidden where it cannot read', async (t) => {
+t.test('a viewer gets read_only on every write, even where it cannot read, and forbidden on reads it cannot make', async (t) => {
   t.equal(roleAllows('viewer', 'reviews', 'write'), 'read_only')
   t.equal(roleAllows('viewer', 'analytics', 'write'), 'read_only')
   t.equal(roleAllows('viewer', 'api-keys', 'read'), 'forbidden')
-  t.equal(roleAllows('viewer', 'api-keys', 'write'), 'forbidden')
+  t.equal(roleAllows('viewer', 'api-keys', 'write'), 'read_only')
+  t.equal(roleAllows('viewer', 'billing', 'write'), 'read_only')
 })
 
 t.test('GET, HEAD and OPTIONS are reads and every other method is a write', async (t) => {
