@@ -16,6 +16,7 @@ export const errors = {
   InvalidCredentials: createError('invalid_credentials', 'The credential is unknown, revoked or expired', 401),
   RoleForbidden: createError('role_forbidden', 'Your role does not allow this on %s', 403),
   RoleReadOnly: createError('role_read_only', 'A viewer credential cannot write', 403),
+  CredentialNotAllowed: createError('credential_not_allowed', 'An OAuth access token cannot manage API keys, members, OAuth clients or partners; use an API key or the admin application', 403),
   InsufficientScope: createError('insufficient_scope', 'The credential\'s scopes do not allow %s on %s', 403),
   RoleEscalation: createError('role_escalation', 'A credential cannot create a credential with a role above its own', 403),
   ScopeEscalation: createError('scope_escalation', 'A credential cannot create a credential with scopes outside its own', 403),

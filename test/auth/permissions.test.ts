@@ -1,5 +1,5 @@
 import t from 'tap'
-import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, accessFor } from '../../src/lib/permissions.js'
+import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, isOrgManagement, accessFor } from '../../src/lib/permissions.js'
 
 /*
  * decisions.md section 2, written out again here rather than derived from the code under test.
@@ -97,4 +97,15 @@ t.test('requested scopes are within held scopes only when every one is covered',
   t.ok(scopesWithin(['reviews:write'], ['reviews:read']))
   t.notOk(scopesWithin(['reviews:write'], ['read']))
   t.notOk(scopesWithin(['reviews:read'], ['products:read']))
+})
+
+t.test('writes to keys, members, OAuth clients, partners and ownership are org-level management; reads are not', async (t) => {
+  for (const url of ['/v1/api-keys', '/v1/api-keys/:id', '/v1/account/members/:id', '/v1/connectors/oauth-clients',
+    '/v1/connectors/oauth-clients/:id', '/v1/orgs/current/partners', '/v1/orgs/current/partners/:id', '/v1/orgs/current/transfer-ownership']) {
+    t.ok(isOrgManagement(url, 'write'), `write ${url}`)
+    t.notOk(isOrgManagement(url, 'read'), `read ${url}`)
+  }
+  for (const url of ['/v1/connectors/connections/:id', '/v1/connectors/hooks', '/v1/account/stores', '/v1/api-keys-report', '/v1/orgs/current']) {
+    t.notOk(isOrgManagement(url, 'write'), `write ${url}`)
+  }
 })
