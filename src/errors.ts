@@ -9,6 +9,7 @@ export const errors = {
   StoreEnvRequired: createError('store_env_required', 'The x-store-env-id header is required', 400),
   InvalidScope: createError('invalid_scope', 'Unknown scope: %s', 400),
   InvalidExpiry: createError('invalid_expiry', '%s', 400),
+  ExpiryExceedsCredential: createError('expiry_exceeds_credential', 'A key created by an expiring key must expire no later than it: give an expiresAt at or before %s', 400),
   InvalidUrl: createError('invalid_url', '%s', 400),
   InvalidEventType: createError('invalid_event_type', 'Unknown event type: %s', 400),
   BatchTooLarge: createError('batch_too_large', 'A batch holds at most %s items', 400),
