@@ -18,6 +18,8 @@ export interface Credential {
   personId: string | null
   /** Store environments the credential may use; null means every store of the organization. */
   storeIds: string[] | null
+  /** When an expiring API key stops working (ms); absent or null: it does not expire. Keys it creates may not outlive it. */
+  expiresAt?: number | null
 }
 
 /**
