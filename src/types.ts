@@ -37,6 +37,8 @@ export interface Credential {
   personId: string | null
   /** Store environments the credential may use; null means every store of the organization. */
   storeIds: string[] | null
+  /** When an expiring API key stops working (ms); absent or null: it does not expire. Keys it creates may not outlive it. */
+  expiresAt?: number | null
   /**
    * Set by a resolver that has already re-checked the person's membership and role in its own lookup (the OAuth
    * resolver joins memberships), so the auth pipeline does not ask again.

@@ -50,9 +50,25 @@ export function roleAllows (role: Role, resource: Resource, access: Access): Rol
       if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
       return access === 'read' || EDITOR_WRITES.has(resource) ? 'allowed' : 'forbidden'
     case 'viewer':
-      if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
-      return access === 'read' ? 'allowed' : 'read_only'
+      // decisions.md section 3: any write by a viewer is role_read_only, whatever else the role forbids.
+      if (access === 'write') return 'read_only'
+      return EDITOR_HIDDEN.has(resource) ? 'forbidden' : 'allowed'
   }
+}
+
+/**
+ * decisions.md section 2: org-level management (API keys, members and ownership, OAuth clients, partners) stays with
+ * org-level credentials. Every write on a route under one of these /v1 paths is management, so a route added there
+ * later is covered without remembering a flag; reads (listing keys or members) are not management.
+ */
+const ORG_MANAGEMENT_PATHS = [
+  '/v1/api-keys', '/v1/account/members', '/v1/connectors/oauth-clients',
+  '/v1/orgs/current/partners', '/v1/orgs/current/transfer-ownership'
+]
+
+/** `routeUrl` is the route's pattern (e.g. `/v1/api-keys/:id`), not the requested URL. */
+export function isOrgManagement (routeUrl: string, access: Access): boolean {
+  return access === 'write' && ORG_MANAGEMENT_PATHS.some((path) => routeUrl === path || routeUrl.startsWith(`${path}/`))
 }
 
 export function isValidScope (scope: string): boolean {

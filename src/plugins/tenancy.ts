@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
-import { accessFor, roleAllows, roleRank, scopesAllow } from '../lib/permissions.js'
+import { accessFor, isOrgManagement, roleAllows, roleRank, scopesAllow } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import { PLANS, type StoreEnv } from '../types.js'
 
@@ -47,6 +47,11 @@ export default fp(async (app) => {
     }
     if (!config.scopeExempt && !scopesAllow(credential.scopes, resource, access)) {
       throw new errors.InsufficientScope(access, resource)
+    }
+    // After role and scopes, so keys and tokens with the same role and scopes see the same refusals first; a token
+    // is bound to a person and chosen stores, and nothing it creates may outlive its connection (decisions.md 2).
+    if (credential.type === 'oauth' && isOrgManagement(request.routeOptions.url ?? '', access)) {
+      throw new errors.CredentialNotAllowed()
     }
 
     const store = request.store

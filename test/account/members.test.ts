@@ -5,14 +5,15 @@ import { addMember, makeKey, makeTenant, type Tenant } from '../factories.js'
 import type { Credential } from '../../src/types.js'
 
 /**
- * A person-bound credential (what OAuth access tokens will be): `person:<personId>:<role>` authenticates as that
- * person with that role, so removal can be followed end to end before the OAuth module exists.
+ * A person-bound credential (what the admin application acts with): `person:<personId>:<role>` authenticates as
+ * that person with that role, so removal can be followed end to end. It is not an OAuth token: those may not manage
+ * members at all (test/oauth/management.test.ts).
  */
 function personTokens (app: FastifyInstance, tenant: Tenant) {
   app.registerCredentialResolver(async (token) => {
     const m = /^person:(\w+):(owner|admin|editor)$/.exec(token)
     if (!m) return undefined
-    return { type: 'oauth', id: `grant_${m[1]}`, orgId: tenant.orgId, role: m[2] as Credential['role'], scopes: [], personId: m[1], storeIds: null }
+    return { type: 'person', id: m[1], orgId: tenant.orgId, role: m[2] as Credential['role'], scopes: [], personId: m[1], storeIds: null }
   })
 }
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, accessFor } from '../../src/lib/permissions.js'
+import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, isOrgManagement, accessFor } from '../../src/lib/permissions.js'
 
 /*
  * decisions.md section 2, written out again here rather than derived from the code under test.
@@ -13,9 +13,9 @@ const EDITOR_HIDDEN = ['api-keys', 'billing', 'orgs', 'backups']
 function expected (role: string, resource: string, access: 'read' | 'write'): string {
   if (role === 'owner') return 'allowed'
   if (role === 'admin') return access === 'write' && ['billing', 'orgs'].includes(resource) ? 'forbidden' : 'allowed'
+  if (role === 'viewer' && access === 'write') return 'read_only'
   if (EDITOR_HIDDEN.includes(resource)) return 'forbidden'
   if (access === 'read') return 'allowed'
-  if (role === 'viewer') return 'read_only'
   return EDITOR_WRITES.includes(resource) ? 'allowed' : 'forbidden'
 }
 
@@ -47,11 +47,12 @@ t.test('an admin may read billing and orgs but not write them', async (t) => {
   t.equal(roleAllows('admin', 'api-keys', 'write'), 'allowed')
 })
 
-t.test('a viewer gets read_only on every write it could read, and forbidden where it cannot read', async (t) => {
+t.test('a viewer gets read_only on every write, even where it cannot read, and forbidden on reads it cannot make', async (t) => {
   t.equal(roleAllows('viewer', 'reviews', 'write'), 'read_only')
   t.equal(roleAllows('viewer', 'analytics', 'write'), 'read_only')
   t.equal(roleAllows('viewer', 'api-keys', 'read'), 'forbidden')
-  t.equal(roleAllows('viewer', 'api-keys', 'write'), 'forbidden')
+  t.equal(roleAllows('viewer', 'api-keys', 'write'), 'read_only')
+  t.equal(roleAllows('viewer', 'billing', 'write'), 'read_only')
 })
 
 t.test('GET, HEAD and OPTIONS are reads and every other method is a write', async (t) => {
@@ -96,4 +97,15 @@ t.test('requested scopes are within held scopes only when every one is covered',
   t.ok(scopesWithin(['reviews:write'], ['reviews:read']))
   t.notOk(scopesWithin(['reviews:write'], ['read']))
   t.notOk(scopesWithin(['reviews:read'], ['products:read']))
+})
+
+t.test('writes to keys, members, OAuth clients, partners and ownership are org-level management; reads are not', async (t) => {
+  for (const url of ['/v1/api-keys', '/v1/api-keys/:id', '/v1/account/members/:id', '/v1/connectors/oauth-clients',
+    '/v1/connectors/oauth-clients/:id', '/v1/orgs/current/partners', '/v1/orgs/current/partners/:id', '/v1/orgs/current/transfer-ownership']) {
+    t.ok(isOrgManagement(url, 'write'), `write ${url}`)
+    t.notOk(isOrgManagement(url, 'read'), `read ${url}`)
+  }
+  for (const url of ['/v1/connectors/connections/:id', '/v1/connectors/hooks', '/v1/account/stores', '/v1/api-keys-report', '/v1/orgs/current']) {
+    t.notOk(isOrgManagement(url, 'write'), `write ${url}`)
+  }
 })

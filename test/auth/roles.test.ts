@@ -55,3 +55,20 @@ t.test('the audit log needs an admin: an editor key gets role_forbidden', async 
   t.equal(res.statusCode, 403)
   t.equal(res.json().code, 'role_forbidden')
 })
+
+t.test('a viewer key gets role_read_only on every write, also where its role cannot even read', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const viewer = await makeKey(app, tenant, 'viewer')
+  const writes = [
+    ['POST', '/v1/api-keys', { name: 'x', role: 'viewer' }],
+    ['DELETE', '/v1/api-keys/key_nope', undefined],
+    ['POST', '/v1/connectors/oauth-clients', { name: 'x', redirectUris: ['https://zapier.example/return'] }],
+    ['DELETE', `/v1/account/members/${tenant.owner.id}`, undefined]
+  ] as const
+  for (const [method, url, payload] of writes) {
+    const res = await call(app, { method, url, key: viewer.secret, store: tenant.storeId, payload })
+    t.equal(res.statusCode, 403, `${method} ${url}`)
+    t.equal(res.json().code, 'role_read_only', `${method} ${url}`)
+  }
+})

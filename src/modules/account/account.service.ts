@@ -52,7 +52,7 @@ export function accountService ({ db, people, stores, audit, clock, endPersonCon
     /** Owner and admin only (the route's minRole; the admin pages check the same). */
     async setStoreOrigins (credential: Credential, storeId: string, origins: readonly string[], ip: string | null) {
       const store = await storeInReach(credential, storeId)
-      return { origins: await replaceStoreOrigins({ db, stores, audit }, store, origins, `${credential.type}:${credential.id}`, ip) }
+      return { origins: await replaceStoreOrigins({ db, stores, audit }, store, origins, actorOf(credential), ip) }
     },
 
     async members (orgId: string, query: PageQuery) {

@@ -19,7 +19,8 @@ export const connectionsRoutes: FastifyPluginAsync<{ services: AdminServices }> 
     const ctx = requireAccess(request, 'connectors', 'read')
     const connections = await services.connections.list(ctx.org.id, { page: pageNo, limit: 50 })
     const clients = can(ctx, 'connectors', 'read', 'admin') ? await services.connections.listClients(ctx.org.id, { page: 1, limit: 100 }) : null
-    return render(request, reply, 'connections', { title: 'Connections', connections, clients, values: {}, ...extra }, status)
+    const mayRevoke = (personId: string) => can(ctx, 'connectors', 'write') && services.connections.mayRevoke(ctx.actor, personId)
+    return render(request, reply, 'connections', { title: 'Connections', connections, clients, mayRevoke, values: {}, ...extra }, status)
   }
 
   app.get<{ Querystring: Static<typeof PageQuery> }>('/connections', { schema: { querystring: PageQuery } }, async (request, reply) => {
@@ -30,6 +31,7 @@ export const connectionsRoutes: FastifyPluginAsync<{ services: AdminServices }> 
     const ctx = requireAccess(request, 'connectors', 'write')
     const grant = await services.grants.find(request.params.id)
     if (!grant || grant.orgId !== ctx.org.id || grant.revokedAt != null) throw new errors.NotFound('Connection')
+    if (!services.connections.mayRevoke(ctx.actor, grant.personId)) throw new errors.RoleForbidden('another person\'s connection')
     const client = (await services.clients.name(grant.clientId)) ?? grant.clientId
     return render(request, reply, 'confirm', {
       title: 'Revoke connection',

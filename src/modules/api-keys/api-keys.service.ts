@@ -61,6 +61,12 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
     if (!scopesWithin(creator.scopes, scopes)) throw new errors.ScopeEscalation()
   }
 
+  /** decisions.md section 2: a key minted by an expiring key expires no later than it (refused, never clamped). */
+  function checkLifetime (creatorExpiresAt: number | null | undefined, expiresAt: number | null) {
+    if (creatorExpiresAt == null) return
+    if (expiresAt === null || expiresAt > creatorExpiresAt) throw new errors.ExpiryExceedsCredential(iso(creatorExpiresAt))
+  }
+
   return {
     present,
 
@@ -70,6 +76,7 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
       if (creator.type !== 'cli') checkAuthority(creator as Credential, input.role, scopes)
       else if (scopes.some((s) => !isValidScope(s))) throw new errors.InvalidScope(scopes.find((s) => !isValidScope(s))!)
       const expiresAt = checkExpiry(input.expiresAt, now)
+      if (creator.type !== 'cli') checkLifetime((creator as Credential).expiresAt, expiresAt)
       const secret = KEY_PREFIX + base62(SECRET_LENGTH)
       const row: ApiKeyRow = {
         id: newId('key'),
@@ -130,7 +137,7 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
       } else if (Number(row.last_used_at ?? 0) < now - TOUCH_EVERY_MS) {
         await repo.touch(row.id, now, TOUCH_EVERY_MS)
       }
-      return { type: 'api_key', id: row.id, orgId: row.org_id, role: row.role, scopes: JSON.parse(row.scopes) as string[], personId: null, storeIds: null }
+      return { type: 'api_key', id: row.id, orgId: row.org_id, role: row.role, scopes: JSON.parse(row.scopes) as string[], personId: null, storeIds: null, expiresAt: row.expires_at == null ? null : Number(row.expires_at) }
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { errors } from '../../../errors.js'
 import { iso, type Clock } from '../../../lib/clock.js'
+import { roleRank } from '../../../lib/permissions.js'
 import { sha256 } from '../../../lib/secrets.js'
 import { toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
 import type { AuditRepository } from '../../audit/audit.repository.js'
@@ -15,9 +16,19 @@ export async function destroyGrantModels (db: Knex, grantId: string): Promise<vo
   await db('oidc_models').where({ grant_id: grantId }).orWhere({ model: 'Grant', id_hash: sha256(grantId) }).delete()
 }
 
+/**
+ * Revoking another person's connection is organization administration (admin or owner); whoever may write connectors
+ * may revoke their own. Keys belong to no person, so an editor key revokes none.
+ */
+function mayRevoke (actor: Pick<Credential, 'role' | 'personId'>, connectionPersonId: string): boolean {
+  return roleRank(actor.role) >= roleRank('admin') || (actor.personId !== null && actor.personId === connectionPersonId)
+}
+
 /** Connections (grants) of an organization and its OAuth clients: decisions.md section 10. */
 export function connectionsService ({ db, grants, clients, audit, clock }: Deps) {
   return {
+    mayRevoke,
+
     async list (orgId: string, query: PageQuery) {
       const page = toPage(query)
       const { total, rows } = await grants.list(orgId, page)
@@ -36,6 +47,7 @@ export function connectionsService ({ db, grants, clients, audit, clock }: Deps)
     async revoke (actor: Credential, id: string, ip: string | null) {
       const grant = await grants.find(id)
       if (!grant || grant.orgId !== actor.orgId) throw new errors.NotFound('Connection')
+      if (!mayRevoke(actor, grant.personId)) throw new errors.RoleForbidden('another person\'s connection')
       await db.transaction(async (trx) => {
         if (await grants.revoke(id, clock(), actor.orgId, trx)) {
           await audit.record({ orgId: actor.orgId, action: 'oauth.connection_revoked', actor: actorOf(actor), subject: `oauth:${id}`, ip }, trx)
