@@ -1,3 +1,4 @@
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import type { Test } from 'tap'
@@ -5,12 +6,33 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp, type AppDeps } from '../src/app.js'
 import { validateConfig, type Config } from '../src/config.js'
 import { base62 } from '../src/lib/ids.js'
+import { argon2Hasher } from '../src/lib/passwords.js'
 
 /**
  * The suite runs twice (scripts/test.ts): EH_TEST_DB=mysql against MariaDB + Redis, and EH_TEST_DB=sqlite on the
  * embedded default. Migrations run once per run, before the files; each test makes its own tenant.
  */
 export const onMysql = process.env.EH_TEST_DB !== 'sqlite'
+if (!onMysql) useOwnSqliteCopy()
+
+/**
+ * SQLite has one writer: test files in parallel processes on one file fail a deferred transaction that upgrades to
+ * a write (SQLITE_BUSY_SNAPSHOT ignores busy_timeout). So each test process works on its own copy of the template
+ * database scripts/test.ts migrated (EH_TEST_DATA_DIR), and the embedded half runs its files in parallel too.
+ * The copy's directory replaces EH_TEST_DATA_DIR for this process and the CLI runs it spawns.
+ */
+function useOwnSqliteCopy () {
+  const template = process.env.EH_TEST_DATA_DIR
+  if (!template) return
+  const own = join(template, `process-${process.pid}`)
+  mkdirSync(own, { recursive: true })
+  const file = join(template, 'evidence-hub.sqlite')
+  if (existsSync(file)) copyFileSync(file, join(own, 'evidence-hub.sqlite'))
+  process.env.EH_TEST_DATA_DIR = own
+}
+
+/** argon2id at its lowest cost: each test makes tenants with passwords, and production's 64 MiB hash takes ~130 ms. */
+export const testHasher = argon2Hasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 })
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -53,7 +75,7 @@ export interface BuildOptions extends AppDeps {
 
 export async function build (t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config, routes, ...deps } = options
-  const app = await buildApp(testConfig(config), { logger: false, redisPrefix: `eh:test:${base62(10)}:`, ...deps })
+  const app = await buildApp(testConfig(config), { logger: false, redisPrefix: `eh:test:${base62(10)}:`, hash: testHasher, ...deps })
   t.teardown(() => app.close())
   if (routes) await app.register(routes)
   await app.ready()
