@@ -61,6 +61,11 @@ function countResults (): { passed: number, failed: number } {
   return { passed, failed }
 }
 
+function seconds (since: number): number {
+  return Math.round((Date.now() - since) / 1000)
+}
+
+const started = Date.now()
 let passed = 0
 let failed = 0
 for (const mode of modes) {
@@ -72,16 +77,16 @@ for (const mode of modes) {
   }
   console.log(`\n=== ${mode === 'mysql' ? 'MySQL/MariaDB + Redis' : 'embedded default: SQLite + in-memory limits'} ===`)
   rmSync('.tap/test-results', { recursive: true, force: true })
-  // SQLite has one writer: test files in parallel processes on one file can fail a deferred transaction that
-  // upgrades to a write (SQLITE_BUSY_SNAPSHOT ignores busy_timeout), so the embedded run takes one file at a time.
-  const jobs = mode === 'sqlite' ? ['--jobs=1'] : []
-  const run = spawnSync('npx', ['tap', ...jobs, ...tapArgs], { stdio: 'inherit', env })
+  // The embedded run's EH_TEST_DATA_DIR is a migrated template: test/helper.ts gives each test process its own copy.
+  const modeStarted = Date.now()
+  const run = spawnSync('npx', ['tap', ...tapArgs], { stdio: 'inherit', env })
   const counts = countResults()
   if (run.status !== 0 && counts.failed === 0) counts.failed = 1
-  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed`)
+  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed in ${seconds(modeStarted)} s`)
   passed += counts.passed
   failed += counts.failed
   if (env.EH_TEST_DATA_DIR) rmSync(env.EH_TEST_DATA_DIR, { recursive: true, force: true })
 }
+console.log(`suite wall time: ${seconds(started)} s`)
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failed > 0 ? 1 : 0)
