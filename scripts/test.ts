@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import knex from 'knex'
 import { createKnex, migrateLatest } from '../src/db.js'
+import { loadSigningKeys } from '../oauth/keys.js'
+import { TEST_SECRET_KEY } from '../test/secret.js'
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'
 const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Boolean)
@@ -27,10 +29,15 @@ async function resetMysql () {
   await db.destroy()
 }
 
+/**
+ * The embedded template: migrated, with the OAuth signing key made once. Each test process works on its own copy
+ * (test/helper.ts), and would otherwise generate a key pair in every file as it builds its first app.
+ */
 async function prepareSqlite (): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-hub-test-'))
   const db = createKnex({ dataDir: dir })
   await migrateLatest(db)
+  await loadSigningKeys(db, TEST_SECRET_KEY, Date.now())
   await db.destroy()
   return dir
 }
