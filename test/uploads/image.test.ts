@@ -1,7 +1,7 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { deflateSync, crc32 } from 'node:zlib'
-import { sharedApp } from '../helper.js'
+import { build } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
@@ -36,7 +36,7 @@ function multipart (filename: string, type: string, bytes: Buffer, field = 'imag
 }
 
 t.test('a PNG and a JPEG are stored and served back by the returned URL', async (t) => {
-  const app = await sharedApp()
+  const app = await build(t)
   const tenant = await makeTenant(app)
   for (const [name, type, bytes] of [['a.png', 'image/png', png()], ['b.jpg', 'image/jpeg', JPEG]] as const) {
     const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart(name, type, bytes) })
@@ -52,7 +52,7 @@ t.test('a PNG and a JPEG are stored and served back by the returned URL', async 
 })
 
 t.test('a text file renamed .png is refused with unsupported_media_type', async (t) => {
-  const app = await sharedApp()
+  const app = await build(t)
   const tenant = await makeTenant(app)
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('notes.png', 'image/png', Buffer.from('just some text, honestly\n'.repeat(20))) })
   t.equal(res.statusCode, 415)
@@ -61,7 +61,7 @@ t.test('a text file renamed .png is refused with unsupported_media_type', async 
 })
 
 t.test('an 11 MB image is refused with payload_too_large', async (t) => {
-  const app = await sharedApp()
+  const app = await build(t)
   const tenant = await makeTenant(app)
   const big = Buffer.concat([png(), Buffer.alloc(11 * 1024 * 1024)])
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('big.png', 'image/png', big) })
@@ -70,7 +70,7 @@ t.test('an 11 MB image is refused with payload_too_large', async (t) => {
 })
 
 t.test('the image must come in the multipart field "image"', async (t) => {
-  const app = await sharedApp()
+  const app = await build(t)
   const tenant = await makeTenant(app)
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('a.png', 'image/png', png(), 'file') })
   t.equal(res.statusCode, 400)
@@ -78,14 +78,14 @@ t.test('the image must come in the multipart field "image"', async (t) => {
 })
 
 t.test('an upload from a refused origin is not stored', async (t) => {
-  const app = await sharedApp()
+  const app = await build(t)
   const tenant = await makeTenant(app)
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, origin: 'https://evil.example', ...multipart('a.png', 'image/png', png()) })
   t.equal(res.json().code, 'origin_not_allowed')
 })
 
 t.test('a review can carry the store\'s uploads as media but not another store\'s', async (t) => {
-  const app = await sharedApp()
+  const app = await build(t)
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const mine = (await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('a.png', 'image/png', png()) })).json()
