@@ -20,16 +20,18 @@ if (!onMysql) useOwnSqliteCopy()
  * SQLite has one writer: test files in parallel processes on one file fail a deferred transaction that upgrades to
  * a write (SQLITE_BUSY_SNAPSHOT ignores busy_timeout). So each test process works on its own copy of the template
  * database scripts/test.ts migrated (EH_TEST_DATA_DIR), and the embedded half runs its files in parallel too.
- * The copy's directory replaces EH_TEST_DATA_DIR for this process and the CLI runs it spawns.
+ * The copy's directory replaces EH_TEST_DATA_DIR for this process and the processes it spawns (CLI runs, worker
+ * processes), which share it: EH_TEST_DATA_COPY marks it as already a copy.
  */
 function useOwnSqliteCopy () {
   const template = process.env.EH_TEST_DATA_DIR
-  if (!template) return
+  if (!template || process.env.EH_TEST_DATA_COPY) return
   const own = join(template, `process-${process.pid}`)
   mkdirSync(own, { recursive: true })
   const file = join(template, 'evidence-hub.sqlite')
   if (existsSync(file)) copyFileSync(file, join(own, 'evidence-hub.sqlite'))
   process.env.EH_TEST_DATA_DIR = own
+  process.env.EH_TEST_DATA_COPY = '1'
 }
 
 /** argon2id at its lowest cost: each test makes tenants with passwords, and production's 64 MiB hash takes ~130 ms. */
