@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './lib/clock.js'
+import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
 import configPlugin from './plugins/config.js'
 import dbPlugin from './plugins/db.js'
 import redisPlugin from './plugins/redis.js'
@@ -42,6 +43,8 @@ export interface AppDeps {
   /** Prefix of Redis keys; tests give each app its own unless they test sharing. */
   redisPrefix?: string
   logger?: boolean | object
+  /** How passwords are hashed; argon2id at its default cost unless given (tests pass a cheap one). */
+  hash?: PasswordHasher
 }
 
 const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]']
@@ -95,7 +98,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  await app.register(configPlugin, { config, clock: deps.clock ?? systemClock })
+  await app.register(configPlugin, { config, clock: deps.clock ?? systemClock, hash: deps.hash ?? defaultHasher })
   await app.register(errorHandler)
   await app.register(dbPlugin, { db: deps.db })
   await app.register(redisPlugin, { redis: deps.redis, prefix: deps.redisPrefix })

@@ -16,7 +16,7 @@ export interface Tenant {
 
 /** A fresh organization with an owner, one store and an admin key: tests never share tenants. */
 export async function makeTenant (app: FastifyInstance, options: { plan?: Plan, status?: SubscriptionStatus, origins?: string[] } = {}): Promise<Tenant> {
-  const bootstrap = bootstrapService(app.db, app.clock)
+  const bootstrap = bootstrapService(app.db, app.clock, app.hash)
   const out = await bootstrap.bootstrap({
     org: `Org ${base62(6)}`,
     store: 'Main store',
@@ -29,7 +29,7 @@ export async function makeTenant (app: FastifyInstance, options: { plan?: Plan, 
 }
 
 export async function makeStore (app: FastifyInstance, tenant: Tenant, options: { plan?: Plan, origins?: string[] } = {}): Promise<string> {
-  const { store } = await bootstrapService(app.db, app.clock).createStore({ org: tenant.orgId, name: `Store ${base62(4)}`, plan: options.plan ?? 'growth', origins: options.origins })
+  const { store } = await bootstrapService(app.db, app.clock, app.hash).createStore({ org: tenant.orgId, name: `Store ${base62(4)}`, plan: options.plan ?? 'growth', origins: options.origins })
   return store.id
 }
 
@@ -41,6 +41,6 @@ export async function makeKey (app: FastifyInstance, tenant: Tenant, role: Exclu
 }
 
 export async function addMember (app: FastifyInstance, tenant: Tenant, role: 'owner' | 'admin' | 'editor') {
-  const { person } = await bootstrapService(app.db, app.clock).addMember(tenant.orgId, `${role}-${base62(10).toLowerCase()}@example.test`, role)
+  const { person } = await bootstrapService(app.db, app.clock, app.hash).addMember(tenant.orgId, `${role}-${base62(10).toLowerCase()}@example.test`, role)
   return { id: person.id, email: person.email, password: person.password! }
 }

@@ -3,7 +3,6 @@ import cookie from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { base62 } from '../lib/ids.js'
 import { sha256 } from '../lib/secrets.js'
-import { verifyPassword } from '../lib/passwords.js'
 import { errors } from '../errors.js'
 import type { Reservation } from '../lib/rate-limiter.js'
 import { peopleRepository, type Person } from '../modules/account/people.repository.js'
@@ -66,8 +65,8 @@ export default fp(async (app) => {
 
   async function checkPassword (email: string, password: string): Promise<Person | null> {
     const person = await people.findPersonByEmail(email.trim())
-    // Verify against a dummy hash when the person is unknown, so timing does not reveal who has an account.
-    const ok = await verifyPassword(person?.passwordHash ?? DUMMY_HASH, password)
+    // The hasher verifies against a dummy hash when the person is unknown, so timing does not reveal who has an account.
+    const ok = await app.hash.verify(person?.passwordHash, password)
     return person && ok ? person : null
   }
 
@@ -116,6 +115,3 @@ export default fp(async (app) => {
     }
   })
 }, { name: 'session', dependencies: ['db', 'rate-limit'] })
-
-// argon2id hash of a random string nobody knows; only its verification cost matters.
-const DUMMY_HASH = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$2Yw0bKkfwxHfrmTqT+Tu3b0c0mlM5Ez0uC1iQ9Qf5Xk'

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import type { Clock } from '../../lib/clock.js'
-import { generatePassword, hashPassword } from '../../lib/passwords.js'
+import { defaultHasher, generatePassword, type PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, type Role } from '../../lib/permissions.js'
 import { apiKeysRepository } from '../api-keys/api-keys.repository.js'
 import { apiKeysService } from '../api-keys/api-keys.service.js'
@@ -11,7 +11,7 @@ import { checkedOrigins, replaceStoreOrigins } from './store-origins.js'
 import { storesRepository, type Plan, type SubscriptionStatus } from './stores.repository.js'
 
 /** Operator set-up without the admin application (decisions.md section 13): used by the CLI and the first-run seed. */
-export function bootstrapService (db: Knex, clock: Clock) {
+export function bootstrapService (db: Knex, clock: Clock, hash: PasswordHasher = defaultHasher) {
   const people = peopleRepository(db)
   const stores = storesRepository(db)
   const audit = auditRepository(db, clock)
@@ -23,7 +23,7 @@ export function bootstrapService (db: Knex, clock: Clock) {
     const now = clock()
     const existing = await people.findPersonByEmail(email)
     const password = existing ? null : generatePassword()
-    const person = existing ?? await people.createPerson({ email, passwordHash: await hashPassword(password!), now })
+    const person = existing ?? await people.createPerson({ email, passwordHash: await hash.hash(password!), now })
     if (await people.membershipRole(orgId, person.id)) throw new errors.Conflict(`${email} is already a member`)
     await people.addMembership(orgId, person.id, role, now)
     return { person: { id: person.id, email: person.email, password } }

@@ -69,7 +69,7 @@ export default async function admin (app: FastifyInstance) {
     keys: apiKeysService({ db: app.db, repo: apiKeysRepository(app.db), audit: app.audit, clock: app.clock }),
     account: accountService({ db: app.db, people, stores: app.stores, audit: app.audit, clock: app.clock, endPersonConnections: connections.endPersonConnections }),
     invitations: invitationsService({
-      db: app.db, repo: invitationsRepository(app.db), people, audit: app.audit, clock: app.clock, publicUrl: app.config.publicUrl, send: invitationMailer(app.config.smtpUrl, app.config.mailFrom)
+      db: app.db, repo: invitationsRepository(app.db), people, audit: app.audit, clock: app.clock, hash: app.hash, publicUrl: app.config.publicUrl, send: invitationMailer(app.config.smtpUrl, app.config.mailFrom)
     })
   }
 

@@ -3,7 +3,7 @@ import { errors } from '../../errors.js'
 import { base62, newId } from '../../lib/ids.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { sha256 } from '../../lib/secrets.js'
-import { hashPassword } from '../../lib/passwords.js'
+import type { PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import type { Credential } from '../../plugins/auth.js'
 import type { AuditRepository } from '../account/audit.repository.js'
@@ -22,6 +22,7 @@ interface Deps {
   people: PeopleRepository
   audit: AuditRepository
   clock: Clock
+  hash: PasswordHasher
   publicUrl: string
   send: SendInvitation
 }
@@ -31,7 +32,7 @@ function actorOf (actor: Credential): string {
 }
 
 /** Invitations to join an organization: a one-time link, valid for 7 days, for one email and one role. */
-export function invitationsService ({ db, repo, people, audit, clock, publicUrl, send }: Deps) {
+export function invitationsService ({ db, repo, people, audit, clock, hash, publicUrl, send }: Deps) {
   function present (row: InvitationRow) {
     return { id: row.id, email: row.email, role: row.role, invitedBy: row.invited_by, createdAt: iso(row.created_at)!, expiresAt: iso(row.expires_at)! }
   }
@@ -107,7 +108,7 @@ export function invitationsService ({ db, repo, people, audit, clock, publicUrl,
       } else if (input.password.length < MIN_PASSWORD_LENGTH) {
         throw new errors.InvalidRequest(`Choose a password of at least ${MIN_PASSWORD_LENGTH} characters`)
       }
-      const passwordHash = person ? null : await hashPassword(input.password)
+      const passwordHash = person ? null : await hash.hash(input.password)
       return db.transaction(async (trx) => {
         const now = clock()
         if (!await repo.close(row.org_id, row.id, 'accepted_at', now, trx)) throw new errors.NotFound('Invitation')
