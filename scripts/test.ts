@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import knex from 'knex'
 import { createKnex, migrateLatest } from '../src/db.js'
+import { loadSigningKeys } from '../src/oauth/keys.js'
+import { TEST_SECRET_KEY } from '../test/secret.js'
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'
 const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Boolean)
@@ -27,10 +29,15 @@ async function resetMysql () {
   await db.destroy()
 }
 
+/**
+ * The embedded template: migrated, with the OAuth signing key made once. Each test process works on its own copy
+ * (test/helper.ts), and would otherwise generate a key pair in every file as it builds its first app.
+ */
 async function prepareSqlite (): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-hub-test-'))
   const db = createKnex({ dataDir: dir })
   await migrateLatest(db)
+  await loadSigningKeys(db, TEST_SECRET_KEY, Date.now())
   await db.destroy()
   return dir
 }
@@ -61,6 +68,11 @@ function countResults (): { passed: number, failed: number } {
   return { passed, failed }
 }
 
+function seconds (since: number): number {
+  return Math.round((Date.now() - since) / 1000)
+}
+
+const started = Date.now()
 let passed = 0
 let failed = 0
 for (const mode of modes) {
@@ -72,16 +84,16 @@ for (const mode of modes) {
   }
   console.log(`\n=== ${mode === 'mysql' ? 'MySQL/MariaDB + Redis' : 'embedded default: SQLite + in-memory limits'} ===`)
   rmSync('.tap/test-results', { recursive: true, force: true })
-  // SQLite has one writer: test files in parallel processes on one file can fail a deferred transaction that
-  // upgrades to a write (SQLITE_BUSY_SNAPSHOT ignores busy_timeout), so the embedded run takes one file at a time.
-  const jobs = mode === 'sqlite' ? ['--jobs=1'] : []
-  const run = spawnSync('npx', ['tap', ...jobs, ...tapArgs], { stdio: 'inherit', env })
+  // The embedded run's EH_TEST_DATA_DIR is a migrated template: test/helper.ts gives each test process its own copy.
+  const modeStarted = Date.now()
+  const run = spawnSync('npx', ['tap', ...tapArgs], { stdio: 'inherit', env })
   const counts = countResults()
   if (run.status !== 0 && counts.failed === 0) counts.failed = 1
-  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed`)
+  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed in ${seconds(modeStarted)} s`)
   passed += counts.passed
   failed += counts.failed
   if (env.EH_TEST_DATA_DIR) rmSync(env.EH_TEST_DATA_DIR, { recursive: true, force: true })
 }
+console.log(`suite wall time: ${seconds(started)} s`)
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failed > 0 ? 1 : 0)

@@ -6,7 +6,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import type { MailTransport } from './lib/mail.js'
-import type { PasswordHasher } from './lib/passwords.js'
+import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
 import { buildServices, type Services } from './services.js'
 import { startJobs } from './jobs.js'
 import configPlugin from './plugins/config.js'
@@ -104,12 +104,12 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  await app.register(configPlugin, { config, clock: deps.clock ?? systemClock })
+  await app.register(configPlugin, { config, clock: deps.clock ?? systemClock, hash: deps.hash ?? defaultHasher })
   await app.register(errorHandler)
   await app.register(dbPlugin, { db: deps.db })
   await app.register(redisPlugin, { redis: deps.redis, prefix: deps.redisPrefix })
   const services = deps.services ?? buildServices({
-    db: app.db, clock: app.clock, config, redis: app.redis, redisPrefix: app.redisPrefix, hash: deps.hash, mailer: deps.mailer, log: app.log
+    db: app.db, clock: app.clock, config, redis: app.redis, redisPrefix: app.redisPrefix, hash: app.hash, mailer: deps.mailer, log: app.log
   })
   await app.register(servicesPlugin, { services, owned: !deps.services })
   await app.register(rateLimit)

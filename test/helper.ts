@@ -1,16 +1,48 @@
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import type { Test } from 'tap'
+import tap, { type Test } from 'tap'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp, type AppDeps } from '../src/app.js'
 import { validateConfig, type Config } from '../src/config.js'
 import { base62 } from '../src/lib/ids.js'
+import { argon2Hasher } from '../src/lib/passwords.js'
+import { TEST_SECRET_KEY } from './secret.js'
 
 /**
  * The suite runs twice (scripts/test.ts): EH_TEST_DB=mysql against MariaDB + Redis, and EH_TEST_DB=sqlite on the
  * embedded default. Migrations run once per run, before the files; each test makes its own tenant.
  */
 export const onMysql = process.env.EH_TEST_DB !== 'sqlite'
+if (!onMysql) useOwnSqliteCopy()
+
+/**
+ * SQLite has one writer: test files in parallel processes on one file fail a deferred transaction that upgrades to
+ * a write (SQLITE_BUSY_SNAPSHOT ignores busy_timeout). So each test process works on its own copy of the template
+ * database scripts/test.ts migrated (EH_TEST_DATA_DIR), and the embedded half runs its files in parallel too.
+ * The copy's directory replaces EH_TEST_DATA_DIR for this process and the processes it spawns (CLI runs, worker
+ * processes), which share it: EH_TEST_DATA_COPY marks it as already a copy.
+ */
+function useOwnSqliteCopy () {
+  const template = process.env.EH_TEST_DATA_DIR
+  if (!template || process.env.EH_TEST_DATA_COPY) return
+  const own = join(template, `process-${process.pid}`)
+  mkdirSync(own, { recursive: true })
+  const file = join(template, 'evidence-hub.sqlite')
+  if (existsSync(file)) copyFileSync(file, join(own, 'evidence-hub.sqlite'))
+  process.env.EH_TEST_DATA_DIR = own
+  process.env.EH_TEST_DATA_COPY = '1'
+}
+
+/** argon2id at its lowest cost: each test makes tenants with passwords, and production's 64 MiB hash takes ~130 ms. */
+export const testHasher = argon2Hasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 })
+
+/** The algorithm and cost a PHC-format hash records, e.g. `{ type: 'argon2id', m: 65536, t: 3, p: 4 }`. */
+export function costOf (hash: string): Record<string, string | number> {
+  const [, type, , params] = hash.split('$')
+  return { type, ...Object.fromEntries(params.split(',').map((kv) => kv.split('=')).map(([k, v]) => [k, Number(v)])) }
+}
+
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -24,7 +56,7 @@ export function testConfig (overrides: Partial<Config> = {}): Config {
     dataDir: process.env.EH_TEST_DATA_DIR ?? join(tmpdir(), 'evidence-hub-test'),
     logLevel: 'silent',
     trustProxy: false,
-    secretKey: 'test-secret-key-test-secret-key-0123456789',
+    secretKey: TEST_SECRET_KEY,
     webhookAllowPrivate: true,
     mailFrom: 'Evidence Hub <no-reply@localhost>',
     reviewRequestDelayHours: 72,
@@ -53,11 +85,23 @@ export interface BuildOptions extends AppDeps {
 
 export async function build (t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config, routes, ...deps } = options
-  const app = await buildApp(testConfig(config), { logger: false, redisPrefix: `eh:test:${base62(10)}:`, ...deps })
+  const app = await buildApp(testConfig(config), { logger: false, redisPrefix: `eh:test:${base62(10)}:`, hash: testHasher, ...deps })
   t.teardown(() => app.close())
   if (routes) await app.register(routes)
   await app.ready()
   return app
+}
+
+let shared: Promise<FastifyInstance> | undefined
+
+/**
+ * One app for the tests of a file that do not change it (no clock, config, deps or routes of their own): building
+ * an app compiles every route's schemas (~0.3 s of CPU), and each test makes its own tenant anyway. Closed when
+ * the file's tests end. A test that closes the app, moves time or counts per-IP limits builds its own.
+ */
+export function sharedApp (): Promise<FastifyInstance> {
+  shared ??= build(tap)
+  return shared
 }
 
 export interface Call extends Omit<InjectOptions, 'headers'> {

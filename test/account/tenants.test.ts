@@ -1,9 +1,9 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { addMember, makeStore, makeTenant } from '../factories.js'
 
 t.test('one tenant\'s member list never shows another tenant\'s people', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   await addMember(app, theirs, 'editor')
@@ -12,7 +12,7 @@ t.test('one tenant\'s member list never shows another tenant\'s people', async (
 })
 
 t.test('one tenant cannot remove another tenant\'s member', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   const editor = await addMember(app, theirs, 'editor')
@@ -22,7 +22,7 @@ t.test('one tenant cannot remove another tenant\'s member', async (t) => {
 })
 
 t.test('one tenant\'s store list never shows another tenant\'s stores', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   const second = await makeStore(app, mine)
@@ -32,7 +32,7 @@ t.test('one tenant\'s store list never shows another tenant\'s stores', async (t
 })
 
 t.test('one tenant\'s audit log never shows another tenant\'s entries', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   await call(app, { method: 'GET', url: '/v1/account/members', key: theirs.key, store: theirs.storeId })

@@ -4,11 +4,11 @@ import { call } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { connected } from '../oauth/oauth-helper.js'
 import { appendEvent, receiver, testWorker } from '../webhooks/support.js'
-import { hasChromium, launch, newPage, screenshot, serve, signIn, SKIP_MESSAGE } from './browser.js'
+import { hasChromium, launch, newPage, screenshot, serve, signIn, withoutChromium } from './browser.js'
 
 /** The admin app in real Chromium: outbound webhooks and OAuth connections, built on their own modules' services. */
 if (!hasChromium) {
-  t.plan(0, SKIP_MESSAGE)
+  withoutChromium(t)
 } else {
   const browser = await launch(t)
 

@@ -1,11 +1,11 @@
 import t, { type Test } from 'tap'
 import { call } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
-import { hasChromium, launch, newPage, screenshot, serve, signIn, SKIP_MESSAGE } from './browser.js'
+import { hasChromium, launch, newPage, screenshot, serve, signIn, withoutChromium } from './browser.js'
 
 /** The admin app in real Chromium: signing in and the whole life of an API key (service-api.md section 2). */
 if (!hasChromium) {
-  t.plan(0, SKIP_MESSAGE)
+  withoutChromium(t)
 } else {
   const browser = await launch(t)
   const { app, base, clock } = await serve(t)

@@ -1,15 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { build, manualClock } from '../helper.js'
+import { CHROMIUM } from './chromium.js'
 
-/** Debian's Chromium (apt-get install chromium; .ci/run installs it). Without it the browser tests are skipped. */
-export const CHROMIUM = '/usr/bin/chromium'
-export const hasChromium = existsSync(CHROMIUM)
-export const SKIP_MESSAGE = `browser tests skipped: ${CHROMIUM} is absent (install it with apt-get install chromium)`
+export { CHROMIUM, hasChromium, SKIP_MESSAGE, withoutChromium } from './chromium.js'
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '.artifacts', 'screenshots')
 

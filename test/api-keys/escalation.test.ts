@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import type { Credential } from '../../src/types.js'
 
@@ -9,7 +9,7 @@ function countKeys (app: FastifyInstance, orgId: string) {
 }
 
 t.test('a scoped key cannot mint an unrestricted key: 403 scope_escalation', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const scoped = await makeKey(app, tenant, 'admin', ['api-keys:write', 'reviews:read'])
   const before = await countKeys(app, tenant.orgId)
@@ -20,7 +20,7 @@ t.test('a scoped key cannot mint an unrestricted key: 403 scope_escalation', asy
 })
 
 t.test('a scoped key cannot mint a key with a scope outside its own', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const scoped = await makeKey(app, tenant, 'admin', ['api-keys:write', 'reviews:read'])
   for (const scopes of [['reviews:write'], ['products:read'], ['read'], ['write']]) {
@@ -30,7 +30,7 @@ t.test('a scoped key cannot mint a key with a scope outside its own', async (t) 
 })
 
 t.test('a scoped key may mint a key within its own scopes', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const scoped = await makeKey(app, tenant, 'admin', ['api-keys:write', 'reviews:write'])
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: scoped.secret, store: tenant.storeId, payload: { name: 'narrow', role: 'viewer', scopes: ['reviews:read'] } })
@@ -39,7 +39,7 @@ t.test('a scoped key may mint a key within its own scopes', async (t) => {
 })
 
 t.test('a key whose scopes do not cover api-keys cannot mint anything', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const reader = await makeKey(app, tenant, 'admin', ['read'])
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: reader.secret, store: tenant.storeId, payload: { name: 'x', role: 'viewer', scopes: ['read'] } })
@@ -48,7 +48,7 @@ t.test('a key whose scopes do not cover api-keys cannot mint anything', async (t
 })
 
 t.test('a viewer key asking to create a key gets 403 role_read_only and no key is made', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const viewer = await makeKey(app, tenant, 'viewer')
   const before = await countKeys(app, tenant.orgId)
@@ -59,7 +59,7 @@ t.test('a viewer key asking to create a key gets 403 role_read_only and no key i
 })
 
 t.test('an owner role is never put in a key: 400 and no key made', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const before = await countKeys(app, tenant.orgId)
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: { name: 'boss', role: 'owner' } })
@@ -69,7 +69,7 @@ t.test('an owner role is never put in a key: 400 and no key made', async (t) => 
 })
 
 t.test('a credential below admin asking for a higher role gets role_escalation from the service', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const service = app.services.apiKeys
   const credential = (role: Credential['role']): Credential => ({ type: 'oauth', id: 'grant_x', orgId: tenant.orgId, role, scopes: [], personId: null, storeIds: null })

@@ -1,9 +1,9 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 
 t.test('one tenant\'s key list never shows another tenant\'s keys', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   const theirKey = await makeKey(app, theirs, 'editor')
@@ -15,7 +15,7 @@ t.test('one tenant\'s key list never shows another tenant\'s keys', async (t) =>
 })
 
 t.test('one tenant cannot read another tenant\'s key by id', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   const theirKey = await makeKey(app, theirs, 'editor')
@@ -25,7 +25,7 @@ t.test('one tenant cannot read another tenant\'s key by id', async (t) => {
 })
 
 t.test('one tenant cannot revoke another tenant\'s key', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   const theirKey = await makeKey(app, theirs, 'editor')
@@ -38,7 +38,7 @@ t.test('one tenant cannot revoke another tenant\'s key', async (t) => {
 })
 
 t.test('a key is bound to its organization: it cannot act on another tenant\'s store', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: mine.key, store: theirs.storeId, payload: { name: 'x', role: 'viewer' } })
@@ -48,7 +48,7 @@ t.test('a key is bound to its organization: it cannot act on another tenant\'s s
 })
 
 t.test('a revoke of an unknown key id gets 404 not_found', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'DELETE', url: '/v1/api-keys/key_missing', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 404)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { build, costOf } from '../helper.js'
 import { sha256 } from '../../src/lib/secrets.js'
 import { base62 } from '../../src/lib/ids.js'
 import { onlyJson, runCli } from './run-cli.js'
@@ -24,6 +24,8 @@ t.test('bootstrap --json prints one object with the organization, store, owner a
   const keyRow = await app.db('api_keys').where({ id: apiKey.id }).first()
   t.equal(keyRow.role, 'admin')
   t.equal(keyRow.secret_hash, sha256(apiKey.secret))
+  const ownerRow = await app.db('people').where({ email: owner }).first()
+  t.same(costOf(ownerRow.password_hash), { type: 'argon2id', m: 65536, t: 3, p: 4 }, 'the CLI hashes at the production cost')
 })
 
 t.test('bootstrap without --owner exits non-zero with the reason on stderr and nothing on stdout', async (t) => {

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process'
 import { onMysql, TEST_DATABASE_URL } from '../helper.js'
+import { TEST_SECRET_KEY } from '../secret.js'
 
 export interface CliResult { code: number | null, stdout: string, stderr: string }
 
 /** Runs the operator CLI as an operator would, against this run's test database (MySQL or the SQLite data dir). */
 export function runCli (args: string[]): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-test-secret-key-0123456789' }
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', SECRET_KEY: TEST_SECRET_KEY }
   if (onMysql) env.DATABASE_URL = TEST_DATABASE_URL
   else {
     delete env.DATABASE_URL

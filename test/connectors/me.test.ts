@@ -1,9 +1,9 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeKey, makeStore, makeTenant } from '../factories.js'
 
 t.test('/connectors/me names the organization, the store and the key\'s authority', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'editor', ['orders:read', 'products:write'])
   const res = await call(app, { method: 'GET', url: '/v1/connectors/me', key: key.secret, store: tenant.storeId })
@@ -17,7 +17,7 @@ t.test('/connectors/me names the organization, the store and the key\'s authorit
 })
 
 t.test('/connectors/me answers for the store in the header', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const second = await makeStore(app, tenant, { plan: 'free' })
   const res = await call(app, { method: 'GET', url: '/v1/connectors/me', key: tenant.key, store: second })
@@ -25,7 +25,7 @@ t.test('/connectors/me answers for the store in the header', async (t) => {
 })
 
 t.test('/connectors/me refuses another organization\'s store', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/connectors/me', key: other.key, store: tenant.storeId })
@@ -34,7 +34,7 @@ t.test('/connectors/me refuses another organization\'s store', async (t) => {
 })
 
 t.test('/connectors/me needs a store environment', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/connectors/me', key: tenant.key })
   t.equal(res.statusCode, 400)
@@ -42,7 +42,7 @@ t.test('/connectors/me needs a store environment', async (t) => {
 })
 
 t.test('/connectors/me with a revoked key is 401', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'viewer')
   await call(app, { method: 'DELETE', url: `/v1/api-keys/${key.id}`, key: tenant.key, store: tenant.storeId })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeKey, makeStore, makeTenant, type Tenant } from '../factories.js'
 
 async function append (app: FastifyInstance, tenant: Tenant, type: string, data: Record<string, unknown>, storeId = tenant.storeId) {
@@ -12,7 +12,7 @@ function poll (app: FastifyInstance, tenant: Tenant, event: string, options: { k
 }
 
 t.test('polling returns the store\'s events of that type, newest first', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const first = await append(app, tenant, 'review.created', { id: 'rev_1', rating: 4 })
   await append(app, tenant, 'order.upserted', { platformOrderId: 'o-1' })
@@ -25,7 +25,7 @@ t.test('polling returns the store\'s events of that type, newest first', async (
 })
 
 t.test('polling never returns an event of another store of the organization or of another organization', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const secondStore = await makeStore(app, tenant)
@@ -37,7 +37,7 @@ t.test('polling never returns an event of another store of the organization or o
 })
 
 t.test('another organization\'s key cannot poll this store', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   await append(app, tenant, 'review.created', { id: 'rev_secret' })
@@ -48,7 +48,7 @@ t.test('another organization\'s key cannot poll this store', async (t) => {
 })
 
 t.test('a polled item keeps its id and content when newer events arrive', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await append(app, tenant, 'order.upserted', { platformOrderId: 'o-1', total: 10 })
   const before = (await poll(app, tenant, 'order.upserted')).json()
@@ -61,7 +61,7 @@ t.test('a polled item keeps its id and content when newer events arrive', async 
 })
 
 t.test('a key scoped to orders:read can poll order events but not review events', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'viewer', ['orders:read'])
   await append(app, tenant, 'order.upserted', { platformOrderId: 'o-1' })
@@ -78,7 +78,7 @@ t.test('a key scoped to orders:read can poll order events but not review events'
 })
 
 t.test('a key scoped to connectors only cannot poll any event', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'editor', ['connectors:write'])
   const res = await poll(app, tenant, 'product.upserted', { key: key.secret })
@@ -87,7 +87,7 @@ t.test('a key scoped to connectors only cannot poll any event', async (t) => {
 })
 
 t.test('the event log\'s own scopes do not let a key poll an event whose resource it may not read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await append(app, tenant, 'order.upserted', { platformOrderId: 'o-1', customerEmail: 'ann@example.test' })
   const key = await makeKey(app, tenant, 'viewer', ['events:read', 'outbound-webhooks:read', 'reviews:read'])
@@ -99,7 +99,7 @@ t.test('the event log\'s own scopes do not let a key poll an event whose resourc
 })
 
 t.test('an unknown event type is 404 not_found', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await poll(app, tenant, 'review.exploded')
   t.equal(res.statusCode, 404)
@@ -107,7 +107,7 @@ t.test('an unknown event type is 404 not_found', async (t) => {
 })
 
 t.test('polling without a valid credential is 401 and never a redirect', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await poll(app, tenant, 'review.created', { key: 'svc_notAKeyAtAllnotAKeyAtAllnotAKeyAtAll1' })
   t.equal(res.statusCode, 401)
@@ -116,7 +116,7 @@ t.test('polling without a valid credential is 401 and never a redirect', async (
 })
 
 t.test('the limit defaults to 50 and is clamped to 100', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await app.db.transaction(async (trx) => {
     for (let i = 0; i < 105; i++) await app.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type: 'product.upserted', data: { platformProductId: `p-${i}` } })
@@ -130,7 +130,7 @@ t.test('the limit defaults to 50 and is clamped to 100', async (t) => {
 })
 
 t.test('an item never shows a reviewer\'s full address', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await append(app, tenant, 'review.created', { id: 'rev_1', authorEmail: 'maya.roberts@example.com' })
   const [item] = (await poll(app, tenant, 'review.created')).json()

@@ -1,11 +1,11 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 const item = (i: number) => ({ productId: `p${i % 7}`, rating: (i % 5) + 1, body: `Review ${i}`, authorName: `Author ${i}`, authorEmail: `a${i}@example.test`, writtenAt: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString() })
 
 t.test('an import stores good items with their original writtenAt and reports bad ones by index', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
   const res = await call(app, {
@@ -30,7 +30,7 @@ t.test('an import stores good items with their original writtenAt and reports ba
 })
 
 t.test('1,000 reviews import in one call and 1,001 are refused with batch_too_large', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
   const ok = await call(app, { method: 'POST', url: '/v1/imports', ...as, payload: { type: 'reviews', items: Array.from({ length: 1000 }, (_, i) => item(i)) } })
@@ -42,7 +42,7 @@ t.test('1,000 reviews import in one call and 1,001 are refused with batch_too_la
 })
 
 t.test('an import of another type is refused with invalid_request', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'products', items: [] } })
   t.equal(res.statusCode, 400)
@@ -50,7 +50,7 @@ t.test('an import of another type is refused with invalid_request', async (t) =>
 })
 
 t.test('one store cannot read another store\'s import', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const a = await makeTenant(app)
   const b = await makeTenant(app)
   const created = (await call(app, { method: 'POST', url: '/v1/imports', key: a.key, store: a.storeId, payload: { type: 'reviews', items: [item(1)] } })).json()

@@ -1,9 +1,9 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 t.test('an order upsert replaces the stored order and GET shows every field', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const put = (orders: unknown[]) => call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders } })
   await put([{ platformOrderId: '1001', customerEmail: 'bo@example.test', customerName: 'Bo', total: 42.5, currency: 'EUR', placedAt: '2026-11-01T10:00:00Z', lineItems: [{ platformProductId: 'p', quantity: 2 }] }])
@@ -16,7 +16,7 @@ t.test('an order upsert replaces the stored order and GET shows every field', as
 })
 
 t.test('order items are checked one by one and 251 orders are refused with batch_too_large', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const mixed = await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'a', currency: 'euro' }, { platformOrderId: 'b', placedAt: 'yesterday' }, { platformOrderId: 'c' }] } })
   t.match(mixed.json(), { received: 3, upserted: 1, failed: 2, errors: [{ index: 0, platformId: 'a', code: 'invalid_item' }, { index: 1, platformId: 'b', code: 'invalid_item' }] })
@@ -26,7 +26,7 @@ t.test('order items are checked one by one and 251 orders are refused with batch
 })
 
 t.test('GET /orders pages the store\'s orders and filters by review request state', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'x' }, { platformOrderId: 'y', customerEmail: 'y@example.test', fulfilledAt: '2026-11-01T00:00:00Z', lineItems: [{ platformProductId: 'p', quantity: 1 }] }] } })
   const all = (await call(app, { method: 'GET', url: '/v1/orders?limit=1', key: tenant.key, store: tenant.storeId })).json()
@@ -36,7 +36,7 @@ t.test('GET /orders pages the store\'s orders and filters by review request stat
 })
 
 t.test('one store cannot read another store\'s orders', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const a = await makeTenant(app)
   const b = await makeTenant(app)
   await call(app, { method: 'PUT', url: '/v1/orders', key: a.key, store: a.storeId, payload: { orders: [{ platformOrderId: 'secret' }] } })

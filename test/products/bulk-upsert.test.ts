@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant, makeStore } from '../factories.js'
 
 const put = (app: Parameters<typeof call>[0], tenant: { key: string, storeId: string }, products: unknown[]) =>
@@ -9,7 +9,7 @@ const eventCount = async (app: Parameters<typeof call>[0], storeId: string, type
   Number((await app.db('events').where({ store_env_id: storeId, type }).count({ n: '*' }))[0].n)
 
 t.test('an upsert replaces the stored product: a field left out is cleared, not kept', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await put(app, tenant, [{ platformProductId: 'p1', title: 'Mug', url: 'https://shop.example/mug', excludedFromReviewRequests: true, exclusionReason: 'gift card' }])
   const res = await put(app, tenant, [{ platformProductId: 'p1', title: 'Big mug' }])
@@ -19,7 +19,7 @@ t.test('an upsert replaces the stored product: a field left out is cleared, not 
 })
 
 t.test('re-sending an identical batch changes nothing and appends no event', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const batch = [{ platformProductId: 'a', title: 'A', url: 'https://shop.example/a' }, { platformProductId: 'b', title: 'B' }]
   await put(app, tenant, batch)
@@ -33,7 +33,7 @@ t.test('re-sending an identical batch changes nothing and appends no event', asy
 })
 
 t.test('bad items are reported by index and the good items of the batch are stored', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await put(app, tenant, [
     { platformProductId: 'ok-1', title: 'One' },
@@ -58,7 +58,7 @@ t.test('bad items are reported by index and the good items of the batch are stor
 })
 
 t.test('a batch of 250 items is stored and 251 is refused whole with batch_too_large', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const items = (n: number) => Array.from({ length: n }, (_, i) => ({ platformProductId: `sku-${i}`, title: `Product ${i}` }))
   const ok = await put(app, tenant, items(250))
@@ -73,7 +73,7 @@ t.test('a batch of 250 items is stored and 251 is refused whole with batch_too_l
 })
 
 t.test('concurrent batches over the same ids leave one row per id and lose no item', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const batch = (tag: string, offset: number) => Array.from({ length: 60 }, (_, i) => ({ platformProductId: `c-${(i + offset) % 80}`, title: tag }))
   const results = await Promise.all([put(app, tenant, batch('x', 0)), put(app, tenant, batch('y', 20)), put(app, tenant, batch('z', 40)), put(app, tenant, batch('w', 10))])
@@ -84,7 +84,7 @@ t.test('concurrent batches over the same ids leave one row per id and lose no it
 })
 
 t.test('a body without the products array is refused with invalid_request', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { items: [] } })
   t.equal(res.statusCode, 400)
@@ -92,7 +92,7 @@ t.test('a body without the products array is refused with invalid_request', asyn
 })
 
 t.test('each changed product appends product.upserted with the public representation', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await put(app, tenant, [{ platformProductId: 'e1', title: 'Event' }])
   const event = await app.db('events').where({ store_env_id: tenant.storeId, type: 'product.upserted' }).first()
@@ -100,7 +100,7 @@ t.test('each changed product appends product.upserted with the public representa
 })
 
 t.test('one store cannot read or change another store\'s products', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const a = await makeTenant(app)
   const b = await makeTenant(app)
   await put(app, a, [{ platformProductId: 'shared', title: 'A title' }])

@@ -2,10 +2,12 @@ import t from 'tap'
 import { build, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { appendEvent, createWebhook, receiver } from './support.js'
+import { DEFAULT_WORKER_OPTIONS } from '../../src/delivery/worker.js'
 
 t.test('with config.workers the app delivers by itself soon after the write commits, and stops on close', async (t) => {
   // A clock years back: this app's unrestricted worker finds only its own deliveries due, never other test files'.
-  const app = await build(t, { config: { workers: true }, clock: manualClock(Date.parse('2020-01-01T00:00:00Z')) })
+  const clock = manualClock(Date.parse('2020-01-01T00:00:00Z'))
+  const app = await build(t, { config: { workers: true }, clock })
   const tenant = await makeTenant(app)
   const rx = await receiver(t)
   await createWebhook(app, tenant, rx.url)
@@ -13,7 +15,14 @@ t.test('with config.workers the app delivers by itself soon after the write comm
   await rx.waitFor(1)
   t.equal(rx.bodies()[0].id, event.id)
   await app.close()
-  t.pass('closed with its worker')
+
+  // After close, an event written by another app (no workers) stays in the outbox: the closed app's worker is gone.
+  const writer = await build(t, { clock })
+  const later = await appendEvent(writer, tenant, 'loyalty.referral_reward', { points: 20 })
+  await new Promise((resolve) => setTimeout(resolve, 3 * DEFAULT_WORKER_OPTIONS.pollMs))
+  t.equal(rx.received.length, 1, 'nothing more was delivered')
+  const pending = await writer.db('webhook_deliveries').where({ store_env_id: tenant.storeId, status: 'pending', attempts: 0 })
+  t.equal(pending.length, 1, `the delivery of ${later.id} is still pending, never attempted`)
 })
 
 t.test('a rolled-back write leaves nothing in the outbox', async (t) => {

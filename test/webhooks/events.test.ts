@@ -1,11 +1,11 @@
 import t from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeStore, makeTenant } from '../factories.js'
 import { appendEvent } from './support.js'
 
 t.test('the event log pages oldest first with next_cursor, null at the end', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const appended = []
   for (let i = 0; i < 5; i++) appended.push(await appendEvent(app, tenant, 'loyalty.birthday_reward', { n: i }))
@@ -21,7 +21,7 @@ t.test('the event log pages oldest first with next_cursor, null at the end', asy
 })
 
 t.test('since takes the id of the last processed event and resumes after it', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const a = await appendEvent(app, tenant)
   const b = await appendEvent(app, tenant)
@@ -30,7 +30,7 @@ t.test('since takes the id of the last processed event and resumes after it', as
 })
 
 t.test('a since that is not an event id is refused with invalid_request', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events?since=yesterday', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 400)
@@ -38,7 +38,7 @@ t.test('a since that is not an event id is refused with invalid_request', async 
 })
 
 t.test('a store reads only its own events', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const secondStore = await makeStore(app, tenant)
@@ -53,14 +53,14 @@ t.test('a store reads only its own events', async (t) => {
 })
 
 t.test('the event log is readable on the free plan', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { plan: 'free' })
   const res = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200)
 })
 
 t.test('a reader resuming from its last id while writers append concurrently misses nothing and sees nothing twice', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const writers = 6
   const perWriter = 15

@@ -1,12 +1,12 @@
 import t from 'tap'
-import { build, call, manualClock } from '../helper.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { createWebhook } from './support.js'
 
 const URL_OK = 'https://receiver.example/hooks'
 
 t.test('registering a webhook returns its whsec_ secret once; list and get never show it', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/x', events: ['*'], description: 'CRM' } })
   t.equal(res.statusCode, 201)
@@ -24,7 +24,7 @@ t.test('registering a webhook returns its whsec_ secret once; list and get never
 })
 
 t.test('webhook URLs must be http(s) without credentials', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const url of ['ftp://receiver.example/x', 'https://user:pass@receiver.example/x', 'not a url', 'file:///etc/passwd']) {
     const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url, events: ['*'] } })
@@ -34,7 +34,7 @@ t.test('webhook URLs must be http(s) without credentials', async (t) => {
 })
 
 t.test('events must be known types or ["*"] alone', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const unknown = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: URL_OK, events: ['review.creatd'] } })
   t.equal(unknown.json().code, 'invalid_event_type')
@@ -45,7 +45,7 @@ t.test('events must be known types or ["*"] alone', async (t) => {
 })
 
 t.test('registering a webhook on the free plan is refused with plan_required', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { plan: 'free' })
   const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['*'] } })
   t.equal(res.statusCode, 403)
@@ -53,7 +53,7 @@ t.test('registering a webhook on the free plan is refused with plan_required', a
 })
 
 t.test('a viewer key cannot register a webhook', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const viewer = await makeKey(app, tenant, 'viewer')
   const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: viewer.secret, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['*'] } })
@@ -61,7 +61,7 @@ t.test('a viewer key cannot register a webhook', async (t) => {
 })
 
 t.test('DELETE retires a webhook: 204, then shown as retired and left out of the default list', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const hook = await createWebhook(app, tenant, 'http://127.0.0.1:9/')
   const del = await call(app, { method: 'DELETE', url: `/v1/outbound-webhooks/${hook.id}`, key: tenant.key, store: tenant.storeId })
@@ -77,7 +77,7 @@ t.test('DELETE retires a webhook: 204, then shown as retired and left out of the
 })
 
 t.test('another organization can neither see nor retire a webhook', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const hook = await createWebhook(app, tenant, 'http://127.0.0.1:9/')
