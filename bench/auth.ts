@@ -17,9 +17,8 @@ const config = benchConfig(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3
 
 const db = createKnex(config)
 await migrateLatest(db)
-const { tenant, secrets } = await seedBenchKeys(db, KEYS, 'viewer')
-
 const app = await buildApp(config, { db, logger: false, redisPrefix: `eh:bench:${base62(6)}:` })
+const { tenant, secrets } = await seedBenchKeys(app.services, KEYS, 'viewer')
 app.get('/v1/account/bench-probe', async () => ({ ok: true }))
 const apiUrl = await app.listen({ port: 0, host: '127.0.0.1' })
 

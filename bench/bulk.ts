@@ -11,8 +11,8 @@ const BATCH = 250
 const POOL = 5000
 const CONNECTIONS = Number(process.env.BENCH_BULK_CONNECTIONS ?? 8)
 
-const { config, db, orgId, storeId, rotating } = await benchSetup(2000)
-const app = await buildApp(config, { db, logger: false, redisPrefix: 'eh:bench:bulk:' })
+const { config, db, services, orgId, storeId, rotating } = await benchSetup(2000)
+const app = await buildApp(config, { db, services, logger: false, redisPrefix: 'eh:bench:bulk:' })
 const apiUrl = await app.listen({ port: 0, host: '127.0.0.1' })
 const bare = await bareServer()
 

@@ -3,6 +3,8 @@ import knex from 'knex'
 import type autocannon from 'autocannon'
 import { benchConfig, seedBenchKeys } from './lib.js'
 import { createKnex, migrateLatest } from '../src/db.js'
+import { systemClock } from '../src/lib/clock.js'
+import { buildServices } from '../src/services.js'
 
 /** Never DATABASE_URL: the bench drops and recreates its database, so it only takes one whose name starts with bench. */
 export const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bench_catalog'
@@ -18,7 +20,9 @@ export async function benchSetup (keys: number) {
   const config = benchConfig(DATABASE_URL)
   const db = createKnex(config)
   await migrateLatest(db)
-  const { tenant, secrets } = await seedBenchKeys(db, keys, 'editor')
+  // Built once here and handed to buildApp, so the bench's seed and the app share one set of services.
+  const services = buildServices({ db, clock: systemClock, config, redis: null })
+  const { tenant, secrets } = await seedBenchKeys(services, keys, 'editor')
   let next = 0
   /** Rotates keys so no per-key budget is reached; `build` may give each request its own body. */
   function rotating (method: 'GET' | 'PUT', paths: string[], build?: (n: number) => string): autocannon.Request[] {
@@ -37,7 +41,7 @@ export async function benchSetup (keys: number) {
       }
     }]
   }
-  return { config, db, orgId: tenant.organization.id, storeId: tenant.store.id, rotating }
+  return { config, db, services, orgId: tenant.organization.id, storeId: tenant.store.id, rotating }
 }
 
 /** Lets requests autocannon left in flight finish before the pool closes. */

@@ -4,15 +4,11 @@
  * and bench/lib.ts's bare fastify route on another. Reports { appUrl, bareUrl, storeId, keys, targets } to the parent over IPC.
  */
 import { join } from 'node:path'
-import type { Knex } from 'knex'
 import { buildApp } from '../src/app.js'
 import { validateConfig } from '../src/config.js'
 import { createKnex, isMysql, migrateLatest } from '../src/db.js'
-import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
-import { apiKeysService } from '../src/modules/api-keys/api-keys.service.js'
-import { apiKeysRepository } from '../src/modules/api-keys/api-keys.repository.js'
-import { auditRepository } from '../src/modules/account/audit.repository.js'
 import { systemClock } from '../src/lib/clock.js'
+import { buildServices, type Services } from '../src/services.js'
 import { bareServer } from './lib.js'
 
 export const EVENT_COUNT = Number(process.env.BENCH_EVENTS ?? 1_000_000)
@@ -44,14 +40,14 @@ function dataFor (type: string, i: number): Record<string, unknown> {
   return { customerEmail: `member${i % 1000}@example.com`, points: 200, balance: 1000 + (i % 500) }
 }
 
-async function seed (db: Knex): Promise<{ orgId: string, storeId: string }> {
+async function seed ({ db, bootstrap }: Pick<Services, 'db' | 'bootstrap'>): Promise<{ orgId: string, storeId: string }> {
   const existing = await db('store_envs').where({ name: 'Bench store' }).first()
   if (existing) {
     const [{ n }] = await db('events').where({ store_env_id: existing.id }).count<Array<{ n: number }>>({ n: '*' })
     if (Number(n) >= EVENT_COUNT) return { orgId: existing.org_id, storeId: existing.id }
     await db('organizations').where({ id: existing.org_id }).delete()
   }
-  const out = await bootstrapService(db, systemClock).bootstrap({ org: 'Bench org', store: 'Bench store', owner: `bench-${Date.now()}@example.test`, plan: 'pro', origins: [] })
+  const out = await bootstrap.bootstrap({ org: 'Bench org', store: 'Bench store', owner: `bench-${Date.now()}@example.test`, plan: 'pro', origins: [] })
   const orgId = out.organization.id
   const storeId = out.store.id
   const start = Date.now() - EVENT_COUNT * 10
@@ -74,9 +70,8 @@ async function seed (db: Knex): Promise<{ orgId: string, storeId: string }> {
   return { orgId, storeId }
 }
 
-async function makeKeys (db: Knex, orgId: string): Promise<string[]> {
+async function makeKeys ({ db, apiKeys: service }: Pick<Services, 'db' | 'apiKeys'>, orgId: string): Promise<string[]> {
   await db('api_keys').where({ org_id: orgId }).delete()
-  const service = apiKeysService({ db, repo: apiKeysRepository(db), audit: auditRepository(db, systemClock), clock: systemClock })
   const keys: string[] = []
   for (let i = 0; i < KEY_COUNT; i++) {
     keys.push((await service.create({ type: 'cli', orgId, role: 'viewer', scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read'] }, { name: `bench ${i}`, role: 'viewer', scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read'] }, null)).secret)
@@ -103,10 +98,11 @@ async function main () {
   })
   const db = createKnex(config)
   await migrateLatest(db)
-  const { orgId, storeId } = await seed(db)
-  const keys = await makeKeys(db, orgId)
+  const services = buildServices({ db, clock: systemClock, config, redis: null })
+  const { orgId, storeId } = await seed(services)
+  const keys = await makeKeys(services, orgId)
 
-  const app = await buildApp(config, { db, logger: false })
+  const app = await buildApp(config, { db, services, logger: false })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const bare = await bareServer()
 

@@ -8,12 +8,10 @@ import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { Knex } from 'knex'
 import { loadConfig } from '../src/config.js'
-import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
+import type { Services } from '../src/services.js'
 import { sha256 } from '../src/lib/secrets.js'
 import { base62, newId } from '../src/lib/ids.js'
-import { systemClock } from '../src/lib/clock.js'
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -78,8 +76,8 @@ export function benchConfig (databaseUrl: string) {
 }
 
 /** A bench tenant with `count` keys of `role`, inserted directly; returns their secrets for rotation. */
-export async function seedBenchKeys (db: Knex, count: number, role: 'viewer' | 'editor') {
-  const tenant = await bootstrapService(db, systemClock).bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
+export async function seedBenchKeys ({ db, bootstrap }: Pick<Services, 'db' | 'bootstrap'>, count: number, role: 'viewer' | 'editor') {
+  const tenant = await bootstrap.bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
   const secrets: string[] = []
   const rows = []
   for (let i = 0; i < count; i++) {

@@ -12,13 +12,11 @@ import knex from 'knex'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
-import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
 import { sha256 } from '../src/lib/secrets.js'
 import { base62, newId } from '../src/lib/ids.js'
 import { systemClock } from '../src/lib/clock.js'
-import { oauthClients } from '../oauth/clients.js'
-import { grantsRepository } from '../oauth/grants.js'
-import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
+import { oauthClients } from '../src/oauth/clients.js'
+import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../src/oauth/provider.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -46,11 +44,11 @@ await app.listen({ port: PORT, host: '127.0.0.1' })
 const base = config.publicUrl
 const audience = `${base}/v1`
 
-const tenant = await bootstrapService(db, systemClock).bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
+const tenant = await app.services.bootstrap.bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
 const storeId = tenant.store.id
 const created = await oauthClients(db, systemClock).create({ name: 'Bench platform', redirectUris: ['http://127.0.0.1:9/callback'] })
 const client = (await app.oidc.Client.find(created.clientId))!
-const grants = grantsRepository(db)
+const grants = app.services.grants
 
 /** Grants and tokens minted through the provider's own models (the HTTP dance is tested elsewhere). */
 async function mintConnection () {

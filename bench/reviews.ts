@@ -11,7 +11,7 @@ const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 100_000)
 const PRODUCTS = 500
 const ORDERS = 20_000
 
-const { config, db, orgId, storeId, rotating } = await benchSetup(3000)
+const { config, db, services, orgId, storeId, rotating } = await benchSetup(3000)
 const started = Date.now()
 const day = 86_400_000
 for (let i = 0; i < REVIEWS; i += 1000) {
@@ -42,7 +42,7 @@ for (let i = 0; i < REVIEWS; i += 1000) {
 }
 console.log(`seeded ${REVIEWS} reviews in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 
-const app = await buildApp(config, { db, logger: false, redisPrefix: 'eh:bench:reviews:' })
+const app = await buildApp(config, { db, services, logger: false, redisPrefix: 'eh:bench:reviews:' })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 const bare = await bareServer()
 

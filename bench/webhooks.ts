@@ -18,9 +18,8 @@ import { Agent, request } from 'undici'
 import { buildApp } from '../src/app.js'
 import { validateConfig, type Config } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
-import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
-import { newSubscription } from '../src/webhooks/subscriptions.js'
-import { signatureHeaders } from '../src/webhooks/sign.js'
+import { newSubscription } from '../src/delivery/subscriptions.js'
+import { signatureHeaders } from '../src/delivery/sign.js'
 
 const RECEIVERS = 10
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000)
@@ -108,12 +107,12 @@ async function main () {
   const receivers = await Promise.all(Array.from({ length: RECEIVERS }, startReceiver))
   const app = await buildApp(config, { logger: false, redisPrefix: 'eh:bench:' })
   await app.ready()
-  const bootstrap = bootstrapService(app.db, app.clock)
+  const { bootstrap } = app.services
   const stores: Array<{ orgId: string, storeId: string }> = []
   for (const [i, rx] of receivers.entries()) {
     const out = await bootstrap.bootstrap({ org: `Bench ${i}`, store: 'Main', owner: `bench${i}@example.test`, plan: 'growth', origins: [] })
     const { row } = await newSubscription({ kind: 'webhook', orgId: out.organization.id, storeId: out.store.id, url: rx.url, events: ['*'], createdBy: 'bench', now: Date.now() }, config.secretKey, true)
-    await app.webhooks.subscriptions.insert(row)
+    await app.services.delivery.subscriptions.insert(row)
     stores.push({ orgId: out.organization.id, storeId: out.store.id })
   }
   const append = (i: number) => {

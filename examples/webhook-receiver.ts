@@ -4,7 +4,7 @@
  * then register http://127.0.0.1:4000/webhooks (the operator must allow private addresses for a local URL).
  */
 import { createServer } from 'node:http'
-import { verifySignature } from '../src/webhooks/verify.js'
+import { verifySignature } from '../src/delivery/verify.js'
 
 const secret = process.env.WEBHOOK_SECRET
 if (!secret) throw new Error('Set WEBHOOK_SECRET to the whsec_ secret shown when the webhook was created')

@@ -5,18 +5,19 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './lib/clock.js'
+import type { MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
+import { buildServices, type Services } from './services.js'
+import { startJobs } from './jobs.js'
 import configPlugin from './plugins/config.js'
 import dbPlugin from './plugins/db.js'
 import redisPlugin from './plugins/redis.js'
 import errorHandler from './plugins/error-handler.js'
 import rateLimit from './plugins/rate-limit.js'
+import servicesPlugin from './plugins/services.js'
 import auth from './plugins/auth.js'
 import tenancy from './plugins/tenancy.js'
-import audit from './plugins/audit.js'
-import events from './plugins/events.js'
 import session from './plugins/session.js'
-import webhooks from './plugins/webhooks.js'
 import openapi from './plugins/openapi.js'
 import storefront from './plugins/storefront.js'
 import health from './modules/health/index.js'
@@ -29,9 +30,10 @@ import imports from './modules/imports/index.js'
 import uploads from './modules/uploads/index.js'
 import eventLog from './modules/events/index.js'
 import outboundWebhooks from './modules/outbound-webhooks/index.js'
-import connectorHooks from '../connectors/hooks/index.js'
-import oauth from '../oauth/index.js'
-import connectorTriggers from '../connectors/triggers/index.js'
+import connectorHooks from './modules/connectors/hooks/index.js'
+import connectorConnections from './modules/connectors/connections/index.js'
+import connectorTriggers from './modules/connectors/triggers/index.js'
+import oauth from './oauth/index.js'
 import admin from './modules/admin/index.js'
 
 export interface AppDeps {
@@ -45,6 +47,10 @@ export interface AppDeps {
   logger?: boolean | object
   /** How passwords are hashed; argon2id at its default cost unless given (tests pass a cheap one). */
   hash?: PasswordHasher
+  /** The mail transport; made from config (SMTP_URL or the local outbox) unless given. */
+  mailer?: MailTransport
+  /** Services built by the caller from the same db (a process that also runs jobs); otherwise built here. */
+  services?: Services
 }
 
 const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]']
@@ -102,13 +108,14 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(errorHandler)
   await app.register(dbPlugin, { db: deps.db })
   await app.register(redisPlugin, { redis: deps.redis, prefix: deps.redisPrefix })
+  const services = deps.services ?? buildServices({
+    db: app.db, clock: app.clock, config, redis: app.redis, redisPrefix: app.redisPrefix, hash: app.hash, mailer: deps.mailer, log: app.log
+  })
+  await app.register(servicesPlugin, { services, owned: !deps.services })
   await app.register(rateLimit)
   await app.register(auth)
   await app.register(tenancy)
-  await app.register(audit)
-  await app.register(events)
   await app.register(session)
-  await app.register(webhooks)
   await app.register(openapi)
   await app.register(storefront)
 
@@ -124,8 +131,19 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(outboundWebhooks, { prefix: '/v1' })
   await app.register(connectorHooks, { prefix: '/v1' })
   await app.register(oauth)
+  await app.register(connectorConnections, { prefix: '/v1' })
   await app.register(connectorTriggers, { prefix: '/v1' })
   await app.register(admin, { prefix: '/admin' })
+
+  if (config.workers) runJobsWith(app, services)
+  return app
+}
+
+/** Background jobs inside the web process (WORKERS, on by default); `npm run worker` runs the same list alone. */
+function runJobsWith (app: FastifyInstance, services: Services) {
+  let stop: (() => Promise<void>) | null = null
+  app.addHook('onReady', async () => { stop = startJobs(services) })
+  app.addHook('onClose', async () => { await stop?.() })
 
   return app
 }

@@ -107,3 +107,21 @@ export function validateConfig (raw: unknown): Config {
   checkSmtpUrl((raw as Config).smtpUrl)
   return raw as Config
 }
+
+/** For the entry points (server, worker): a bad configuration stops the process with one line naming the setting. */
+export function loadConfigOrExit (): Config {
+  try {
+    return loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(1)
+    }
+    throw err
+  }
+}
+
+/** Cookies (session, CSRF, OAuth interaction) are marked Secure exactly when the service is published over https. */
+export function secureCookies (config: Pick<Config, 'publicUrl'>): boolean {
+  return config.publicUrl.startsWith('https://')
+}

@@ -1,11 +1,7 @@
-import type { Knex } from 'knex'
-import type { Config } from './config.js'
-import { systemClock } from './lib/clock.js'
-import { bootstrapService } from './modules/account/bootstrap.service.js'
+import type { Services } from './services.js'
 
 /** First run of the embedded default: a demo tenant to try the API with at once. Nothing on later runs. */
-export async function seedDemo (db: Knex, config: Config) {
-  const bootstrap = bootstrapService(db, systemClock)
+export async function seedDemo ({ bootstrap, config }: Pick<Services, 'bootstrap' | 'config'>) {
   if (!await bootstrap.isEmpty()) return null
   return bootstrap.bootstrap({
     org: 'Demo Organization',

@@ -1,28 +1,18 @@
-import { ConfigError, loadConfig } from './config.js'
+import { loadConfigOrExit } from './config.js'
 import { createKnex, migrateLatest } from './db.js'
 import type { seedDemo } from './seed.js'
 
 async function main () {
-  let config
-  try {
-    config = loadConfig()
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message)
-      process.exit(1)
-    }
-    throw err
-  }
+  const config = loadConfigOrExit()
   // Loaded only once the configuration is valid: oidc-provider warns on stderr at import time (it prefers
   // Node 22), and a bad configuration must stop the start with exactly one line naming the setting.
   const { buildApp } = await import('./app.js')
   const { seedDemo } = await import('./seed.js')
   const db = createKnex(config)
   await migrateLatest(db)
-  const demo = config.databaseUrl ? null : await seedDemo(db, config)
-
   const app = await buildApp(config, { db })
   app.addHook('onClose', async () => { await db.destroy() })
+  const demo = config.databaseUrl ? null : await seedDemo(app.services)
   await app.listen({ port: config.port, host: config.host })
 
   console.log(`\nEvidence Hub is listening on ${config.publicUrl}`)

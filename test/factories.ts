@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { base62 } from '../src/lib/ids.js'
-import { bootstrapService } from '../src/modules/account/bootstrap.service.js'
-import { apiKeysService } from '../src/modules/api-keys/api-keys.service.js'
-import { apiKeysRepository } from '../src/modules/api-keys/api-keys.repository.js'
-import type { Plan, SubscriptionStatus } from '../src/modules/account/stores.repository.js'
+import type { Plan, SubscriptionStatus } from '../src/types.js'
 import type { Role } from '../src/lib/permissions.js'
 
 export interface Tenant {
@@ -16,7 +13,7 @@ export interface Tenant {
 
 /** A fresh organization with an owner, one store and an admin key: tests never share tenants. */
 export async function makeTenant (app: FastifyInstance, options: { plan?: Plan, status?: SubscriptionStatus, origins?: string[] } = {}): Promise<Tenant> {
-  const bootstrap = bootstrapService(app.db, app.clock, app.hash)
+  const bootstrap = app.services.bootstrap
   const out = await bootstrap.bootstrap({
     org: `Org ${base62(6)}`,
     store: 'Main store',
@@ -29,18 +26,17 @@ export async function makeTenant (app: FastifyInstance, options: { plan?: Plan, 
 }
 
 export async function makeStore (app: FastifyInstance, tenant: Tenant, options: { plan?: Plan, origins?: string[] } = {}): Promise<string> {
-  const { store } = await bootstrapService(app.db, app.clock, app.hash).createStore({ org: tenant.orgId, name: `Store ${base62(4)}`, plan: options.plan ?? 'growth', origins: options.origins })
+  const { store } = await app.services.bootstrap.createStore({ org: tenant.orgId, name: `Store ${base62(4)}`, plan: options.plan ?? 'growth', origins: options.origins })
   return store.id
 }
 
 /** A key made directly (not through the API), for setting up a test's actors. */
 export async function makeKey (app: FastifyInstance, tenant: Tenant, role: Exclude<Role, 'owner'>, scopes: string[] = [], expiresAt?: string): Promise<{ id: string, secret: string }> {
-  const service = apiKeysService({ db: app.db, repo: apiKeysRepository(app.db), audit: app.audit, clock: app.clock })
-  const key = await service.create({ type: 'cli', orgId: tenant.orgId, role, scopes }, { name: `${role} key`, role, scopes, expiresAt }, null)
+  const key = await app.services.apiKeys.create({ type: 'cli', orgId: tenant.orgId, role, scopes }, { name: `${role} key`, role, scopes, expiresAt }, null)
   return { id: key.id, secret: key.secret }
 }
 
 export async function addMember (app: FastifyInstance, tenant: Tenant, role: 'owner' | 'admin' | 'editor') {
-  const { person } = await bootstrapService(app.db, app.clock, app.hash).addMember(tenant.orgId, `${role}-${base62(10).toLowerCase()}@example.test`, role)
+  const { person } = await app.services.bootstrap.addMember(tenant.orgId, `${role}-${base62(10).toLowerCase()}@example.test`, role)
   return { id: person.id, email: person.email, password: person.password! }
 }

@@ -1,10 +1,7 @@
 import { parseArgs } from 'node:util'
-import { systemClock } from '../lib/clock.js'
-import { bootstrapService } from '../modules/account/bootstrap.service.js'
-import { PLANS, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionStatus } from '../modules/account/stores.repository.js'
+import { PLANS, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionStatus } from '../types.js'
 import type { Role } from '../lib/permissions.js'
-import type { Command } from './index.js'
-import { UsageError } from './index.js'
+import { UsageError, type Command } from './command.js'
 
 function options<T extends Record<string, { type: 'string' | 'boolean', multiple?: boolean }>> (args: string[], spec: T, required: Array<keyof T>) {
   let values
@@ -33,43 +30,43 @@ function origins (value: unknown): string[] {
 export const commands: Record<string, Command> = {
   bootstrap: {
     usage: 'bootstrap --org NAME --store NAME --owner EMAIL [--plan free|growth|pro] [--origin URL]...',
-    async run ({ db, args }) {
+    async run ({ services, args }) {
       const v = options(args, { org: { type: 'string' }, store: { type: 'string' }, owner: { type: 'string' }, plan: { type: 'string' }, origin: { type: 'string', multiple: true } }, ['org', 'store', 'owner'])
       if (!/^[^@\s]+@[^@\s]+$/.test(String(v.owner))) throw new UsageError('--owner must be an email address')
-      return bootstrapService(db, systemClock).bootstrap({ org: String(v.org), store: String(v.store), owner: String(v.owner), plan: plan(v.plan), origins: origins(v.origin) })
+      return services.bootstrap.bootstrap({ org: String(v.org), store: String(v.store), owner: String(v.owner), plan: plan(v.plan), origins: origins(v.origin) })
     }
   },
   'store create': {
     usage: 'store create --org ID --name NAME [--plan free|growth|pro] [--origin URL]...',
-    async run ({ db, args }) {
+    async run ({ services, args }) {
       const v = options(args, { org: { type: 'string' }, name: { type: 'string' }, plan: { type: 'string' }, origin: { type: 'string', multiple: true } }, ['org', 'name'])
-      return bootstrapService(db, systemClock).createStore({ org: String(v.org), name: String(v.name), plan: plan(v.plan), origins: origins(v.origin) })
+      return services.bootstrap.createStore({ org: String(v.org), name: String(v.name), plan: plan(v.plan), origins: origins(v.origin) })
     }
   },
   'store set-plan': {
     usage: 'store set-plan --store ID --plan free|growth|pro [--status trialing|active|past_due|lapsed]',
-    async run ({ db, args }) {
+    async run ({ services, args }) {
       const v = options(args, { store: { type: 'string' }, plan: { type: 'string' }, status: { type: 'string' } }, ['store', 'plan'])
       if (v.status !== undefined && !(SUBSCRIPTION_STATUSES as readonly unknown[]).includes(v.status)) throw new UsageError(`--status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`)
-      return bootstrapService(db, systemClock).setPlan({ store: String(v.store), plan: plan(v.plan)!, status: v.status as SubscriptionStatus | undefined })
+      return services.bootstrap.setPlan({ store: String(v.store), plan: plan(v.plan)!, status: v.status as SubscriptionStatus | undefined })
     }
   },
   'store set-origins': {
     usage: 'store set-origins --store ID (--origin URL [--origin URL]... | --none)',
-    async run ({ db, args }) {
+    async run ({ services, args }) {
       const v = options(args, { store: { type: 'string' }, origin: { type: 'string', multiple: true }, none: { type: 'boolean' } }, ['store'])
       const list = origins(v.origin)
       // Replacing with nothing closes the storefront, so it has to be asked for, not left out by mistake.
       if (v.none && list.length) throw new UsageError('--none allows no origin; it cannot go with --origin')
       if (!v.none && !list.length) throw new UsageError('give at least one --origin, or --none to allow no origin (the storefront closes)')
-      return bootstrapService(db, systemClock).setOrigins({ store: String(v.store), origins: list })
+      return services.bootstrap.setOrigins({ store: String(v.store), origins: list })
     }
   },
   'member add': {
     usage: 'member add --org ID --email EMAIL --role owner|admin|editor',
-    async run ({ db, args }) {
+    async run ({ services, args }) {
       const v = options(args, { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } }, ['org', 'email', 'role'])
-      return bootstrapService(db, systemClock).addMember(String(v.org), String(v.email), v.role as Role)
+      return services.bootstrap.addMember(String(v.org), String(v.email), v.role as Role)
     }
   }
 }

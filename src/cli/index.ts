@@ -5,20 +5,16 @@
 import type { Knex } from 'knex'
 import { ConfigError, loadConfig } from '../config.js'
 import { createKnex, migrateLatest } from '../db.js'
+import { systemClock } from '../lib/clock.js'
+import { buildServices } from '../services.js'
+import { UsageError, type Command } from './command.js'
 import { commands as accountCommands } from './account-commands.js'
 import { commands as oauthCommands } from './oauth-commands.js'
-
-export interface CommandContext { db: Knex, args: string[] }
-export interface Command {
-  usage: string
-  run: (ctx: CommandContext) => Promise<Record<string, unknown>>
-}
+import { commands as dbCommands } from './db-commands.js'
 
 /** Each group of commands lives in its own file; this list only names them. */
-const commandGroups: Array<Record<string, Command>> = [accountCommands, oauthCommands]
+const commandGroups: Array<Record<string, Command>> = [dbCommands, accountCommands, oauthCommands]
 const commands: Record<string, Command> = Object.assign({}, ...commandGroups)
-
-export class UsageError extends Error {}
 
 function findCommand (argv: string[]): { name: string, command: Command, rest: string[] } | null {
   for (const words of [2, 1]) {
@@ -56,7 +52,8 @@ async function main (argv: string[]): Promise<number> {
     const config = loadConfig()
     db = createKnex(config)
     await migrateLatest(db)
-    const result = await found.command.run({ db, args: found.rest })
+    const services = buildServices({ db, clock: systemClock, config, redis: null })
+    const result = await found.command.run({ services, args: found.rest }).finally(() => services.close())
     if (json) process.stdout.write(JSON.stringify(result) + '\n')
     else printHuman(result)
     return 0

@@ -1,10 +1,6 @@
 import { parseArgs } from 'node:util'
-import { systemClock } from '../lib/clock.js'
-import { loadConfig } from '../config.js'
-import { oauthClients } from '../../oauth/clients.js'
-import { rotateSigningKeys } from '../../oauth/keys.js'
-import type { Command } from './index.js'
-import { UsageError } from './index.js'
+import { rotateSigningKeys } from '../oauth/keys.js'
+import { UsageError, type Command } from './command.js'
 
 function parse (args: string[]) {
   try {
@@ -18,18 +14,18 @@ function parse (args: string[]) {
 export const commands: Record<string, Command> = {
   'oauth-client create': {
     usage: 'oauth-client create --name NAME --redirect-uri URI... [--public]   (also: npm run oauth:client -- ...)',
-    async run ({ db, args }) {
+    async run ({ services, args }) {
       const v = parse(args)
       if (!v.name) throw new UsageError('--name is required')
       if (!v['redirect-uri']?.length) throw new UsageError('--redirect-uri is required')
-      const created = await oauthClients(db, systemClock).create({ name: v.name, redirectUris: v['redirect-uri'], public: Boolean(v.public), createdBy: 'cli' })
+      const created = await services.clients.create({ name: v.name, redirectUris: v['redirect-uri'], public: Boolean(v.public), createdBy: 'cli' })
       return { clientId: created.clientId, clientSecret: created.clientSecret }
     }
   },
   'oauth-keys rotate': {
     usage: 'oauth-keys rotate   (new signing key; old ones stay verifiable until their tokens expire; restart instances to sign with it)',
-    async run ({ db }) {
-      return rotateSigningKeys(db, loadConfig().secretKey, systemClock())
+    async run ({ services: { db, config, clock } }) {
+      return rotateSigningKeys(db, config.secretKey, clock())
     }
   }
 }

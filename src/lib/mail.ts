@@ -2,11 +2,18 @@ import type { Knex } from 'knex'
 import nodemailer from 'nodemailer'
 
 export interface Mail { orgId: string, storeEnvId: string, to: string, subject: string, text: string }
+export interface Message { to: string, subject: string, text: string }
 
-/** Sends one mail; `trx` is the caller's transaction (the local outbox writes in it, SMTP ignores it). */
+/**
+ * The one mail wrapper of the process, built once by the composition root (src/services.ts) and closed with it.
+ * `send` is for mail that may wait (review requests): with SMTP it goes out now, without it a row in `mail_outbox`
+ * is written in the caller's transaction. `direct` is for mail a person is waiting for (invitations): SMTP only,
+ * null on the embedded default where nothing can leave the host.
+ */
 export interface MailTransport {
   kind: 'smtp' | 'outbox'
   send: (trx: Knex.Transaction, mail: Mail) => Promise<void>
+  direct: ((message: Message) => Promise<void>) | null
   close: () => void
 }
 
@@ -14,11 +21,13 @@ export interface MailTransport {
 export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, clock: () => number): MailTransport {
   if (config.smtpUrl) {
     const smtp = nodemailer.createTransport(config.smtpUrl)
+    const direct = async (message: Message) => { await smtp.sendMail({ from: config.mailFrom, ...message }) }
     return {
       kind: 'smtp',
       async send (_trx, mail) {
-        await smtp.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text })
+        await direct({ to: mail.to, subject: mail.subject, text: mail.text })
       },
+      direct,
       close: () => smtp.close()
     }
   }
@@ -29,6 +38,7 @@ export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, c
         org_id: mail.orgId, store_env_id: mail.storeEnvId, to: mail.to, from: config.mailFrom, subject: mail.subject, text: mail.text, created_at: clock()
       })
     },
+    direct: null,
     close: () => {}
   }
 }

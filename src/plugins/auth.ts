@@ -2,25 +2,10 @@ import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { errors } from '../errors.js'
-import { peopleRepository } from '../modules/account/people.repository.js'
+import type { Credential } from '../types.js'
 import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS } from './rate-limit.js'
 
-/** What every authenticated request carries, whichever credential type produced it. */
-export interface Credential {
-  /** person: the admin application acting for a signed-in person (never resolved from a token on /v1). */
-  type: 'api_key' | 'oauth' | 'person'
-  /** Key id or grant id: the rate-limit budget and the audit actor. */
-  id: string
-  orgId: string
-  role: Role
-  /** Empty means unrestricted. */
-  scopes: string[]
-  personId: string | null
-  /** Store environments the credential may use; null means every store of the organization. */
-  storeIds: string[] | null
-  /** When an expiring API key stops working (ms); absent or null: it does not expire. Keys it creates may not outlive it. */
-  expiresAt?: number | null
-}
+export type { Credential }
 
 /**
  * A credential type plugs in here (API keys in modules/api-keys, OAuth access tokens in oauth/).
@@ -88,7 +73,7 @@ export default fp(async (app) => {
     route.config = { ...config, auth, resource }
   })
 
-  const people = peopleRepository(app.db)
+  const people = app.services.people
 
   async function resolve (token: string, request: FastifyRequest): Promise<Credential | null> {
     for (const resolver of resolvers) {
@@ -103,7 +88,7 @@ export default fp(async (app) => {
    * removed or demoted person's tokens stop at once. Keys belong to no person and skip this.
    */
   async function stillMember (credential: Credential): Promise<boolean> {
-    if (!credential.personId) return true
+    if (!credential.personId || credential.membershipChecked) return true
     const role = await people.membershipRole(credential.orgId, credential.personId)
     return role !== null && roleRank(role) >= roleRank(credential.role)
   }
@@ -140,6 +125,6 @@ export default fp(async (app) => {
     limit.catch(() => {})
     request.credentialLimit = limit
   })
-}, { name: 'auth', dependencies: ['db', 'rate-limit'] })
+}, { name: 'auth', dependencies: ['services', 'rate-limit'] })
 
 export { accessFor }

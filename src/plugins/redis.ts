@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { connectRedis } from '../lib/redis.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,10 +10,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Shared state for a fleet of instances (rate limits, delivery throttles). Commands fail fast instead of
- * queueing while Redis is down, so callers can fall back (see plugins/rate-limit.ts) rather than hang.
- */
+/** A Redis client passed in is the caller's; one made here from REDIS_URL is closed with the app. */
 export default fp<{ redis?: Redis | null, prefix?: string }>(async (app, opts) => {
   app.decorate('redisPrefix', opts.prefix ?? 'eh:')
   if (opts.redis !== undefined) {
@@ -23,14 +21,7 @@ export default fp<{ redis?: Redis | null, prefix?: string }>(async (app, opts) =
     app.decorate('redis', null)
     return
   }
-  const redis = new Redis(app.config.redisUrl, {
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    connectTimeout: 2000,
-    lazyConnect: true
-  })
-  redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis error'))
-  await redis.connect().catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'redis unreachable at start'))
+  const redis = await connectRedis(app.config.redisUrl, (obj, msg) => app.log.warn(obj, msg))
   app.decorate('redis', redis)
   app.addHook('onClose', async () => { redis.disconnect() })
 }, { name: 'redis', dependencies: ['config'] })

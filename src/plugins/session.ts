@@ -4,8 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { base62 } from '../lib/ids.js'
 import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
+import { secureCookies } from '../config.js'
 import type { Reservation } from '../lib/rate-limiter.js'
-import { peopleRepository, type Person } from '../modules/account/people.repository.js'
+import type { Person } from '../types.js'
 
 export const SESSION_COOKIE = 'eh_session'
 const SESSION_TTL_MS = 12 * 3600_000
@@ -36,8 +37,8 @@ declare module 'fastify' {
  */
 export default fp(async (app) => {
   if (!app.hasDecorator('parseCookie')) await app.register(cookie, { secret: app.config.secretKey })
-  const people = peopleRepository(app.db)
-  const secure = app.config.publicUrl.startsWith('https://')
+  const { people, hash } = app.services
+  const secure = secureCookies(app.config)
 
   function cookieValue (request: FastifyRequest): string | null {
     const value = request.cookies[SESSION_COOKIE]
@@ -66,7 +67,7 @@ export default fp(async (app) => {
   async function checkPassword (email: string, password: string): Promise<Person | null> {
     const person = await people.findPersonByEmail(email.trim())
     // The hasher verifies against a dummy hash when the person is unknown, so timing does not reveal who has an account.
-    const ok = await app.hash.verify(person?.passwordHash, password)
+    const ok = await hash.verify(person?.passwordHash, password)
     return person && ok ? person : null
   }
 
@@ -114,4 +115,4 @@ export default fp(async (app) => {
       reply.clearCookie(SESSION_COOKIE, { path: '/' })
     }
   })
-}, { name: 'session', dependencies: ['db', 'rate-limit'] })
+}, { name: 'session', dependencies: ['services', 'rate-limit'] })

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import type { Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
 import { originNotAllowedMessage } from '../lib/origins.js'
-import type { StoreEnv } from '../modules/account/stores.repository.js'
+import type { StoreEnv } from '../types.js'
 
 /** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
 export const STOREFRONT_LIMITS = {
@@ -111,4 +111,4 @@ export default fp(async (app) => {
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
   })
-}, { name: 'storefront', dependencies: ['rate-limit', 'tenancy', 'db'] })
+}, { name: 'storefront', dependencies: ['rate-limit', 'tenancy', 'services'] })

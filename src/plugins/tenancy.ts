@@ -2,10 +2,9 @@ import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { accessFor, isOrgManagement, roleAllows, roleRank, scopesAllow } from '../lib/permissions.js'
 import { errors } from '../errors.js'
-import { PLANS, storesRepository, type StoreEnv, type StoresRepository } from '../modules/account/stores.repository.js'
+import { PLANS, type StoreEnv } from '../types.js'
 
 declare module 'fastify' {
-  interface FastifyInstance { stores: StoresRepository }
   interface FastifyRequest { store: StoreEnv | null }
 }
 
@@ -19,8 +18,7 @@ function storeHeader (request: FastifyRequest): string | null {
  * then subscription and plan (section 3). The order decides which refusal a caller sees first.
  */
 export default fp(async (app) => {
-  const stores = storesRepository(app.db)
-  app.decorate('stores', stores)
+  const stores = app.services.stores
   app.decorateRequest('store', null)
 
   app.addHook('onRequest', async (request) => {
@@ -66,4 +64,4 @@ export default fp(async (app) => {
       throw new errors.PlanRequired(config.plan)
     }
   })
-}, { name: 'tenancy', dependencies: ['auth', 'db'] })
+}, { name: 'tenancy', dependencies: ['auth', 'services'] })

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build, call } from '../helper.js'
 import { addMember, makeKey, makeTenant, type Tenant } from '../factories.js'
-import type { Credential } from '../../src/plugins/auth.js'
+import type { Credential } from '../../src/types.js'
 
 /**
  * A person-bound credential (what the admin application acts with): `person:<personId>:<role>` authenticates as

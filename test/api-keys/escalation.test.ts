@@ -2,9 +2,7 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { call, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
-import { apiKeysService } from '../../src/modules/api-keys/api-keys.service.js'
-import { apiKeysRepository } from '../../src/modules/api-keys/api-keys.repository.js'
-import type { Credential } from '../../src/plugins/auth.js'
+import type { Credential } from '../../src/types.js'
 
 function countKeys (app: FastifyInstance, orgId: string) {
   return app.db('api_keys').where({ org_id: orgId }).count<Array<{ n: number }>>({ n: '*' }).then(([r]) => Number(r.n))
@@ -73,7 +71,7 @@ t.test('an owner role is never put in a key: 400 and no key made', async (t) => 
 t.test('a credential below admin asking for a higher role gets role_escalation from the service', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const service = apiKeysService({ db: app.db, repo: apiKeysRepository(app.db), audit: app.audit, clock: app.clock })
+  const service = app.services.apiKeys
   const credential = (role: Credential['role']): Credential => ({ type: 'oauth', id: 'grant_x', orgId: tenant.orgId, role, scopes: [], personId: null, storeIds: null })
   await t.rejects(service.create(credential('viewer'), { name: 'x', role: 'editor' }, null), { code: 'ROLE_ESCALATION' })
   await t.rejects(service.create(credential('editor'), { name: 'x', role: 'admin' }, null), { code: 'ROLE_ESCALATION' })

@@ -1,7 +1,6 @@
 import t from 'tap'
 import { build, call, probeRoutes } from '../helper.js'
 import { makeStore, makeTenant } from '../factories.js'
-import { bootstrapService } from '../../src/modules/account/bootstrap.service.js'
 
 t.test('a lapsed store gets 403 subscription_expired on store-scoped calls', async (t) => {
   const app = await build(t, { routes: probeRoutes(['reviews']) })
@@ -41,7 +40,7 @@ t.test('one store lapsing does not block the organization\'s other stores', asyn
   const app = await build(t, { routes: probeRoutes(['reviews']) })
   const tenant = await makeTenant(app)
   const other = await makeStore(app, tenant)
-  await bootstrapService(app.db, app.clock).setPlan({ store: other, plan: 'growth', status: 'lapsed' })
+  await app.services.bootstrap.setPlan({ store: other, plan: 'growth', status: 'lapsed' })
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews/probe', key: tenant.key, store: other })).json().code, 'subscription_expired')
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews/probe', key: tenant.key, store: tenant.storeId })).statusCode, 200)
 })

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify'
 import * as oidc from 'openid-client'
 import { call } from '../helper.js'
 import { addMember, makeTenant, type Tenant } from '../factories.js'
-import { bootstrapService } from '../../src/modules/account/bootstrap.service.js'
 import { connect, connected, csrfOf, makeClient, openConsent, REDIRECT_URI, serve } from './oauth-helper.js'
 
 /** decisions.md section 10: a client an organization registers is that organization's alone. */
@@ -48,7 +47,7 @@ t.test('a member of both organizations is offered only the registering organizat
   const owner = await makeTenant(app)
   const other = await makeTenant(app)
   const client = await registerAs(app, owner)
-  await bootstrapService(app.db, app.clock).addMember(other.orgId, owner.owner.email, 'owner')
+  await app.services.bootstrap.addMember(other.orgId, owner.owner.email, 'owner')
   const { page } = await openConsent({ base, client, person: owner.owner })
   t.equal(page.status, 200)
   t.match(page.text, owner.storeId)

@@ -4,7 +4,6 @@ import * as oidc from 'openid-client'
 import { decodeJwt } from 'jose'
 import { call } from '../helper.js'
 import { addMember, makeTenant, type Tenant } from '../factories.js'
-import { bootstrapService } from '../../src/modules/account/bootstrap.service.js'
 import { Agent } from '../admin/agent.js'
 import { connect, makeClient, serve } from './oauth-helper.js'
 
@@ -46,7 +45,7 @@ t.test('after a teammate is removed their connection is no longer listed', async
 t.test('re-adding a removed teammate brings neither their old access token nor their refresh token back', async (t) => {
   const { app, tenant, member, config, tokens } = await teammateConnected(t)
   await removeMember(app, tenant, member.id)
-  await bootstrapService(app.db, app.clock).addMember(tenant.orgId, member.email, 'admin')
+  await app.services.bootstrap.addMember(tenant.orgId, member.email, 'admin')
   const api = await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })
   t.equal(api.statusCode, 401)
   t.equal(api.json().code, 'invalid_credentials')
@@ -69,14 +68,14 @@ t.test('removing a teammate in the admin application ends their connections too'
   await owner.get(`/admin/members/${member.id}/remove`)
   t.equal((await owner.post(`/admin/members/${member.id}/remove`)).statusCode, 303)
   t.equal(await refreshError(config, tokens.refresh_token!), 'invalid_grant')
-  await bootstrapService(app.db, app.clock).addMember(tenant.orgId, member.email, 'admin')
+  await app.services.bootstrap.addMember(tenant.orgId, member.email, 'admin')
   t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })).statusCode, 401)
 })
 
 t.test('removing a teammate leaves their connections to other organizations alone', async (t) => {
   const { app, base, tenant, member, client } = await teammateConnected(t)
   const other = await makeTenant(app)
-  await bootstrapService(app.db, app.clock).addMember(other.orgId, member.email, 'editor')
+  await app.services.bootstrap.addMember(other.orgId, member.email, 'editor')
   const elsewhere = await connect({ base, client, person: member, org: other.orgId, stores: [other.storeId], role: 'editor' })
   await removeMember(app, tenant, member.id)
   const refreshed = await oidc.refreshTokenGrant(elsewhere.config, elsewhere.tokens.refresh_token!)

@@ -2,7 +2,6 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build, call, manualClock } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
-import { reviewRequestsFor } from '../../src/modules/orders/index.js'
 
 const HOUR = 3_600_000
 const FULFILLED = '2026-11-23T12:00:00.000Z'
@@ -76,7 +75,7 @@ t.test('the scheduler sends nothing before the request is due', async (t) => {
   const { app, tenant, clock } = await setup(t)
   await upsert(app, tenant, order())
   clock.advance(48 * HOUR - 1)
-  t.equal(await reviewRequestsFor(app).runDue(tenant.storeId), 0)
+  t.equal(await app.services.reviewRequests.runDue(tenant.storeId), 0)
   t.equal((await requestOf(app, tenant)).state, 'scheduled')
 })
 
@@ -84,14 +83,14 @@ t.test('a due request is sent through the local outbox and moves to sent', async
   const { app, tenant, clock } = await setup(t)
   await upsert(app, tenant, order())
   clock.advance(48 * HOUR)
-  await reviewRequestsFor(app).runDue(tenant.storeId)
+  await app.services.reviewRequests.runDue(tenant.storeId)
   const request = await requestOf(app, tenant)
   t.equal(request.state, 'sent')
   t.match(request.reason, /test by the local outbox/)
   const mail = await app.db('mail_outbox').where({ store_env_id: tenant.storeId }).first()
   t.equal(mail.to, 'ann@example.test')
   t.match(mail.text, /https:\/\/shop\.example\/mug/)
-  t.equal(await reviewRequestsFor(app).runDue(tenant.storeId), 0, 'a sent request is not sent again')
+  t.equal(await app.services.reviewRequests.runDue(tenant.storeId), 0, 'a sent request is not sent again')
   await upsert(app, tenant, order({ customerName: 'Ann B.' }))
   t.equal((await requestOf(app, tenant)).state, 'sent', 'a re-sent order stays sent')
 })
@@ -100,7 +99,7 @@ t.test('a request the mail transport refuses moves to failed with the reason', a
   const { app, tenant, clock } = await setup(t, { smtpUrl: 'smtp://127.0.0.1:1' })
   await upsert(app, tenant, order())
   clock.advance(48 * HOUR)
-  await reviewRequestsFor(app).runDue(tenant.storeId)
+  await app.services.reviewRequests.runDue(tenant.storeId)
   const request = await requestOf(app, tenant)
   t.equal(request.state, 'failed')
   t.match(request.reason, /Mail transport refused the message: .*ECONNREFUSED|connect/i)
@@ -111,7 +110,7 @@ t.test('a product excluded after scheduling makes the due request skipped, namin
   await upsert(app, tenant, order())
   await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'mug', excludedFromReviewRequests: true, exclusionReason: 'recalled' }] } })
   clock.advance(48 * HOUR)
-  await reviewRequestsFor(app).runDue(tenant.storeId)
+  await app.services.reviewRequests.runDue(tenant.storeId)
   const request = await requestOf(app, tenant)
   t.equal(request.state, 'skipped')
   t.match(request.reason, /mug \(recalled\)/)

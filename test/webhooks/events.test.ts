@@ -2,7 +2,6 @@ import t from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { call, sharedApp } from '../helper.js'
 import { makeStore, makeTenant } from '../factories.js'
-import { eventsRepository } from '../../src/modules/events/events.repository.js'
 import { appendEvent } from './support.js'
 
 t.test('the event log pages oldest first with next_cursor, null at the end', async (t) => {
@@ -79,7 +78,7 @@ t.test('a reader resuming from its last id while writers append concurrently mis
     }
   }
   // The endpoint's query, polled as fast as it answers (HTTP would hit the caller's 10 requests/s budget).
-  const log = eventsRepository(app.db)
+  const log = app.services.eventHistory
   const seen: string[] = []
   const reader = async () => {
     let since = 0

@@ -1,8 +1,8 @@
 import t from 'tap'
 import { build, call, manualClock } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
-import { isPrivateAddress } from '../../src/webhooks/url-guard.js'
-import { newSubscription } from '../../src/webhooks/subscriptions.js'
+import { isPrivateAddress } from '../../src/delivery/url-guard.js'
+import { newSubscription } from '../../src/delivery/subscriptions.js'
 import { appendEvent, receiver, testWorker } from './support.js'
 
 t.test('private, loopback and link-local addresses are classified as private', async (t) => {
@@ -44,7 +44,7 @@ t.test('delivery refuses a stored URL with an IPv4-compatible, translated or 6to
   const tenant = await makeTenant(app)
   for (const url of ['http://[::127.0.0.1]:9/', 'http://[::ffff:0:127.0.0.1]:9/', 'http://[2002:7f00:1::]:9/']) {
     const { row } = await newSubscription({ kind: 'webhook', orgId: tenant.orgId, storeId: tenant.storeId, url, events: ['*'], createdBy: 'test', now: clock() }, app.config.secretKey, true)
-    await app.webhooks.subscriptions.insert(row)
+    await app.services.delivery.subscriptions.insert(row)
   }
   await appendEvent(app, tenant)
   await testWorker(t, app, [tenant.storeId]).runOnce()
@@ -77,7 +77,7 @@ t.test('delivery time checks again: a target that became private is refused with
   for (const url of [rx.url, `http://localhost:${rx.port}/hook`]) {
     // Registered while allowed (or before the name moved): written directly, as the API would refuse it now.
     const { row } = await newSubscription({ kind: 'webhook', orgId: tenant.orgId, storeId: tenant.storeId, url, events: ['*'], createdBy: 'test', now: clock() }, app.config.secretKey, true)
-    await app.webhooks.subscriptions.insert(row)
+    await app.services.delivery.subscriptions.insert(row)
   }
   await appendEvent(app, tenant)
   await testWorker(t, app, [tenant.storeId]).runOnce()

@@ -59,8 +59,8 @@ export async function createWebhook (app: FastifyInstance, tenant: Tenant, url: 
 }
 
 /** A worker with short timings for tests, on the test's own stores only (files run in parallel); stopped with the test. */
-export function testWorker (t: Test, app: FastifyInstance, storeIds: string[], options: Parameters<FastifyInstance['webhooks']['createWorker']>[0] = {}) {
-  const worker = app.webhooks.createWorker({ timeoutMs: 2_000, pollMs: 20, storeIds, ...options })
+export function testWorker (t: Test, app: FastifyInstance, storeIds: string[], options: Parameters<FastifyInstance['services']['delivery']['createWorker']>[0] = {}) {
+  const worker = app.services.delivery.createWorker({ timeoutMs: 2_000, pollMs: 20, storeIds, ...options })
   t.teardown(() => worker.stop())
   return worker
 }

@@ -14,7 +14,7 @@ if (!process.env.WORKER_STORE_IDS) {
 
 const app = await buildApp(testConfig(), { logger: false, redisPrefix: process.env.WORKER_REDIS_PREFIX })
 await app.ready()
-const worker = app.webhooks.createWorker({
+const worker = app.services.delivery.createWorker({
   storeIds: process.env.WORKER_STORE_IDS!.split(','),
   leaseMs: Number(process.env.WORKER_LEASE_MS ?? 120_000),
   timeoutMs: Number(process.env.WORKER_TIMEOUT_MS ?? 10_000),

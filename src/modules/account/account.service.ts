@@ -3,8 +3,8 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
-import type { Credential } from '../../plugins/auth.js'
-import type { AuditRepository } from './audit.repository.js'
+import { actorOf, type Credential } from '../../types.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
 import { replaceStoreOrigins } from './store-origins.js'
 import type { StoreEnv, StoresRepository } from './stores.repository.js'
@@ -52,7 +52,7 @@ export function accountService ({ db, people, stores, audit, clock, endPersonCon
     /** Owner and admin only (the route's minRole; the admin pages check the same). */
     async setStoreOrigins (credential: Credential, storeId: string, origins: readonly string[], ip: string | null) {
       const store = await storeInReach(credential, storeId)
-      return { origins: await replaceStoreOrigins({ db, stores, audit }, store, origins, `${credential.type}:${credential.id}`, ip) }
+      return { origins: await replaceStoreOrigins({ db, stores, audit }, store, origins, actorOf(credential), ip) }
     },
 
     async members (orgId: string, query: PageQuery) {
@@ -74,8 +74,8 @@ export function accountService ({ db, people, stores, audit, clock, endPersonCon
           throw new errors.Conflict('The last owner of an organization cannot be removed')
         }
         await people.removeMembership(actor.orgId, personId, trx)
-        await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: `${actor.type}:${actor.id}`, subject: `person:${personId}`, ip, details: { role } }, trx)
-        await endPersonConnections({ orgId: actor.orgId, personId, actor: `${actor.type}:${actor.id}`, ip }, trx)
+        await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { role } }, trx)
+        await endPersonConnections({ orgId: actor.orgId, personId, actor: actorOf(actor), ip }, trx)
       })
     },
 
@@ -91,7 +91,7 @@ export function accountService ({ db, people, stores, audit, clock, endPersonCon
           throw new errors.Conflict('The last owner of an organization cannot be given another role')
         }
         await people.setRole(actor.orgId, personId, role, trx)
-        await audit.record({ orgId: actor.orgId, action: 'member.role_changed', actor: `${actor.type}:${actor.id}`, subject: `person:${personId}`, ip, details: { from: current, to: role } }, trx)
+        await audit.record({ orgId: actor.orgId, action: 'member.role_changed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { from: current, to: role } }, trx)
       })
     },
 

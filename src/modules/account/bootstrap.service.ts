@@ -1,22 +1,19 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import type { Clock } from '../../lib/clock.js'
-import { defaultHasher, generatePassword, type PasswordHasher } from '../../lib/passwords.js'
+import { generatePassword, type PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, type Role } from '../../lib/permissions.js'
-import { apiKeysRepository } from '../api-keys/api-keys.repository.js'
-import { apiKeysService } from '../api-keys/api-keys.service.js'
-import { auditRepository } from './audit.repository.js'
-import { peopleRepository } from './people.repository.js'
+import type { Plan, SubscriptionStatus } from '../../types.js'
+import type { ApiKeysService } from '../api-keys/api-keys.service.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
+import type { PeopleRepository } from './people.repository.js'
 import { checkedOrigins, replaceStoreOrigins } from './store-origins.js'
-import { storesRepository, type Plan, type SubscriptionStatus } from './stores.repository.js'
+import type { StoresRepository } from './stores.repository.js'
+
+interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher }
 
 /** Operator set-up without the admin application (decisions.md section 13): used by the CLI and the first-run seed. */
-export function bootstrapService (db: Knex, clock: Clock, hash: PasswordHasher = defaultHasher) {
-  const people = peopleRepository(db)
-  const stores = storesRepository(db)
-  const audit = auditRepository(db, clock)
-  const keys = apiKeysService({ db, repo: apiKeysRepository(db), audit, clock })
-
+export function bootstrapService ({ db, people, stores, audit, keys, clock, hash }: Deps) {
   async function addMember (orgId: string, email: string, role: Role) {
     if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest(`A person's role is owner, admin or editor, not ${role}`)
     if (!await people.findOrganization(orgId)) throw new errors.NotFound('Organization')

@@ -2,7 +2,10 @@ import type { Knex } from 'knex'
 import { newId } from '../../lib/ids.js'
 import type { Role } from '../../lib/permissions.js'
 
-export interface Person { id: string, email: string, name: string | null, passwordHash: string | null, createdAt: number }
+import type { Person } from '../../types.js'
+import { countAndPage } from '../../lib/pagination.js'
+
+export type { Person }
 export interface Member { personId: string, email: string, name: string | null, role: Role, joinedAt: number }
 
 /** People, organizations and memberships: who may act for which organization, and with which role. */
@@ -60,9 +63,8 @@ export function peopleRepository (db: Knex) {
 
     async listMembers (orgId: string, page: { offset: number, limit: number }) {
       const base = db('memberships as m').join('people as p', 'p.id', 'm.person_id').where('m.org_id', orgId)
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('m.created_at').orderBy('p.id').offset(page.offset).limit(page.limit)
-        .select('p.id', 'p.email', 'p.name', 'm.role', 'm.created_at')
+      const { total, rows } = await countAndPage<{ id: string, email: string, name: string | null, role: Role, created_at: number }>(base, page, (q) => q.orderBy('m.created_at').orderBy('p.id')
+        .select('p.id', 'p.email', 'p.name', 'm.role', 'm.created_at'))
       const members: Member[] = rows.map((r) => ({ personId: r.id, email: r.email, name: r.name, role: r.role, joinedAt: Number(r.created_at) }))
       return { total: Number(total), members }
     },

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { normalizeOrigins, OriginError } from '../../lib/origins.js'
-import type { AuditRepository } from './audit.repository.js'
-import type { StoreEnv, StoresRepository } from './stores.repository.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
+import type { StoreEnv } from '../../types.js'
+import type { StoresRepository } from './stores.repository.js'
 
 interface Deps { db: Knex, stores: StoresRepository, audit: AuditRepository }
 

@@ -1,21 +1,10 @@
 import type { Knex } from 'knex'
 import { newId } from '../../lib/ids.js'
 
-export const PLANS = ['free', 'growth', 'pro'] as const
-export type Plan = typeof PLANS[number]
-export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'lapsed'] as const
-export type SubscriptionStatus = typeof SUBSCRIPTION_STATUSES[number]
+import { PLANS, SUBSCRIPTION_STATUSES, type Plan, type StoreEnv, type SubscriptionStatus } from '../../types.js'
 
-export interface StoreEnv {
-  id: string
-  orgId: string
-  name: string
-  plan: Plan
-  subscriptionStatus: SubscriptionStatus
-  currentPeriodEnd: number | null
-  allowedOrigins: string[]
-  createdAt: number
-}
+// Kept where they were first defined, for code written against this file.
+export { PLANS, SUBSCRIPTION_STATUSES, type Plan, type StoreEnv, type SubscriptionStatus }
 
 interface Row {
   id: string

@@ -7,18 +7,7 @@ import csrf from '@fastify/csrf-protection'
 import view from '@fastify/view'
 import { Eta } from 'eta'
 import { apiCode } from '../../errors.js'
-import { apiKeysRepository } from '../api-keys/api-keys.repository.js'
-import { apiKeysService } from '../api-keys/api-keys.service.js'
-import { accountService } from '../account/account.service.js'
-import { peopleRepository } from '../account/people.repository.js'
-import { invitationsRepository } from './invitations.repository.js'
-import { invitationsService } from './invitations.service.js'
-import { invitationMailer } from './mailer.js'
-import { eventsRepository } from '../events/events.repository.js'
-import { outboundWebhooksService } from '../outbound-webhooks/outbound-webhooks.service.js'
-import { connectionsService } from '../../../oauth/connections/connections.service.js'
-import { grantsRepository } from '../../../oauth/grants.js'
-import { oauthClients } from '../../../oauth/clients.js'
+import { secureCookies } from '../../config.js'
 import { loadContext, render, redirect } from './context.js'
 import { setFlash } from './flash.js'
 import { publicRoutes } from './public.routes.js'
@@ -46,7 +35,7 @@ const SECURITY_HEADERS = {
  * with email + password. It calls the same services as the API, acting as the person with their membership role.
  */
 export default async function admin (app: FastifyInstance) {
-  const secure = app.config.publicUrl.startsWith('https://')
+  const secure = secureCookies(app.config)
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody)
   if (!app.hasReplyDecorator('generateCsrf')) {
     await app.register(csrf, { cookieKey: 'eh_csrf', cookieOpts: { path: '/admin', httpOnly: true, sameSite: 'strict', secure, signed: true } })
@@ -54,24 +43,8 @@ export default async function admin (app: FastifyInstance) {
   await app.register(view, { engine: { eta: new Eta() }, root: join(here, 'views'), layout: 'layout.eta' })
   app.decorateRequest('admin', null)
 
-  const people = peopleRepository(app.db)
-  const grants = grantsRepository(app.db)
-  const clients = oauthClients(app.db, app.clock)
-  const connections = connectionsService({ db: app.db, grants, clients, audit: app.audit, clock: app.clock })
-  const services: AdminServices = {
-    people,
-    grants,
-    clients,
-    connections,
-    webhooks: outboundWebhooksService({
-      subscriptions: app.webhooks.subscriptions, outbox: app.webhooks.outbox, events: eventsRepository(app.db), clock: app.clock, secretKey: app.config.secretKey, allowPrivate: app.config.webhookAllowPrivate
-    }),
-    keys: apiKeysService({ db: app.db, repo: apiKeysRepository(app.db), audit: app.audit, clock: app.clock }),
-    account: accountService({ db: app.db, people, stores: app.stores, audit: app.audit, clock: app.clock, endPersonConnections: connections.endPersonConnections }),
-    invitations: invitationsService({
-      db: app.db, repo: invitationsRepository(app.db), people, audit: app.audit, clock: app.clock, hash: app.hash, publicUrl: app.config.publicUrl, send: invitationMailer(app.config.smtpUrl, app.config.mailFrom)
-    })
-  }
+  const { people, grants, clients, connections, outboundWebhooks, apiKeys, account, invitations } = app.services
+  const services: AdminServices = { people, grants, clients, connections, webhooks: outboundWebhooks, keys: apiKeys, account, invitations }
 
   app.addHook('onRoute', (route) => { route.config = { ...route.config, auth: 'none' } })
   app.addHook('onRequest', async (_request, reply) => { reply.headers(SECURITY_HEADERS) })

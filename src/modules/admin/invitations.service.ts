@@ -5,8 +5,8 @@ import { iso, type Clock } from '../../lib/clock.js'
 import { sha256 } from '../../lib/secrets.js'
 import type { PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
-import type { Credential } from '../../plugins/auth.js'
-import type { AuditRepository } from '../account/audit.repository.js'
+import { actorOf, type Credential } from '../../types.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
 import type { Person, PeopleRepository } from '../account/people.repository.js'
 import type { InvitationRow, InvitationsRepository } from './invitations.repository.js'
 
@@ -25,10 +25,6 @@ interface Deps {
   hash: PasswordHasher
   publicUrl: string
   send: SendInvitation
-}
-
-function actorOf (actor: Credential): string {
-  return `${actor.type}:${actor.id}`
 }
 
 /** Invitations to join an organization: a one-time link, valid for 7 days, for one email and one role. */

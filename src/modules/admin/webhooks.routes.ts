@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
-import { PLANS } from '../account/stores.repository.js'
+import { PLANS } from '../../types.js'
 import { EVENT_TYPES } from '../events/event-types.js'
 import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { Role } from '../../lib/permissions.js'
+import { countAndPage } from '../../lib/pagination.js'
 
 export interface ApiKeyRow {
   id: string
@@ -34,9 +35,7 @@ export function apiKeysRepository (db: Knex) {
 
     async list (orgId: string, page: { offset: number, limit: number }) {
       const base = db<ApiKeyRow>('api_keys').where({ org_id: orgId })
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit)
-      return { total: Number(total), rows }
+      return countAndPage<ApiKeyRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
     },
 
     /** True only for the one call that revokes it, so the audit entry is written once. */

@@ -5,8 +5,8 @@ import { iso, parseIsoDateTime, type Clock } from '../../lib/clock.js'
 import { safeEqual, sha256 } from '../../lib/secrets.js'
 import { isValidScope, roleRank, scopesWithin, type Role } from '../../lib/permissions.js'
 import { toPage, envelope, type PageQuery } from '../../lib/pagination.js'
-import type { AuditRepository } from '../account/audit.repository.js'
-import type { Credential } from '../../plugins/auth.js'
+import type { AuditRepository } from '../audit/audit.repository.js'
+import { actorOf, type Credential } from '../../types.js'
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.js'
 
 export const KEY_PREFIX = 'svc_'
@@ -90,7 +90,7 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
         revoked_at: null,
         first_used_at: null,
         last_used_at: null,
-        created_by: creator.type === 'cli' ? 'cli' : `${creator.type}:${(creator as Credential).id}`,
+        created_by: creator.type === 'cli' ? 'cli' : actorOf(creator as Credential),
         created_at: now
       }
       await db.transaction(async (trx) => {
@@ -117,7 +117,7 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
         const revoked = await repo.revoke(actor.orgId, id, clock(), trx)
         const row = await repo.find(actor.orgId, id, trx)
         if (!row) throw new errors.NotFound('API key')
-        if (revoked) await audit.record({ orgId: actor.orgId, action: 'api_key.revoked', actor: `${actor.type}:${actor.id}`, subject: `api_key:${id}`, ip }, trx)
+        if (revoked) await audit.record({ orgId: actor.orgId, action: 'api_key.revoked', actor: actorOf(actor), subject: `api_key:${id}`, ip }, trx)
         return present(row)
       })
     },

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { ReviewRequestState } from './review-request.js'
+import { countAndPage } from '../../lib/pagination.js'
 
 export interface OrderRow {
   id?: number
@@ -43,9 +44,7 @@ export function ordersRepository (db: Knex) {
     async list (storeId: string, filter: { state?: string }, page: { offset: number, limit: number }) {
       const base = db<OrderRow>('orders').where({ store_env_id: storeId })
       if (filter.state) base.where('review_request_state', filter.state)
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit)
-      return { total: Number(total), rows }
+      return countAndPage<OrderRow>(base, page, (q) => q.orderBy('updated_at', 'desc').orderBy('id', 'desc'))
     },
 
     /** Requests due at `now`, oldest first, across every store or in one (the scheduler claims each in turn). */

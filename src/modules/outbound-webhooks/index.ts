@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { deprecationHeaders } from '../../webhooks/sign.js'
-import { eventsRepository } from '../events/events.repository.js'
-import { outboundWebhooksService } from './outbound-webhooks.service.js'
+import { deprecationHeaders } from '../../delivery/sign.js'
 import { outboundWebhooksRoutes } from './outbound-webhooks.routes.js'
 
 /**
@@ -9,16 +7,8 @@ import { outboundWebhooksRoutes } from './outbound-webhooks.routes.js'
  * signature's sunset every response here carries its deprecation headers (service-api.md section 9.7).
  */
 export default async function outboundWebhooks (app: FastifyInstance) {
-  const service = outboundWebhooksService({
-    subscriptions: app.webhooks.subscriptions,
-    outbox: app.webhooks.outbox,
-    events: eventsRepository(app.db),
-    clock: app.clock,
-    secretKey: app.config.secretKey,
-    allowPrivate: app.config.webhookAllowPrivate
-  })
   app.addHook('onSend', async (request, reply) => {
     reply.headers(deprecationHeaders(app.clock(), app.config.publicUrl))
   })
-  await app.register(outboundWebhooksRoutes, { service })
+  await app.register(outboundWebhooksRoutes, { service: app.services.outboundWebhooks })
 }

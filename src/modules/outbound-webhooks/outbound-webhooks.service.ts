@@ -1,10 +1,10 @@
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
-import type { Credential } from '../../plugins/auth.js'
-import type { OutboxRepository } from '../../webhooks/outbox.repository.js'
-import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../webhooks/subscriptions.repository.js'
-import { newSubscription } from '../../webhooks/subscriptions.js'
+import { actorOf, type Credential } from '../../types.js'
+import type { OutboxRepository } from '../../delivery/outbox.repository.js'
+import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../delivery/subscriptions.repository.js'
+import { newSubscription } from '../../delivery/subscriptions.js'
 import { eventId, type EventsRepository } from '../events/events.repository.js'
 import { isEventType } from '../events/event-types.js'
 import { assertMayReadEvent, readableEventTypes, readsEverything, type EventReader } from '../events/event-access.js'
@@ -107,7 +107,7 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
     async create (credential: Credential, storeId: string, input: CreateWebhookInput) {
       const eventTypes = authorizeEventList(credential, checkEventList(input.events))
       const { row, secret } = await newSubscription({
-        kind: 'webhook', orgId: credential.orgId, storeId, url: input.url, events: eventTypes, description: input.description, createdBy: `${credential.type}:${credential.id}`, now: clock()
+        kind: 'webhook', orgId: credential.orgId, storeId, url: input.url, events: eventTypes, description: input.description, createdBy: actorOf(credential), now: clock()
       }, secretKey, allowPrivate)
       await subscriptions.insert(row)
       return { ...presentWebhook(row), secret }
@@ -126,7 +126,7 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
 
     async retire (credential: Credential, storeId: string, id: string): Promise<void> {
       await find(storeId, id)
-      await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], `Retired by ${credential.type}:${credential.id}`, clock())
+      await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], `Retired by ${actorOf(credential)}`, clock())
     },
 
     async deliveries (storeId: string, id: string, query: PageQuery) {

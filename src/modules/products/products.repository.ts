@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { countAndPage } from '../../lib/pagination.js'
 
 export interface ProductRow {
   org_id: string
@@ -35,9 +36,7 @@ export function productsRepository (db: Knex) {
     async list (storeId: string, filter: { excluded?: boolean }, page: { offset: number, limit: number }) {
       const base = db<ProductRow>('products').where({ store_env_id: storeId })
       if (filter.excluded !== undefined) base.where({ excluded_from_review_requests: filter.excluded })
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit)
-      return { total: Number(total), rows }
+      return countAndPage<ProductRow>(base, page, (q) => q.orderBy('updated_at', 'desc').orderBy('id', 'desc'))
     }
   }
 }

@@ -4,7 +4,7 @@ import { iso, type Clock } from '../../lib/clock.js'
 import { applyBulk, itemChecker, lockStoreRow } from '../../lib/bulk.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { EventLog } from '../events/events.repository.js'
-import type { StoreEnv } from '../account/stores.repository.js'
+import type { StoreEnv } from '../../types.js'
 import { PRODUCT_FIELDS, type ProductRow, type ProductsRepository } from './products.repository.js'
 import { ProductItem } from './products.schemas.js'
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { countAndPage } from '../../lib/pagination.js'
 
 export type ReviewStatus = 'pending' | 'published' | 'rejected'
 export type ReviewSource = 'storefront' | 'import' | 'api'
@@ -48,9 +49,7 @@ export function reviewsRepository (db: Knex) {
       if (filter.verified !== undefined) base.where({ verified: filter.verified })
       if (filter.status !== undefined) base.where({ status: filter.status })
       if (filter.rating !== undefined) base.where({ rating: filter.rating })
-      const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
-      const rows = await base.orderBy('written_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit)
-      return { total: Number(total), rows }
+      return countAndPage<ReviewRow>(base, page, (q) => q.orderBy('written_at', 'desc').orderBy('id', 'desc'))
     },
 
     async update (storeId: string, id: string, patch: Partial<ReviewRow>, trx: Knex) {

@@ -4,7 +4,7 @@ import { fileTypeFromBuffer } from 'file-type'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
-import type { StoreEnv } from '../account/stores.repository.js'
+import type { StoreEnv } from '../../types.js'
 import type { UploadsRepository } from './uploads.repository.js'
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024

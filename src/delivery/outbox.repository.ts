@@ -1,0 +1,187 @@
+import type { Knex } from 'knex'
+import { isMysql } from '../db.js'
+import { withDeadlockRetry } from '../lib/bulk.js'
+import { matchesEvent, type SubscriptionKind, type SubscriptionStatus, type SubscriptionsRepository } from './subscriptions.repository.js'
+import { countAndPage } from '../lib/pagination.js'
+
+/** A claimed delivery with what it takes to send it. */
+export interface ClaimedDelivery {
+  id: number
+  org_id: string
+  store_env_id: string
+  subscription_id: string
+  event_id: number
+  attempts: number
+  url: string
+  kind: SubscriptionKind
+  secret_sealed: string
+  subscription_status: SubscriptionStatus
+  consecutive_failures: number
+  event_type: string
+  event_data: string
+  event_created_at: number
+}
+
+export interface AttemptRecord {
+  delivery: ClaimedDelivery
+  token: string
+  now: number
+  responseCode: number | null
+  durationMs: number
+  error: string | null
+}
+
+/** Completions are short and idempotent under their claim token, so a deadlock victim simply runs again. */
+function retryOnDeadlock (db: Knex, work: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+  return withDeadlockRetry(() => db.transaction(work))
+}
+
+/** The durable outbox (decisions.md section 8): rows are written with the event, claimed with a lease, completed once. */
+export function outboxRepository (db: Knex, subscriptions: SubscriptionsRepository) {
+  const table = () => db('webhook_deliveries')
+
+  function attemptRow (a: AttemptRecord, outcome: 'succeeded' | 'retrying' | 'failed', nextRetryAt: number | null) {
+    return {
+      org_id: a.delivery.org_id,
+      store_env_id: a.delivery.store_env_id,
+      subscription_id: a.delivery.subscription_id,
+      delivery_id: a.delivery.id,
+      event_id: a.delivery.event_id,
+      attempt: a.delivery.attempts + 1,
+      outcome,
+      response_code: a.responseCode,
+      duration_ms: Math.round(a.durationMs),
+      error: a.error?.slice(0, 500) ?? null,
+      next_retry_at: nextRetryAt,
+      at: a.now
+    }
+  }
+
+  async function recordAttempt (trx: Knex, a: AttemptRecord, outcome: 'succeeded' | 'retrying' | 'failed', nextRetryAt: number | null) {
+    await trx('webhook_attempts').insert(attemptRow(a, outcome, nextRetryAt))
+  }
+
+  /** Ends the claim; false when the lease was lost (another worker owns the delivery now), so nothing is recorded. */
+  async function finish (trx: Knex, a: AttemptRecord, changes: Record<string, unknown>): Promise<boolean> {
+    const changed = await trx('webhook_deliveries').where({ id: a.delivery.id, claim_token: a.token })
+      .update({ claim_token: null, attempts: a.delivery.attempts + 1, last_response_code: a.responseCode, last_error: a.error?.slice(0, 500) ?? null, ...changes })
+    return changed === 1
+  }
+
+  return {
+    /** Runs inside the appending transaction, so an event and its deliveries commit (or vanish) together. */
+    async fanOut (trx: Knex.Transaction, event: { seq: number, orgId: string, storeEnvId: string, type: string }, now: number): Promise<void> {
+      const targets = (await subscriptions.active(trx, event.storeEnvId)).filter((s) => matchesEvent(JSON.parse(s.events) as string[], event.type))
+      if (targets.length === 0) return
+      await trx('webhook_deliveries').insert(targets.map((s) => ({
+        org_id: event.orgId,
+        store_env_id: event.storeEnvId,
+        subscription_id: s.id,
+        event_id: event.seq,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now
+      })))
+    },
+
+    /**
+     * Claims up to `limit` due deliveries for `leaseMs`: a claimed row is not due again until its lease runs out, so
+     * a crashed worker's claims come back by themselves. MySQL: FOR UPDATE SKIP LOCKED lets instances claim side by
+     * side; SQLite has one writer, and one UPDATE … WHERE id IN (SELECT …) is atomic there.
+     */
+    async claim (token: string, now: number, leaseMs: number, limit: number, storeIds: string[] | null = null): Promise<number> {
+      const due = () => {
+        const query = db('webhook_deliveries').select('id').where({ status: 'pending' }).where('next_attempt_at', '<=', now)
+        if (storeIds) query.whereIn('store_env_id', storeIds)
+        return query.orderBy('next_attempt_at').orderBy('id').limit(limit)
+      }
+      const lease = { claim_token: token, next_attempt_at: now + leaseMs }
+      if (!isMysql(db)) return await table().whereIn('id', due()).update(lease) as number
+      return db.transaction(async (trx): Promise<number> => {
+        const rows = await due().transacting(trx).forUpdate().skipLocked() as Array<{ id: number }>
+        if (rows.length === 0) return 0
+        return await trx('webhook_deliveries').whereIn('id', rows.map((r) => r.id)).update(lease) as number
+      })
+    },
+
+    claimed (token: string): Promise<ClaimedDelivery[]> {
+      return db('webhook_deliveries as d')
+        .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+        .join('events as e', 'e.id', 'd.event_id')
+        .where('d.claim_token', token)
+        .orderBy('d.event_id')
+        .select('d.id', 'd.org_id', 'd.store_env_id', 'd.subscription_id', 'd.event_id', 'd.attempts', 's.url', 's.kind', 's.secret_sealed',
+          's.status as subscription_status', 's.consecutive_failures', 'e.type as event_type', 'e.data as event_data', 'e.created_at as event_created_at')
+    },
+
+    /** Gives a claimed delivery back untouched (its lease was too short to start an attempt safely). */
+    async release (id: number, token: string, now: number): Promise<void> {
+      await table().where({ id, claim_token: token }).update({ claim_token: null, next_attempt_at: now })
+    },
+
+    /** Many successes in one transaction and three statements; a delivery whose claim was lost is left alone. */
+    async succeededMany (records: AttemptRecord[]): Promise<void> {
+      await retryOnDeadlock(db, async (trx) => {
+        const held = trx('webhook_deliveries').select('id', 'claim_token').whereIn('id', records.map((a) => a.delivery.id))
+        const tokens = new Map((await (isMysql(db) ? held.forUpdate() : held) as Array<{ id: number, claim_token: string | null }>).map((r) => [Number(r.id), r.claim_token]))
+        const finished = records.filter((a) => tokens.get(Number(a.delivery.id)) === a.token)
+        if (finished.length === 0) return
+        const codes = finished.map((a) => `WHEN ${Number(a.delivery.id)} THEN ${Number(a.responseCode)}`).join(' ')
+        await trx('webhook_deliveries').whereIn('id', finished.map((a) => a.delivery.id)).update({
+          status: 'succeeded',
+          claim_token: null,
+          attempts: trx.raw('attempts + 1'),
+          last_response_code: trx.raw(`CASE id ${codes} END`),
+          last_error: null,
+          completed_at: Math.max(...finished.map((a) => a.now))
+        })
+        await trx('webhook_attempts').insert(finished.map((a) => attemptRow(a, 'succeeded', null)))
+        // Only a receiver that was failing has a counter to reset: the common path leaves the hot row alone.
+        const recovered = [...new Set(finished.filter((a) => Number(a.delivery.consecutive_failures) > 0).map((a) => a.delivery.subscription_id))]
+        if (recovered.length > 0) await trx('webhook_subscriptions').whereIn('id', recovered).update({ consecutive_failures: 0 })
+      })
+    },
+
+    /** `nextAt` null: no retries left; the delivery is failed and the receiver disabled, with the reason shown. */
+    async failed (a: AttemptRecord, nextAt: number | null, disableReason: string): Promise<void> {
+      await retryOnDeadlock(db, async (trx) => {
+        const changes = nextAt === null ? { status: 'failed', completed_at: a.now } : { status: 'pending', next_attempt_at: nextAt }
+        if (!await finish(trx, a, changes)) return
+        await recordAttempt(trx, a, nextAt === null ? 'failed' : 'retrying', nextAt)
+        await trx('webhook_subscriptions').where({ id: a.delivery.subscription_id }).increment('consecutive_failures', 1)
+        if (nextAt === null) await subscriptions.setStatus(a.delivery.subscription_id, 'disabled', ['active'], disableReason, a.now, trx)
+      })
+    },
+
+    /** A 410: the receiver asked to be forgotten. The subscription ends and its pending deliveries are cancelled. */
+    async gone (a: AttemptRecord, endAs: SubscriptionStatus, reason: string): Promise<void> {
+      await retryOnDeadlock(db, async (trx) => {
+        if (!await finish(trx, a, { status: 'failed', completed_at: a.now })) return
+        await recordAttempt(trx, a, 'failed', null)
+        await subscriptions.setStatus(a.delivery.subscription_id, endAs, ['active', 'disabled'], reason, a.now, trx)
+        await trx('webhook_deliveries').where({ subscription_id: a.delivery.subscription_id, status: 'pending' }).whereNull('claim_token')
+          .update({ status: 'cancelled', last_error: reason, completed_at: a.now })
+      })
+    },
+
+    /** The subscription stopped (retired, deleted, disabled) after the event was fanned out. */
+    async cancel (id: number, token: string, reason: string, now: number): Promise<void> {
+      await table().where({ id, claim_token: token }).update({ claim_token: null, status: 'cancelled', last_error: reason, completed_at: now })
+    },
+
+    async listAttempts (storeId: string, subscriptionId: string, page: { offset: number, limit: number }) {
+      const base = db('webhook_attempts').where({ 'webhook_attempts.store_env_id': storeId, 'webhook_attempts.subscription_id': subscriptionId })
+      return countAndPage<any>(base, page, (q) => q.leftJoin('events as e', 'e.id', 'webhook_attempts.event_id')
+        .select('webhook_attempts.*', 'e.type as event_type')
+        .orderBy('webhook_attempts.id', 'desc'))
+    },
+
+    /** Deliveries not yet finished, for a subscription's summary. */
+    async pendingCount (storeId: string, subscriptionId: string): Promise<number> {
+      const [{ n }] = await table().where({ store_env_id: storeId, subscription_id: subscriptionId, status: 'pending' }).count<Array<{ n: number }>>({ n: '*' })
+      return Number(n)
+    }
+  }
+}
+export type OutboxRepository = ReturnType<typeof outboxRepository>

@@ -1,0 +1,59 @@
+import type { Knex } from 'knex'
+import { countAndPage } from '../lib/pagination.js'
+
+/** Outbound webhooks (`webhook`) and connector REST hooks (`hook`) are two kinds of one subscription. */
+export type SubscriptionKind = 'webhook' | 'hook'
+export type SubscriptionStatus = 'active' | 'disabled' | 'retired' | 'deleted'
+
+export interface SubscriptionRow {
+  id: string
+  org_id: string
+  store_env_id: string
+  kind: SubscriptionKind
+  url: string
+  events: string
+  description: string | null
+  secret_sealed: string
+  status: SubscriptionStatus
+  status_reason: string | null
+  status_changed_at: number | null
+  consecutive_failures: number
+  created_by: string | null
+  created_at: number
+}
+
+export function matchesEvent (events: readonly string[], type: string): boolean {
+  return events.includes('*') || events.includes(type)
+}
+
+/** Tenant ids are explicit on every query that a caller can reach. */
+export function subscriptionsRepository (db: Knex) {
+  return {
+    async insert (row: SubscriptionRow): Promise<void> {
+      await db('webhook_subscriptions').insert(row)
+    },
+
+    find (storeId: string, kind: SubscriptionKind, id: string): Promise<SubscriptionRow | undefined> {
+      return db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind, id }).first()
+    },
+
+    async list (storeId: string, kind: SubscriptionKind, filter: { statuses: SubscriptionStatus[], url?: string, offset: number, limit: number }) {
+      const base = db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind }).whereIn('status', filter.statuses)
+      if (filter.url !== undefined) base.where({ url: filter.url })
+      return countAndPage<SubscriptionRow>(base, filter, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
+    },
+
+    /** Moves a subscription out of one of `from`; true only for the call that changed it. */
+    async setStatus (id: string, to: SubscriptionStatus, from: SubscriptionStatus[], reason: string | null, now: number, trx: Knex = db): Promise<boolean> {
+      const changed = await trx('webhook_subscriptions').where({ id }).whereIn('status', from)
+        .update({ status: to, status_reason: reason, status_changed_at: now })
+      return changed === 1
+    },
+
+    /** The store's live subscriptions, read inside the appending transaction for the fan-out. */
+    active (trx: Knex, storeId: string): Promise<Array<Pick<SubscriptionRow, 'id' | 'events'>>> {
+      return trx('webhook_subscriptions').select('id', 'events').where({ store_env_id: storeId, status: 'active' })
+    }
+  }
+}
+export type SubscriptionsRepository = ReturnType<typeof subscriptionsRepository>

@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
+import Bottleneck from 'bottleneck'
+import type { Redis } from 'ioredis'
+import { Agent, request } from 'undici'
+import type { Clock } from '../lib/clock.js'
+import { decrypt } from '../lib/secrets.js'
+import { iso } from '../lib/clock.js'
+import type { AttemptRecord, ClaimedDelivery, OutboxRepository } from './outbox.repository.js'
+import { retryDelay } from './schedule.js'
+import { signatureHeaders } from './sign.js'
+import { checkLiteralHost, guardedLookup } from './url-guard.js'
+
+export interface WorkerOptions {
+  /** No answer within this many ms is a failed attempt (decisions.md section 8: 10 s). */
+  timeoutMs: number
+  /** How often an idle worker looks for due deliveries. */
+  pollMs: number
+  /** Deliveries claimed per round trip. */
+  batchSize: number
+  /** Deliveries this worker has claimed and not finished, at most. */
+  maxInFlight: number
+  /** How long a claim lasts; a crashed worker's deliveries are claimable again after it. */
+  leaseMs: number
+  /** Requests in flight to one receiver (origin), across every instance when Redis is configured. */
+  perReceiverConcurrency: number
+  /** Least spacing between two requests to one receiver, across instances (0: none). */
+  perReceiverMinTimeMs: number
+  /** Only these stores' deliveries (a dedicated worker for a large tenant; tests); null: every store. */
+  storeIds: string[] | null
+}
+
+export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
+  timeoutMs: 10_000,
+  pollMs: 500,
+  batchSize: 100,
+  maxInFlight: 200,
+  leaseMs: 120_000,
+  perReceiverConcurrency: 10,
+  perReceiverMinTimeMs: 5,
+  storeIds: null
+}
+
+export interface WorkerDeps {
+  outbox: OutboxRepository
+  clock: Clock
+  secretKey: string
+  publicUrl: string
+  allowPrivate: boolean
+  redis: Redis | null
+  redisPrefix: string
+  log: { warn: (obj: object, msg: string) => void, error: (obj: object, msg: string) => void }
+  /** The item a connector hook receives (modules/connectors/items.ts), passed in so delivery imports no module. */
+  hookItem: HookItem
+}
+
+export type HookItem = (event: { id: string, type: string, createdAt: string, data: Record<string, unknown> }) => object
+
+export type DeliveryWorker = ReturnType<typeof deliveryWorker>
+
+/** The item a subscription of each kind receives (decisions.md sections 8 and 9). */
+export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_id' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>, hookItem: HookItem): string {
+  const id = `evt_${d.event_id}`
+  const createdAt = iso(Number(d.event_created_at))!
+  const data = JSON.parse(d.event_data) as Record<string, unknown>
+  if (d.kind === 'hook') return JSON.stringify(hookItem({ id, type: d.event_type, createdAt, data }))
+  return JSON.stringify({ id, type: d.event_type, createdAt, storeEnvId: d.store_env_id, data })
+}
+
+function describe (err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string, code?: string, message?: string }
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `No answer within ${timeoutMs / 1000} s`
+  if (e.code === 'EUNSAFEADDRESS' || e.name === 'UnsafeUrlError') return `Refused: ${e.message}`
+  return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : (e.message ?? 'Request failed')
+}
+
+type Options = WorkerOptions
+type Recorder = () => Promise<void>
+interface Attempted { responseCode: number | null, error: string | null, durationMs: number }
+
+/** Step: the per-receiver throttle, clustered through Redis when there is one (bottleneck keeps slots there). */
+function receiverLimits (deps: WorkerDeps, options: Options) {
+  const redisLink = deps.redis ? deps.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, maxRetriesPerRequest: 3 }) : null
+  const connection = redisLink ? new Bottleneck.IORedisConnection({ client: redisLink }) : null
+  const group = new Bottleneck.Group({
+    maxConcurrent: options.perReceiverConcurrency,
+    minTime: options.perReceiverMinTimeMs,
+    id: `${deps.redisPrefix}webhook-receivers`,
+    ...(connection ? { datastore: 'ioredis', connection, clearDatastore: false, timeout: 600_000 } : {})
+  })
+  group.on('error', (err: Error) => deps.log.warn({ err: { message: err.message } }, 'delivery limiter error'))
+  return {
+    /** expiration: in a cluster, a crashed instance's slot is given back after it. */
+    schedule: <T>(receiver: string, job: () => Promise<T>) => group.key(receiver).schedule({ expiration: options.timeoutMs + 5_000 }, job),
+    async close () {
+      await group.disconnect(false)
+      await connection?.disconnect(false)
+      redisLink?.disconnect()
+    }
+  }
+}
+
+/** Step: each subscription's signing secret, unsealed once per worker. */
+function secretCache (secretKey: string) {
+  const secrets = new Map<string, string>()
+  return function secretOf (d: ClaimedDelivery): string {
+    let secret = secrets.get(d.subscription_id)
+    if (secret === undefined) {
+      secret = decrypt(d.secret_sealed, secretKey)
+      if (secrets.size > 10_000) secrets.clear()
+      secrets.set(d.subscription_id, secret)
+    }
+    return secret
+  }
+}
+
+/** Step: successes are recorded in batches, one commit for many deliveries instead of one each. */
+function successBatches (outbox: OutboxRepository, batchSize: number) {
+  const successes: Array<{ record: AttemptRecord, done: () => void, fail: (err: Error) => void }> = []
+  let flushTimer: NodeJS.Timeout | null = null
+
+  function flush () {
+    if (flushTimer) clearTimeout(flushTimer)
+    flushTimer = null
+    const items = successes.splice(0)
+    if (items.length === 0) return
+    outbox.succeededMany(items.map((i) => i.record)).then(() => items.forEach((i) => i.done()), (err: Error) => items.forEach((i) => i.fail(err)))
+  }
+
+  return function recordSuccess (record: AttemptRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      successes.push({ record, done: resolve, fail: reject })
+      if (successes.length >= batchSize) flush()
+      else flushTimer ??= setTimeout(flush, 10)
+    })
+  }
+}
+
+/** Step: the headers of one attempt, signed with the subscription's secret at the attempt's time. */
+function deliveryHeaders (d: ClaimedDelivery, secret: string, body: string, now: number, publicUrl: string) {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'evidence-hub-webhooks/1',
+    'x-service-event-id': `evt_${d.event_id}`,
+    'x-service-event-type': d.event_type,
+    'x-service-delivery-id': `dlv_${d.id}`,
+    ...signatureHeaders(secret, body, now, publicUrl)
+  }
+}
+
+/** Step: one POST to the receiver (SSRF-guarded, with a timeout); never throws, the outcome says what happened. */
+async function post (url: string, body: string, headers: Record<string, string>, agent: Agent, deps: WorkerDeps, options: Options): Promise<Attempted> {
+  const t0 = performance.now()
+  let responseCode: number | null = null
+  let error: string | null = null
+  try {
+    const target = new URL(url)
+    checkLiteralHost(target, deps.allowPrivate)
+    const res = await request(target, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) })
+    responseCode = res.statusCode
+    await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
+  } catch (err) {
+    error = describe(err, options.timeoutMs)
+  }
+  return { responseCode, error, durationMs: performance.now() - t0 }
+}
+
+/** Step: what an attempt's outcome writes: a success, 410 ends the subscription, anything else is retried or failed. */
+function outcome (outbox: OutboxRepository, record: AttemptRecord, recordSuccess: (r: AttemptRecord) => Promise<void>): Recorder {
+  const { delivery: d, responseCode, error } = record
+  if (responseCode !== null && responseCode >= 200 && responseCode < 300) return () => recordSuccess(record)
+  if (responseCode === 410) {
+    return () => outbox.gone(record, d.kind === 'hook' ? 'deleted' : 'retired', 'The receiver answered 410 Gone')
+  }
+  const failure = error ?? `HTTP ${responseCode}`
+  const delay = retryDelay(d.attempts + 1)
+  return () => outbox.failed({ ...record, error: failure }, delay === null ? null : record.now + delay,
+    `Disabled after ${d.attempts + 1} failed attempts over about three days; last error: ${failure}`)
+}
+
+/** Resolves after `ms`, or earlier when woken (a nudge, a finished delivery, stop). */
+function sleeper () {
+  let wake: (() => void) | null = null
+  return {
+    wake: () => wake?.(),
+    pause: (ms: number) => new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done () {
+        clearTimeout(timer)
+        wake = null
+        resolve()
+      }
+      wake = done
+    })
+  }
+}
+
+/**
+ * Claims due deliveries from the outbox and sends them: per-receiver concurrency and spacing through bottleneck
+ * (clustered through Redis when there is one), a timeout per attempt, the retry schedule, 410 ends the subscription.
+ * Each round is: claim -> dispatch (per receiver) -> attempt (sign, post) -> record the outcome.
+ */
+export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}) {
+  const options = { ...DEFAULT_WORKER_OPTIONS, ...overrides }
+  const { outbox, clock } = deps
+  const agent = new Agent({ connect: { lookup: guardedLookup(deps.allowPrivate) }, connections: options.perReceiverConcurrency, keepAliveTimeout: 4_000 })
+  const receivers = receiverLimits(deps, options)
+  const secretOf = secretCache(deps.secretKey)
+  const recordSuccess = successBatches(outbox, options.batchSize)
+  const sleep = sleeper()
+  const stats = { claimed: 0, attempted: 0 }
+  const inFlight = new Set<Promise<void>>()
+  let running = false
+  let stopped: Promise<void> | null = null
+  let loop: Promise<void> | null = null
+  let nudged = false
+
+  /** Sends one delivery; resolves to the step that records its outcome, run after the receiver's slot is freed. */
+  async function attempt (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<Recorder> {
+    const started = clock()
+    // Never start an attempt that could outlive the claim: another worker may own the delivery by then.
+    if (started + options.timeoutMs + 1_000 > leaseUntil) return () => outbox.release(d.id, token, started)
+    if (d.subscription_status !== 'active') return () => outbox.cancel(d.id, token, `Subscription ${d.subscription_status}`, started)
+    const body = deliveryBody(d, deps.hookItem)
+    stats.attempted++
+    const sent = await post(d.url, body, deliveryHeaders(d, secretOf(d), body, started, deps.publicUrl), agent, deps, options)
+    return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
+  }
+
+  function dispatch (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<void> {
+    const job = receivers.schedule(new URL(d.url).origin, () => attempt(d, token, leaseUntil))
+      .then((record) => record())
+      .catch((err: Error) => deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly'))
+      .finally(() => {
+        inFlight.delete(job)
+        sleep.wake()
+      })
+    inFlight.add(job)
+    return job
+  }
+
+  /** One claim round: returns the claimed deliveries' promises. */
+  async function claimRound (limit: number): Promise<Array<Promise<void>>> {
+    const token = randomUUID()
+    const now = clock()
+    const count = await outbox.claim(token, now, options.leaseMs, limit, options.storeIds)
+    if (count === 0) return []
+    const rows = await outbox.claimed(token)
+    stats.claimed += rows.length
+    return rows.map((d) => dispatch(d, token, now + options.leaseMs))
+  }
+
+  async function run () {
+    for (;;) {
+      if (!running) return
+      let claimed = 0
+      const room = options.maxInFlight - inFlight.size
+      if (room > 0) {
+        try {
+          claimed = (await claimRound(Math.min(room, options.batchSize))).length
+        } catch (err) {
+          deps.log.warn({ err: { message: (err as Error).message } }, 'claiming deliveries failed')
+        }
+      }
+      const idle = claimed === 0 && !nudged
+      nudged = false
+      if (running && (idle || inFlight.size >= options.maxInFlight)) await sleep.pause(options.pollMs)
+    }
+  }
+
+  return {
+    options,
+    stats,
+
+    /** Claims and sends everything due now, then waits for those attempts (tests with a manual clock). */
+    async runOnce (): Promise<number> {
+      let total = 0
+      for (;;) {
+        const jobs = await claimRound(options.batchSize)
+        if (jobs.length === 0) return total
+        total += jobs.length
+        await Promise.all(jobs)
+      }
+    },
+
+    /** New deliveries were committed here: look now instead of at the next poll (other instances still poll). */
+    nudge () {
+      nudged = true
+      sleep.wake()
+    },
+
+    start () {
+      if (running) return
+      running = true
+      loop = run()
+    },
+
+    /** Finishes the attempts in flight, then lets go of connections; calling it again waits for the same stop. */
+    stop (): Promise<void> {
+      stopped ??= (async () => {
+        running = false
+        sleep.wake()
+        await loop
+        await Promise.allSettled([...inFlight])
+        await receivers.close()
+        await agent.close()
+      })()
+      return stopped
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import type { Knex } from 'knex'
+import { errors } from '../../../errors.js'
+import { iso, type Clock } from '../../../lib/clock.js'
+import { roleRank } from '../../../lib/permissions.js'
+import { sha256 } from '../../../lib/secrets.js'
+import { toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
+import type { AuditRepository } from '../../audit/audit.repository.js'
+import { actorOf, type Credential } from '../../../types.js'
+import type { GrantsRepository } from '../../../oauth/grants.js'
+import type { OauthClients } from '../../../oauth/clients.js'
+
+interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock }
+
+/** Removes the provider's grant and every code and token issued under it. */
+export async function destroyGrantModels (db: Knex, grantId: string): Promise<void> {
+  await db('oidc_models').where({ grant_id: grantId }).orWhere({ model: 'Grant', id_hash: sha256(grantId) }).delete()
+}
+
+/**
+ * Revoking another person's connection is organization administration (admin or owner); whoever may write connectors
+ * may revoke their own. Keys belong to no person, so an editor key revokes none.
+ */
+function mayRevoke (actor: Pick<Credential, 'role' | 'personId'>, connectionPersonId: string): boolean {
+  return roleRank(actor.role) >= roleRank('admin') || (actor.personId !== null && actor.personId === connectionPersonId)
+}
+
+/** Connections (grants) of an organization and its OAuth clients: decisions.md section 10. */
+export function connectionsService ({ db, grants, clients, audit, clock }: Deps) {
+  return {
+    mayRevoke,
+
+    async list (orgId: string, query: PageQuery) {
+      const page = toPage(query)
+      const { total, rows } = await grants.list(orgId, page)
+      return envelope(rows.map((g) => ({
+        id: g.id,
+        client: { id: g.clientId, name: g.clientName },
+        person: { id: g.personId, email: g.personEmail },
+        role: g.role,
+        scopes: g.scopes,
+        storeIds: g.storeIds,
+        createdAt: iso(g.createdAt)!,
+        lastUsedAt: iso(g.lastUsedAt)
+      })), total, page)
+    },
+
+    async revoke (actor: Credential, id: string, ip: string | null) {
+      const grant = await grants.find(id)
+      if (!grant || grant.orgId !== actor.orgId) throw new errors.NotFound('Connection')
+      if (!mayRevoke(actor, grant.personId)) throw new errors.RoleForbidden('another person\'s connection')
+      await db.transaction(async (trx) => {
+        if (await grants.revoke(id, clock(), actor.orgId, trx)) {
+          await audit.record({ orgId: actor.orgId, action: 'oauth.connection_revoked', actor: actorOf(actor), subject: `oauth:${id}`, ip }, trx)
+        }
+      })
+      await destroyGrantModels(db, id)
+    },
+
+    /**
+     * A teammate removed from the organization loses every connection they made for it, for good: our records
+     * are revoked (re-adding the person revives nothing) and the provider's grants, codes and refresh tokens are
+     * deleted. Runs inside the removal's transaction. decisions.md section 10.
+     */
+    async endPersonConnections (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) {
+      const ids = await grants.revokeAllOfPerson(input.orgId, input.personId, clock(), trx)
+      for (const id of ids) {
+        await audit.record({ orgId: input.orgId, action: 'oauth.connection_revoked', actor: input.actor, subject: `oauth:${id}`, ip: input.ip, details: { reason: 'member_removed', personId: input.personId } }, trx)
+        await destroyGrantModels(trx, id)
+      }
+    },
+
+    /** The provider revoked a grant itself (refresh-token reuse after the grace period, or RFC 7009 revocation). */
+    async revokedByProvider (id: string) {
+      const grant = await grants.find(id)
+      if (!grant) return
+      await db.transaction(async (trx) => {
+        if (await grants.revoke(id, clock(), grant.orgId, trx)) {
+          await audit.record({ orgId: grant.orgId, action: 'oauth.connection_revoked', actor: 'system', subject: `oauth:${id}`, ip: null }, trx)
+        }
+      })
+    },
+
+    listClients: (orgId: string, query: PageQuery) => clients.list(orgId, query),
+
+    async createClient (actor: Credential, input: { name: string, redirectUris: string[], public?: boolean }, ip: string | null) {
+      const created = await clients.create({ ...input, orgId: actor.orgId, createdBy: actorOf(actor) })
+      await audit.record({ orgId: actor.orgId, action: 'oauth_client.created', actor: actorOf(actor), subject: `oauth_client:${created.id}`, ip, details: { name: input.name, redirectUris: created.redirectUris } })
+      return created
+    }
+  }
+}
+export type ConnectionsService = ReturnType<typeof connectionsService>

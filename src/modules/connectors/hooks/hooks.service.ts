@@ -1,0 +1,71 @@
+import { errors } from '../../../errors.js'
+import { iso, type Clock } from '../../../lib/clock.js'
+import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
+import { scopesAllow, type Access } from '../../../lib/permissions.js'
+import { actorOf, type Credential } from '../../../types.js'
+import { isEventType } from '../../events/event-types.js'
+import { assertMayReadEvent } from '../../events/event-access.js'
+import type { SubscriptionRow, SubscriptionsRepository } from '../../../delivery/subscriptions.repository.js'
+import { newSubscription } from '../../../delivery/subscriptions.js'
+
+interface Deps { subscriptions: SubscriptionsRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
+
+function present (row: SubscriptionRow) {
+  return {
+    id: row.id,
+    targetUrl: row.url,
+    event: (JSON.parse(row.events) as string[])[0],
+    status: row.status === 'disabled' ? 'disabled' as const : 'active' as const,
+    createdAt: iso(row.created_at)!
+  }
+}
+
+/**
+ * decisions.md section 9: managing hooks needs `webhooks:write` or `connectors:write`, either one, and reading them
+ * `webhooks:read` or `connectors:read` (the routes are scope-exempt, so an app asking for the documented
+ * `webhooks:write` works without a connectors scope).
+ */
+function assertHookScope (credential: Credential, access: Access) {
+  const allowed = scopesAllow(credential.scopes, 'webhooks', access) || scopesAllow(credential.scopes, 'connectors', access)
+  if (!allowed) throw new errors.InsufficientScope(access, 'webhooks (or connectors)')
+}
+
+/** REST hooks for automation platforms: subscriptions of kind `hook` on the shared delivery pipeline. */
+export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }: Deps) {
+  return {
+    async subscribe (credential: Credential, storeId: string, input: { targetUrl: string, event: string }) {
+      if (!isEventType(input.event)) throw new errors.InvalidEventType(input.event)
+      // A hook carries the event's data, so its creator must be allowed to read the event's resource (section 8).
+      assertMayReadEvent(credential, input.event)
+      assertHookScope(credential, 'write')
+      const { row, secret } = await newSubscription({
+        kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: actorOf(credential), now: clock()
+      }, secretKey, allowPrivate)
+      await subscriptions.insert(row)
+      return { ...present(row), secret }
+    },
+
+    async list (credential: Credential, storeId: string, query: PageQuery & { targetUrl?: string }) {
+      assertHookScope(credential, 'read')
+      const page = toPage(query)
+      const { total, rows } = await subscriptions.list(storeId, 'hook', { statuses: ['active', 'disabled'], url: query.targetUrl, ...page })
+      return envelope(rows.map(present), total, page)
+    },
+
+    async get (credential: Credential, storeId: string, id: string) {
+      assertHookScope(credential, 'read')
+      const row = await subscriptions.find(storeId, 'hook', id)
+      if (!row || row.status === 'deleted') throw new errors.NotFound('Hook')
+      return present(row)
+    },
+
+    /** Platforms retry unsubscribes, so deleting a deleted hook is a 204; an id this store never had is a 404. */
+    async unsubscribe (credential: Credential, storeId: string, id: string): Promise<void> {
+      assertHookScope(credential, 'write')
+      const row = await subscriptions.find(storeId, 'hook', id)
+      if (!row) throw new errors.NotFound('Hook')
+      await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], `Deleted by ${actorOf(credential)}`, clock())
+    }
+  }
+}
+export type HooksService = ReturnType<typeof hooksService>

@@ -1,0 +1,79 @@
+import type { Knex } from 'knex'
+import type { Adapter, AdapterPayload } from 'oidc-provider'
+import { sha256 } from '../lib/secrets.js'
+import type { Clock } from '../lib/clock.js'
+
+/**
+ * oidc-provider's Adapter contract on knex (MySQL and SQLite): one table keyed by model name + id.
+ * Ids are stored as SHA-256 because an opaque token's value is its id; the payload drops `jti` for the same reason.
+ * `Client` is served from oauth_clients (see clients.repository.ts), never from this table.
+ */
+export function knexAdapterFactory (db: Knex, clock: Clock, findClient: (id: string) => Promise<AdapterPayload | undefined>) {
+  return class KnexAdapter implements Adapter {
+    constructor (private readonly model: string) {}
+
+    private key (id: string) {
+      return { model: this.model, id_hash: sha256(id) }
+    }
+
+    async upsert (id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const { jti: _jti, ...rest } = payload
+      const row = {
+        ...this.key(id),
+        payload: JSON.stringify(rest),
+        grant_id: payload.grantId ?? null,
+        uid_hash: payload.uid ? sha256(payload.uid) : null,
+        user_code_hash: payload.userCode ? sha256(payload.userCode) : null,
+        consumed_at: null,
+        expires_at: expiresIn ? clock() + expiresIn * 1000 : null
+      }
+      await db('oidc_models').insert(row).onConflict(['model', 'id_hash']).merge()
+    }
+
+    private async read (where: Record<string, string>, id?: string): Promise<AdapterPayload | undefined> {
+      const row = await db('oidc_models').where({ model: this.model, ...where }).first()
+      if (!row) return undefined
+      const payload = JSON.parse(row.payload) as AdapterPayload
+      if (id !== undefined) payload.jti = id
+      if (row.consumed_at != null) payload.consumed = Math.floor(Number(row.consumed_at) / 1000)
+      return payload
+    }
+
+    async find (id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return findClient(id)
+      // The provider checks `exp` itself; rows past their expiry are removed by removeExpiredModels.
+      return this.read({ id_hash: sha256(id) }, id)
+    }
+
+    async findByUid (uid: string): Promise<AdapterPayload | undefined> {
+      const row = await db('oidc_models').where({ model: this.model, uid_hash: sha256(uid) }).first('payload')
+      if (!row) return undefined
+      // Found by uid without knowing the id, so `jti` cannot be restored here (only its hash is stored);
+      // the provider looks sessions up by uid only in back-channel logout, which is not enabled.
+      return JSON.parse(row.payload) as AdapterPayload
+    }
+
+    async findByUserCode (userCode: string): Promise<AdapterPayload | undefined> {
+      return this.read({ user_code_hash: sha256(userCode) })
+    }
+
+    async consume (id: string): Promise<void> {
+      await db('oidc_models').where(this.key(id)).update({ consumed_at: clock() })
+    }
+
+    async destroy (id: string): Promise<void> {
+      await db('oidc_models').where(this.key(id)).delete()
+    }
+
+    async revokeByGrantId (grantId: string): Promise<void> {
+      await db('oidc_models').where({ model: this.model, grant_id: grantId }).delete()
+    }
+  }
+}
+
+/** Removes provider rows past their expiry (called periodically and on demand). */
+export async function removeExpiredModels (db: Knex, now: number): Promise<number> {
+  const models = await db('oidc_models').whereNotNull('expires_at').where('expires_at', '<=', now).delete()
+  await db('oauth_refresh_rotations').where('rotated_at', '<=', now - 86_400_000).delete()
+  return models
+}

@@ -1,0 +1,57 @@
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose'
+import type { Clock } from '../lib/clock.js'
+import type { Credential } from '../types.js'
+import { entitles, type GrantsRepository } from './grants.js'
+import { publicJwks, SIGNING_ALG } from './keys.js'
+
+const TOUCH_EVERY_MS = 60_000
+const KEY_RELOAD_EVERY_MS = 10_000
+
+interface Deps {
+  issuer: string
+  audience: string
+  clock: Clock
+  grants: GrantsRepository
+  keys: JWK[]
+  /** Reads the key set again (another instance may have rotated keys since this one started). */
+  reloadKeys: () => Promise<JWK[]>
+}
+
+/**
+ * The auth pipeline's resolver for OAuth access tokens (JWTs from our provider). The signature, issuer,
+ * audience and expiry are checked locally; then, on every request, that the grant is live and the person is
+ * still a member with at least the grant's role (decisions.md section 10).
+ */
+export function oauthCredentialResolver (deps: Deps) {
+  let jwks = createLocalJWKSet({ keys: publicJwks(deps.keys) })
+  let reloadedAt = 0
+
+  async function verify (token: string) {
+    const options = { issuer: deps.issuer, audience: deps.audience, algorithms: [SIGNING_ALG], typ: 'at+jwt', currentDate: new Date(deps.clock()) }
+    try {
+      return (await jwtVerify(token, jwks, options)).payload
+    } catch (err) {
+      if (!(err instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - reloadedAt < KEY_RELOAD_EVERY_MS) throw err
+      reloadedAt = Date.now()
+      jwks = createLocalJWKSet({ keys: publicJwks(await deps.reloadKeys()) })
+      return (await jwtVerify(token, jwks, options)).payload
+    }
+  }
+
+  return async function resolveOauthToken (token: string): Promise<Credential | null | undefined> {
+    if (token.startsWith('svc_') || token.split('.').length !== 3) return undefined
+    let payload
+    try {
+      payload = await verify(token)
+    } catch {
+      return null
+    }
+    if (typeof payload.grant_id !== 'string' || typeof payload.sub !== 'string') return null
+    const now = deps.clock()
+    const grant = await deps.grants.findLive(payload.grant_id, now)
+    if (!grant || !entitles(grant, payload.sub)) return null
+    if (grant.lastUsedAt == null || grant.lastUsedAt < now - TOUCH_EVERY_MS) await deps.grants.touch(grant.id, now, TOUCH_EVERY_MS)
+    // findLive joined the membership and the role was compared above: the auth pipeline need not ask again.
+    return { type: 'oauth', id: grant.id, orgId: grant.orgId, role: grant.role, scopes: grant.scopes, personId: grant.personId, storeIds: grant.storeIds, membershipChecked: true }
+  }
+}

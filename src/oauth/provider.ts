@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto'
+import Provider, { errors as oidcErrors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
+import type { Knex } from 'knex'
+import type { JWK } from 'jose'
+import type { Clock } from '../lib/clock.js'
+import { decrypt, encrypt, sha256 } from '../lib/secrets.js'
+import { RESOURCES } from '../lib/permissions.js'
+import type { PeopleRepository } from '../modules/account/people.repository.js'
+import { knexAdapterFactory } from './adapter.js'
+import { compareClientSecret, type OauthClients } from './clients.js'
+import { entitles, type GrantsRepository } from './grants.js'
+import { SIGNING_ALG } from './keys.js'
+
+/** The REST API's scope strings (service-api.md section 2), as the resource server's scopes. */
+export const API_SCOPES = ['read', 'write', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`])]
+export const ACCESS_TOKEN_TTL_S = 3600
+export const REFRESH_TOKEN_TTL_S = 90 * 86_400
+/** decisions.md section 10: the grant lives until revoked; ten years is the provider's stand-in for "never". */
+export const GRANT_TTL_S = 10 * 366 * 86_400
+/** A retried refresh with the just-rotated token within this window gets the same new pair. */
+export const REFRESH_GRACE_MS = 30_000
+
+export interface ProviderDeps {
+  issuer: string
+  audience: string
+  secretKey: string
+  db: Knex
+  clock: Clock
+  keys: JWK[]
+  clients: OauthClients
+  grants: GrantsRepository
+  people: PeopleRepository
+  onGrantRevoked: (grantId: string) => void
+}
+
+function cookieKeys (secretKey: string): string[] {
+  return [createHash('sha256').update(`oidc-cookies:${secretKey}`).digest('base64url')]
+}
+
+interface GraceState { graceResponse?: Record<string, unknown> }
+
+/** oidc-provider 9 configured per decisions.md section 10. */
+export function createProvider (deps: ProviderDeps): Provider {
+  const { db, clock, clients, grants, people, audience } = deps
+
+  async function findAccount (ctx: KoaContextWithOIDC, sub: string, token?: { kind: string, consumed?: unknown, jti?: string, grantId?: string }) {
+    // A code or refresh token is redeemed only under a grant the API would still honour: not revoked, the
+    // person still a member with the role, the client the operator's or the organization's own. Without an
+    // account the provider answers invalid_grant.
+    if (token?.grantId) {
+      const grant = await grants.findLive(token.grantId, clock())
+      if (!grant || !entitles(grant, sub)) return undefined
+    }
+    if (token?.kind === 'RefreshToken' && token.consumed && token.jti) {
+      // Reuse of a rotated refresh token: inside the grace window answer with the pair it was rotated into
+      // (the provider would otherwise revoke the grant); after it, let the provider refuse and revoke.
+      const row = await db('oauth_refresh_rotations').where({ old_token_hash: sha256(token.jti) }).first()
+      if (row && clock() - Number(row.rotated_at) <= REFRESH_GRACE_MS) {
+        (ctx.state as GraceState).graceResponse = JSON.parse(decrypt(row.sealed_response, deps.secretKey))
+        throw new oidcErrors.InvalidGrant('refresh token already rotated')
+      }
+    }
+    const person = await people.findPerson(sub)
+    if (!person) return undefined
+    return { accountId: person.id, claims: async () => ({ sub: person.id, email: person.email, name: person.name ?? undefined }) }
+  }
+
+  const configuration: Configuration = {
+    adapter: knexAdapterFactory(db, clock, (id) => clients.metadata(id)),
+    jwks: { keys: deps.keys as Configuration['jwks'] extends { keys: infer K } | undefined ? K : never },
+    cookies: {
+      keys: cookieKeys(deps.secretKey),
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' }
+    },
+    findAccount,
+    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
+    scopes: ['openid', 'offline_access'],
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      // A client may introspect only its own tokens (no separate resource servers exist here).
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      resourceIndicators: {
+        enabled: true,
+        // No `resource` parameter needed: every token is for the REST API.
+        defaultResource: () => audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== audience) throw new oidcErrors.InvalidTarget()
+          return { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: SIGNING_ALG } } }
+        }
+      }
+    },
+    // Each authorization makes a new connection with its own choice of organization, stores and role.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined
+    },
+    issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    rotateRefreshToken: true,
+    extraTokenClaims: async (_ctx, token) => {
+      if (token.kind !== 'AccessToken' || !('grantId' in token) || !token.grantId) return undefined
+      const choice = await grants.find(token.grantId as string)
+      return choice ? { grant_id: choice.id, org_id: choice.orgId, role: choice.role, store_ids: choice.storeIds } : undefined
+    },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_S,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      Session: 14 * 86_400,
+      Grant: GRANT_TTL_S,
+      RefreshToken: REFRESH_TOKEN_TTL_S
+    },
+    clientBasedCORS: () => false,
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html'
+      ctx.body = errorPage(String(out.error), String(out.error_description ?? ''))
+    }
+  }
+
+  const provider = new Provider(deps.issuer, configuration)
+  // The mount (oauth/index.ts) overwrites the forwarded headers with PUBLIC_URL and fastify's client IP.
+  provider.proxy = true
+  provider.Client.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
+    return Promise.resolve(Boolean(this.clientSecret) && compareClientSecret(this.clientSecret!, actual))
+  } as never
+
+  provider.use(async (ctx, next) => {
+    if (ctx.path === '/auth' && ctx.method === 'GET') keepOfflineAccess(ctx as unknown as KoaContextWithOIDC)
+    if (ctx.path === '/token' && ctx.method === 'POST') ignoreBearer(ctx.headers)
+    await next()
+    if (ctx.path === '/token' && ctx.method === 'POST') await afterToken(ctx as unknown as KoaContextWithOIDC)
+  })
+
+  /**
+   * oidc-provider drops `offline_access` unless prompt includes consent; automation platforms never send it
+   * (decisions.md section 10), and our consent screen is always shown, so ask for it on their behalf.
+   */
+  function keepOfflineAccess (ctx: KoaContextWithOIDC) {
+    const scope = typeof ctx.query.scope === 'string' ? ctx.query.scope.split(' ') : []
+    const prompt = typeof ctx.query.prompt === 'string' ? ctx.query.prompt.split(' ').filter(Boolean) : []
+    if (scope.includes('offline_access') && !prompt.includes('consent') && !prompt.includes('none')) {
+      const req = ctx.req as typeof ctx.req & { originalUrl?: string }
+      const mount = req.originalUrl ? req.originalUrl.slice(0, req.originalUrl.indexOf(ctx.url)) : ''
+      ctx.query = { ...ctx.query, prompt: [...prompt, 'consent'].join(' ') }
+      // oidc-provider finds its mount path by locating ctx.url inside originalUrl; keep them consistent.
+      if (req.originalUrl) req.originalUrl = mount + ctx.url
+    }
+  }
+
+  /**
+   * Zapier's usual app template sends the old access token as `Authorization: Bearer …` on its refresh call, with
+   * the client credentials in the body; oidc-provider counts that header as a second client authentication and
+   * answers 400. A Bearer never authenticates a client here, so it is ignored (decisions.md section 10); Basic stays.
+   */
+  function ignoreBearer (headers: Record<string, string | string[] | undefined>) {
+    if (typeof headers.authorization === 'string' && /^bearer(\s|$)/i.test(headers.authorization.trim())) delete headers.authorization
+  }
+
+  async function afterToken (ctx: KoaContextWithOIDC) {
+    const grace = (ctx.state as GraceState).graceResponse
+    if (grace) {
+      ctx.status = 200
+      ctx.remove('WWW-Authenticate')
+      ctx.body = grace
+      return
+    }
+    const body = ctx.body as Record<string, unknown> | undefined
+    if (ctx.status !== 200 || !body?.access_token) return
+    const grantId = ctx.oidc.entities.Grant?.jti
+    const choice = grantId ? await grants.find(grantId) : null
+    if (choice) body.store_env_id = choice.storeIds[0]
+    const rotated = ctx.oidc.entities.RotatedRefreshToken
+    if (rotated) {
+      await db('oauth_refresh_rotations').insert({
+        old_token_hash: sha256(rotated.jti), sealed_response: encrypt(JSON.stringify(body), deps.secretKey), rotated_at: clock()
+      }).onConflict('old_token_hash').ignore()
+    }
+  }
+
+  provider.on('grant.revoked', (_ctx, grantId: string) => deps.onGrantRevoked(grantId))
+  return provider
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+export function escapeHtml (value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c])
+}
+
+function errorPage (error: string, description: string): string {
+  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization error</title></head>' +
+    `<body><main><h1>Authorization error</h1><p><strong>${escapeHtml(error)}</strong></p><p>${escapeHtml(description)}</p></main></body></html>`
+}
