@@ -15,8 +15,8 @@ import { createKnex, migrateLatest } from '../src/db.js'
 import { sha256 } from '../src/lib/secrets.js'
 import { base62, newId } from '../src/lib/ids.js'
 import { systemClock } from '../src/lib/clock.js'
-import { oauthClients } from '../src/oauth/clients.js'
-import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../src/oauth/provider.js'
+import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
+import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)

@@ -1,6 +1,6 @@
 /**
  * `npm run lint` runs this after eslint: no import cycle between TypeScript files (src, tests, benches, scripts;
- * not the zapier package), and none between the folders of src/ (CONVENTIONS.md: dependencies point one way). It
+ * not the zapier package), and none between the folders of src/ and oauth/ (CONVENTIONS.md: dependencies point one way). It
  * reads the import lines itself, so the check needs no dependency; `--graph` prints the folder-level edges.
  */
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs'
@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const ROOTS = ['src', 'connectors', 'test', 'bench', 'scripts']
+const ROOTS = ['src', 'oauth', 'connectors', 'test', 'bench', 'scripts']
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g
 
 function filesUnder (dir: string): string[] {
@@ -99,7 +99,7 @@ function folderGraph (graph: Map<string, Set<string>>): Map<string, Set<string>>
 const files = ROOTS.flatMap((dir) => filesUnder(join(root, dir)))
 const graph = importGraph(files)
 // Layering is a property of the program: test and bench helpers may share folders both ways, files may not cycle.
-const folders = folderGraph(new Map([...graph].filter(([file]) => relative(root, file).startsWith('src/'))))
+const folders = folderGraph(new Map([...graph].filter(([file]) => /^(src|oauth)\//.test(relative(root, file)))))
 if (process.argv.includes('--graph')) {
   for (const [from, targets] of [...folders].sort()) if (targets.size) console.log(`${from} -> ${[...targets].sort().join(', ')}`)
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import knex from 'knex'
 import { createKnex, migrateLatest } from '../src/db.js'
-import { loadSigningKeys } from '../src/oauth/keys.js'
+import { loadSigningKeys } from '../oauth/keys.js'
 import { TEST_SECRET_KEY } from '../test/secret.js'
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'

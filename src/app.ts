@@ -33,7 +33,7 @@ import outboundWebhooks from './modules/outbound-webhooks/index.js'
 import connectorHooks from './modules/connectors/hooks/index.js'
 import connectorConnections from './modules/connectors/connections/index.js'
 import connectorTriggers from './modules/connectors/triggers/index.js'
-import oauth from './oauth/index.js'
+import oauth from '../oauth/index.js'
 import admin from './modules/admin/index.js'
 
 export interface AppDeps {

@@ -4,7 +4,7 @@
  * WORKERS=false. A new job (the daily jobs of wave 2) is one more entry in `jobList`.
  */
 import type { Services } from './services.js'
-import { removeExpiredModels } from './oauth/adapter.js'
+import { removeExpiredModels } from '../oauth/adapter.js'
 
 export interface Job {
   name: string

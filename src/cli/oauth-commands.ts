@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { rotateSigningKeys } from '../oauth/keys.js'
+import { rotateSigningKeys } from '../../oauth/keys.js'
 import { UsageError, type Command } from './command.js'
 
 function parse (args: string[]) {

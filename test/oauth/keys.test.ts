@@ -1,8 +1,8 @@
 import t from 'tap'
 import { decodeProtectedHeader } from 'jose'
 import { build, call } from '../helper.js'
-import { rotateSigningKeys } from '../../src/oauth/keys.js'
-import { removeExpiredModels } from '../../src/oauth/adapter.js'
+import { rotateSigningKeys } from '../../oauth/keys.js'
+import { removeExpiredModels } from '../../oauth/adapter.js'
 import { connected } from './oauth-helper.js'
 
 t.test('signing keys are kept encrypted in the database and published without their private parts', async (t) => {

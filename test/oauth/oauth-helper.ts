@@ -3,7 +3,7 @@ import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import * as oidc from 'openid-client'
 import { build, type BuildOptions } from '../helper.js'
-import { oauthClients } from '../../src/oauth/clients.js'
+import { oauthClients } from '../../src/modules/connectors/connections/oauth-clients.repository.js'
 import { makeTenant, type Tenant } from '../factories.js'
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback'

@@ -4,7 +4,7 @@ import oauth2, { type OAuth2Namespace } from '@fastify/oauth2'
 import cookie from '@fastify/cookie'
 import { call } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { oauthClients } from '../../src/oauth/clients.js'
+import { oauthClients } from '../../src/modules/connectors/connections/oauth-clients.repository.js'
 import { Browser, csrfOf, freePort, serve } from './oauth-helper.js'
 
 /**

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { manualClock } from '../../../test/helper.js'
-import { ACCESS_TOKEN_TTL_S } from '../../../src/oauth/provider.js'
+import { ACCESS_TOKEN_TTL_S } from '../../../oauth/provider.js'
 import { App, append, appTester, createAppTester } from './harness.js'
 import { connectZapier } from './oauth-harness.js'
 

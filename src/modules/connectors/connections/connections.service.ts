@@ -6,8 +6,8 @@ import { sha256 } from '../../../lib/secrets.js'
 import { toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
 import type { AuditRepository } from '../../audit/audit.repository.js'
 import { actorOf, type Credential } from '../../../types.js'
-import type { GrantsRepository } from '../../../oauth/grants.js'
-import type { OauthClients } from '../../../oauth/clients.js'
+import type { GrantsRepository } from './grants.repository.js'
+import type { OauthClients } from './oauth-clients.repository.js'
 
 interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
-import { roleRank, type Role } from '../lib/permissions.js'
-import { sha256 } from '../lib/secrets.js'
-import { countAndPage } from '../lib/pagination.js'
+import { roleRank, type Role } from '../../../lib/permissions.js'
+import { sha256 } from '../../../lib/secrets.js'
+import { countAndPage } from '../../../lib/pagination.js'
 
 /** What the person chose on the consent screen, keyed by the provider's grant id. */
 export interface GrantChoice {

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex'
 import type { AdapterPayload } from 'oidc-provider'
-import { base62, newId } from '../lib/ids.js'
-import { iso, type Clock } from '../lib/clock.js'
-import { safeEqual, sha256 } from '../lib/secrets.js'
-import { errors } from '../errors.js'
-import { countAndPage, toPage, envelope, type PageQuery } from '../lib/pagination.js'
+import { base62, newId } from '../../../lib/ids.js'
+import { iso, type Clock } from '../../../lib/clock.js'
+import { safeEqual, sha256 } from '../../../lib/secrets.js'
+import { errors } from '../../../errors.js'
+import { countAndPage, toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
 
 interface ClientRow {
   id: string

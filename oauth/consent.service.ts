@@ -1,12 +1,12 @@
 import type { Knex } from 'knex'
 import type Provider from 'oidc-provider'
-import type { Clock } from '../lib/clock.js'
-import { isValidScope, PERSON_ROLES, roleRank, ROLES, type Role } from '../lib/permissions.js'
-import type { PeopleRepository } from '../modules/account/people.repository.js'
-import type { StoresRepository } from '../modules/account/stores.repository.js'
-import type { AuditRepository } from '../modules/audit/audit.repository.js'
-import type { GrantsRepository } from './grants.js'
-import type { OauthClients } from './clients.js'
+import type { Clock } from '../src/lib/clock.js'
+import { isValidScope, PERSON_ROLES, roleRank, ROLES, type Role } from '../src/lib/permissions.js'
+import type { PeopleRepository } from '../src/modules/account/people.repository.js'
+import type { StoresRepository } from '../src/modules/account/stores.repository.js'
+import type { AuditRepository } from '../src/modules/audit/audit.repository.js'
+import type { GrantsRepository } from '../src/modules/connectors/connections/grants.repository.js'
+import type { OauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 
 export interface ConsentChoice { org: string, stores: string[], role: string }
 export type ClientRegistrar = NonNullable<Awaited<ReturnType<OauthClients['registrar']>>>

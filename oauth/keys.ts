@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { exportJWK, generateKeyPair, type JWK } from 'jose'
-import { base62 } from '../lib/ids.js'
-import { decrypt, encrypt } from '../lib/secrets.js'
+import { base62 } from '../src/lib/ids.js'
+import { decrypt, encrypt } from '../src/lib/secrets.js'
 
 export const SIGNING_ALG = 'RS256'
 /** A retired key stays published (and verifiable) this long: more than any token it signed can live. */

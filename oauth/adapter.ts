@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { Adapter, AdapterPayload } from 'oidc-provider'
-import { sha256 } from '../lib/secrets.js'
-import type { Clock } from '../lib/clock.js'
+import { sha256 } from '../src/lib/secrets.js'
+import type { Clock } from '../src/lib/clock.js'
 
 /**
  * oidc-provider's Adapter contract on knex (MySQL and SQLite): one table keyed by model name + id.

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose'
-import type { Clock } from '../lib/clock.js'
-import type { Credential } from '../types.js'
-import { entitles, type GrantsRepository } from './grants.js'
+import type { Clock } from '../src/lib/clock.js'
+import type { Credential } from '../src/types.js'
+import { entitles, type GrantsRepository } from '../src/modules/connectors/connections/grants.repository.js'
 import { publicJwks, SIGNING_ALG } from './keys.js'
 
 const TOUCH_EVERY_MS = 60_000
