@@ -12,7 +12,10 @@ import { startJobs } from './jobs.js'
 import configPlugin from './plugins/config.js'
 import dbPlugin from './plugins/db.js'
 import redisPlugin from './plugins/redis.js'
-import errorHandler from './plugins/error-handler.js'
+import errorHandler, { clientErrorHandler, frameworkErrors } from './plugins/error-handler.js'
+import { MAX_PARAM_LENGTH } from './schemas.js'
+import { addApiFormats } from './lib/formats.js'
+import { storableOnly } from './lib/storable.js'
 import rateLimit from './plugins/rate-limit.js'
 import servicesPlugin from './plugins/services.js'
 import auth from './plugins/auth.js'
@@ -83,7 +86,7 @@ type ValidatorFactory = (external: unknown, options: { customOptions?: Record<st
 /**
  * JSON bodies under /v1 are validated as sent: `"scopes": "read"` or `"name": 123` is a 400, not silently turned
  * into `["read"]` or `"123"`. Querystrings, params and headers (all strings on the wire), and the form posts of the
- * admin and OAuth screens, keep ajv's type coercion.
+ * admin and OAuth screens, keep ajv's type coercion. Whatever passes must also be storable (lib/storable.ts).
  */
 function typedJsonBodies (): ValidatorFactory {
   const coercing = AjvCompiler() as unknown as ValidatorFactory
@@ -91,7 +94,7 @@ function typedJsonBodies (): ValidatorFactory {
   return (external, options) => {
     const loose = coercing(external, options)
     const strict = exact(external, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } })
-    return (route) => (route.httpPart === 'body' && route.url.startsWith('/v1/') ? strict : loose)(route)
+    return (route) => storableOnly((route.httpPart === 'body' && route.url.startsWith('/v1/') ? strict : loose)(route) as Parameters<typeof storableOnly>[0])
   }
 }
 
@@ -100,7 +103,12 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     logger: loggerOptions(config, deps.logger),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Answers fastify and Node would otherwise write in their own shape (decisions.md section 3).
+    frameworkErrors,
+    clientErrorHandler,
+    return503OnClosing: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true }, onCreate: addApiFormats },
     schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 

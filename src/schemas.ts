@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
+import { MAX_PAGE } from './lib/pagination.js'
 
 /** Shapes shared by every module's schemas. */
 export const ErrorBody = Type.Object({
@@ -8,7 +9,7 @@ export const ErrorBody = Type.Object({
 }, { description: 'Every error: clients branch on `code`, never on `message`.' })
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: '1-based page number' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `1-based page number, at most ${MAX_PAGE}` })),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Page size; values above 100 are clamped to 100 (see meta.limit)' }))
 }
 
@@ -24,6 +25,14 @@ export function Paged<T extends TSchema> (item: T) {
 }
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
+
+/** The longest platform id (products, orders): the column is VARCHAR(191), counted in characters. */
+export const PLATFORM_ID_MAX = 191
+/**
+ * fastify's router limit on one path parameter, counted in UTF-16 units after decoding: the longest platform id in
+ * 4-byte characters must still reach its route (a longer one gets the route's own 400, not the router's 414).
+ */
+export const MAX_PARAM_LENGTH = PLATFORM_ID_MAX * 2 + 18
 
 export const DateTime = Type.String({ format: 'date-time' })
 export const NullableDateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])

@@ -1,7 +1,8 @@
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Knex } from 'knex'
 import type { TObject, Static } from '@sinclair/typebox'
-import './formats.js'
+import { addApiFormats } from './formats.js'
+import { firstUnstorable } from './storable.js'
 
 /** decisions.md section 5: one entry per refused item; the rest of the batch is stored. */
 export interface ItemError { index: number, platformId: string | null, code: string, message: string }
@@ -10,13 +11,35 @@ export interface BulkResult { received: number, upserted: number, failed: number
 
 export interface CheckedItems<T> { valid: Array<{ index: number, item: T }>, errors: ItemError[] }
 
+interface AjvIssue { instancePath: string, message?: string, params: Record<string, unknown> }
+type ItemValidator = ((item: unknown) => boolean) & { errors?: AjvIssue[] | null }
+
+/**
+ * Items are checked by the same ajv, options and formats as the route validator of JSON bodies (app.ts), so an
+ * item is judged as the same object sent alone would be: lengths in characters (as the columns count them, a
+ * 4-byte emoji is one), dates by lib/formats.ts.
+ */
+const compileItem = (AjvCompiler() as unknown as (external: object, options: object) => (route: { schema: object }) => ItemValidator)(
+  {}, { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true }, plugins: [], onCreate: addApiFormats })
+
+function describe (issue: AjvIssue): string {
+  const extra = issue.params.missingProperty ?? issue.params.additionalProperty
+  const path = [issue.instancePath.slice(1).replace(/\//g, '.'), extra].filter(Boolean).join('.')
+  return `${path || 'item'}: ${issue.message ?? 'is invalid'}`
+}
+
 /**
  * Checks each item of a batch on its own against `schema`: a bad item becomes an `invalid_item` error with its
  * index; with `unique` (default), a key repeated inside the batch becomes `duplicate_item` (the first one is kept).
  */
 export function itemChecker<S extends TObject> (schema: S, key: string, options: { unique?: boolean } = {}) {
   const unique = options.unique ?? true
-  const compiled = TypeCompiler.Compile(schema)
+  const validate = compileItem({ schema })
+  const problemOf = (item: unknown): string | null => {
+    if (!validate(item)) return describe(validate.errors![0])
+    const unstorable = firstUnstorable(item)
+    return unstorable ? describe({ ...unstorable, params: {} }) : null
+  }
   return (items: unknown[]): CheckedItems<Static<S>> => {
     const valid: Array<{ index: number, item: Static<S> }> = []
     const errors: ItemError[] = []
@@ -24,8 +47,7 @@ export function itemChecker<S extends TObject> (schema: S, key: string, options:
     items.forEach((item, index) => {
       const raw = item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : undefined
       const platformId = typeof raw === 'string' ? raw : null
-      const issue = compiled.Errors(item).First()
-      const problem = issue ? `${issue.path.slice(1).replace(/\//g, '.') || 'item'}: ${issue.message}` : null
+      const problem = problemOf(item)
       if (problem) {
         errors.push({ index, platformId, code: 'invalid_item', message: problem })
         return

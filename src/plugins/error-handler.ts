@@ -1,5 +1,7 @@
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 import fp from 'fastify-plugin'
-import type { FastifyError } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { apiCode } from '../errors.js'
 
 interface ValidationIssue { instancePath?: string, message?: string, params?: Record<string, unknown> }
@@ -21,6 +23,14 @@ const PASS_THROUGH_FASTIFY = new Map<string, { status: number, code: string }>([
   ['FST_INVALID_MULTIPART_CONTENT_TYPE', { status: 415, code: 'unsupported_media_type' }]
 ])
 
+/**
+ * Error bodies are written with plain JSON, never through the route's response schema: a route whose schema for
+ * that status has another shape (health's 503) would otherwise fail to serialize and fastify would answer itself.
+ */
+function answer (reply: FastifyReply, status: number, body: { message: string, code: string, errors?: unknown[] }) {
+  return reply.status(status).serializer(JSON.stringify).send(body)
+}
+
 /** decisions.md section 3: `{ message, code }`, nothing else leaks (no stack, no SQL). */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -29,28 +39,71 @@ export default fp(async (app) => {
         path: pathOf(issue as ValidationIssue, err.validationContext === 'body' ? undefined : err.validationContext),
         message: issue.message ?? 'is invalid'
       }))
-      return reply.status(400).send({ message: `Invalid request: ${errors.map((e) => `${e.path || 'body'} ${e.message}`).join('; ')}`, code: 'invalid_request', errors })
+      return answer(reply, 400, { message: `Invalid request: ${errors.map((e) => `${e.path || 'body'} ${e.message}`).join('; ')}`, code: 'invalid_request', errors })
     }
     const code = apiCode(err.code)
-    if (code) return reply.status(err.statusCode ?? 500).send({ message: err.message, code })
+    if (code) return answer(reply, err.statusCode ?? 500, { message: err.message, code })
     const known = err.code ? PASS_THROUGH_FASTIFY.get(err.code) : undefined
-    if (known) return reply.status(known.status).send({ message: err.message, code: known.code })
+    if (known) return answer(reply, known.status, { message: err.message, code: known.code })
     if (isDatabaseDown(err)) {
-      return reply.status(503).send({ message: 'The database is unreachable', code: 'service_unavailable' })
+      return answer(reply, 503, { message: 'The database is unreachable', code: 'service_unavailable' })
     }
     const status = err.statusCode ?? 500
     if (status >= 500) {
       request.log.error({ err }, 'unhandled error')
-      return reply.status(500).send({ message: 'Internal server error', code: 'internal_error' })
+      return answer(reply, 500, { message: 'Internal server error', code: 'internal_error' })
     }
     // Other 4xx from fastify or its plugins: their message is written for clients, but their codes are not ours.
-    return reply.status(status).send({ message: err.message, code: 'invalid_request' })
+    return answer(reply, status, { message: err.message, code: 'invalid_request' })
   })
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' })
+    answer(reply, 404, { message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' })
+  })
+
+  // Node answers an `Expect` it does not know with a bare 417 unless the server listens for it.
+  app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({ message: 'Only "Expect: 100-continue" is supported', code: 'invalid_request' })
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body)
+  })
+
+  // Replaces fastify's own 503 body for requests that arrive while the server drains (return503OnClosing: false).
+  let closing = false
+  app.addHook('preClose', async () => { closing = true })
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return
+    reply.header('Connection', 'close')
+    return answer(reply, 503, { message: 'The server is shutting down; retry', code: 'service_unavailable' })
   })
 }, { name: 'error-handler' })
+
+const FRAMEWORK_ERRORS: Record<string, { status: number, message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, message: 'The URL is not valid: a percent-escape does not decode' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'A path segment of the URL is too long' }
+}
+
+/** fastify's `frameworkErrors`: errors the router raises before any route (or our error handler) is involved. */
+export function frameworkErrors (err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const known = err.code ? FRAMEWORK_ERRORS[err.code] : undefined
+  const status = known?.status ?? err.statusCode ?? 400
+  reply.status(status).send({ message: known?.message ?? err.message, code: status >= 500 ? 'internal_error' : 'invalid_request' })
+}
+
+/** fastify's `clientErrorHandler`: what Node could not parse as HTTP (bad header, headers too large, too slow). */
+export function clientErrorHandler (err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, code, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'request_timeout', 'The request did not arrive in time']
+    : err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'invalid_request', 'The request headers are too large']
+      : [400, 'invalid_request', 'The request is not valid HTTP']
+  const body = JSON.stringify({ message, code })
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy(err)
+}
 
 const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'PROTOCOL_CONNECTION_LOST', 'EPIPE', 'ER_CON_COUNT_ERROR'])
 

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { base62, newId } from '../../lib/ids.js'
-import { iso, parseIsoDateTime, type Clock } from '../../lib/clock.js'
+import { iso, type Clock } from '../../lib/clock.js'
+import { parseDateTime } from '../../lib/formats.js'
 import { safeEqual, sha256 } from '../../lib/secrets.js'
 import { isValidScope, roleRank, scopesWithin, type Role } from '../../lib/permissions.js'
 import { toPage, envelope, type PageQuery } from '../../lib/pagination.js'
@@ -46,7 +47,7 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
 
   function checkExpiry (expiresAt: string | undefined, now: number): number | null {
     if (expiresAt === undefined) return null
-    const at = parseIsoDateTime(expiresAt)
+    const at = parseDateTime(expiresAt)
     if (at === null) throw new errors.InvalidExpiry('expiresAt is not an ISO 8601 date-time with a time zone, e.g. 2027-01-31T00:00:00Z')
     if (at <= now) throw new errors.InvalidExpiry('expiresAt must be in the future')
     if (at - now > MAX_EXPIRY_MS) throw new errors.InvalidExpiry('expiresAt must be within 5 years')

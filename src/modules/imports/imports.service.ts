@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
+import { toMs } from '../../lib/formats.js'
 import { itemChecker, lockStoreRow, withDeadlockRetry, type ItemError } from '../../lib/bulk.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -70,7 +71,7 @@ export function importsService ({ db, repo, reviews, events, clock }: Deps) {
           reply: null,
           replied_at: null,
           import_id: id,
-          written_at: Date.parse(item.writtenAt),
+          written_at: toMs(item.writtenAt)!,
           created_at: now,
           updated_at: now
         }))

@@ -15,16 +15,17 @@ export const OrderItem = Type.Object({
   platformOrderId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
   customerEmail: Type.Optional(NullableString({ format: 'email', maxLength: 320 })),
   customerName: Type.Optional(NullableString({ maxLength: 200 })),
-  total: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 999_999_999_999 }), Type.Null()])),
+  total: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 999_999_999_999, description: 'Stored rounded half-up to the cent' }), Type.Null()])),
   currency: Type.Optional(NullableString({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, e.g. USD' })),
-  placedAt: Type.Optional(NullableString({ format: 'date-time' })),
+  placedAt: Type.Optional(NullableString({ format: 'date-time', description: 'ISO 8601 with a time zone, within 1970–9999' })),
   fulfilledAt: Type.Optional(NullableString({ format: 'date-time', description: 'Setting it schedules the review request' })),
   lineItems: Type.Optional(Type.Array(LineItem, { maxItems: 500 }))
 }, { additionalProperties: false })
 
 const stateDoc = 'Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to ' +
   '`scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded ' +
-  'from review requests (the reason names the products), the order has no customer email or no line items. Each ' +
+  'from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email ' +
+  'or no line items, or the request would fall after 9999-12-31. Each ' +
   'upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the ' +
   'transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` ' +
   'and `failed` are final. Every change appends `order.review_request.updated`.'

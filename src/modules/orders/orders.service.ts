@@ -53,6 +53,16 @@ export function presentOrder (row: OrderRow) {
 
 const checkOrders = itemChecker(OrderItem, 'platformOrderId')
 
+/**
+ * The total rounded half-up to the cent as DECIMAL(14,2) rounds it, from the number's shortest decimal text
+ * (10.005 is stored as 10.01 on MySQL; binary arithmetic would give 10.00), so both databases keep the same value
+ * and an identical re-send compares equal.
+ */
+function toCents (value: number): number {
+  const text = String(value)
+  return text.includes('e') ? Math.round(value * 100) / 100 : Math.round(Number(`${text}e2`)) / 100
+}
+
 export function ordersService ({ db, repo, products, events, clock, reviewRequestDelayMs, onWritten }: Deps) {
   async function toRows (store: StoreEnv, items: Array<typeof OrderItem.static>, existing: Map<string, OrderRow>, trx: Knex.Transaction, now: number) {
     const productKeys = [...new Set(items.flatMap((item) => (item.lineItems ?? []).map((line) => line.platformProductId)))]
@@ -68,7 +78,7 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
         platform_order_id: item.platformOrderId,
         customer_email: item.customerEmail ?? null,
         customer_name: item.customerName ?? null,
-        total: item.total ?? null,
+        total: item.total == null ? null : toCents(item.total),
         currency: item.currency ?? null,
         placed_at: toMs(item.placedAt),
         fulfilled_at: toMs(item.fulfilledAt),

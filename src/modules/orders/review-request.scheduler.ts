@@ -6,7 +6,8 @@ import type { EventLog } from '../events/events.repository.js'
 import type { ProductRow, ProductsRepository } from '../products/products.repository.js'
 import type { OrderRow, OrdersRepository } from './orders.repository.js'
 import { presentOrder } from './orders.service.js'
-import { allExcludedReason, type LineItem, type ReviewRequestState } from './review-request.js'
+import { clip } from '../../lib/text.js'
+import { allExcludedReason, REASON_MAX, type LineItem, type ReviewRequestState } from './review-request.js'
 
 interface Deps { db: Knex, repo: OrdersRepository, products: ProductsRepository, events: EventLog, mail: MailTransport, clock: Clock }
 
@@ -56,7 +57,7 @@ export function reviewRequestScheduler ({ db, repo, products, events, mail, cloc
           reason = `Sent to ${maskedTo(order.customer_email!)} by ${mail.kind === 'smtp' ? 'SMTP' : 'the local outbox'}`
         } catch (err) {
           state = 'failed'
-          reason = `Mail transport refused the message: ${(err as Error).message}`.slice(0, 1000)
+          reason = clip(`Mail transport refused the message: ${(err as Error).message}`, REASON_MAX)
         }
       }
       await repo.setReviewRequest(id, state, reason, now, trx)

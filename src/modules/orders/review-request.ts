@@ -1,4 +1,6 @@
 import { iso } from '../../lib/clock.js'
+import { MAX_DATE_MS } from '../../lib/formats.js'
+import { clip } from '../../lib/text.js'
 
 /**
  * The review request state of an order (service-api.md section 3). Transitions:
@@ -12,6 +14,9 @@ import { iso } from '../../lib/clock.js'
  */
 export const REVIEW_REQUEST_STATES = ['scheduled', 'sent', 'failed', 'skipped'] as const
 export type ReviewRequestState = typeof REVIEW_REQUEST_STATES[number]
+
+/** The size of orders.review_request_reason: reasons quoting product ids and exclusion reasons are cut to fit. */
+export const REASON_MAX = 1000
 
 export interface ReviewRequest { state: ReviewRequestState | null, reason: string | null, scheduledFor: number | null }
 
@@ -35,7 +40,7 @@ export function allExcludedReason (lineItems: LineItem[], products: Map<string, 
   const excluded = ids.map((id) => products.get(id)).filter((p) => p && Boolean(p.excluded_from_review_requests))
   if (ids.length === 0 || excluded.length < ids.length) return null
   const named = excluded.map((p) => `${p!.platform_product_id}${p!.exclusion_reason ? ` (${p!.exclusion_reason})` : ''}`)
-  return `Excluded from review requests: product ${named.join(', product ')}`
+  return clip(`Excluded from review requests: product ${named.join(', product ')}`, REASON_MAX)
 }
 
 export function planReviewRequest (input: PlanInput, products: Map<string, ProductExclusion>, delayMs: number): ReviewRequest {
@@ -46,6 +51,8 @@ export function planReviewRequest (input: PlanInput, products: Map<string, Produ
   const excluded = allExcludedReason(input.lineItems, products)
   if (excluded) return skipped(excluded)
   const at = input.fulfilledAt + delayMs
+  // Never store a date the API cannot serve (decisions.md section 15): such a request is not scheduled.
+  if (at > MAX_DATE_MS) return skipped(`The request would go out after 9999-12-31 (fulfilled ${iso(input.fulfilledAt)} plus the delay), past the last date the API serves`)
   return { state: 'scheduled', reason: `Fulfilled; the request goes out at ${iso(at)}`, scheduledFor: at }
 }
 
