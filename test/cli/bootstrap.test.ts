@@ -2,12 +2,14 @@ import t from 'tap'
 import { build, costOf } from '../helper.js'
 import { sha256 } from '../../src/lib/secrets.js'
 import { base62 } from '../../src/lib/ids.js'
-import { onlyJson, runCli } from './run-cli.js'
+import { onlyJson, runCli, spawnCli } from './run-cli.js'
 
-t.test('bootstrap --json prints one object with the organization, store, owner and an admin key', async (t) => {
+// The other CLI tests run the command in-process; these two run the real `npm run cli` process, whose exit code
+// and streams are the contract scripts rely on.
+t.test('the CLI process: bootstrap --json prints one object with the organization, store, owner and an admin key, and exits 0', async (t) => {
   const app = await build(t)
   const owner = `ops-${base62(8).toLowerCase()}@example.test`
-  const res = await runCli(['bootstrap', '--org', 'Acme', '--store', 'Acme EU', '--owner', owner, '--plan', 'pro', '--origin', 'https://acme.example', '--json'])
+  const res = await spawnCli(['bootstrap', '--org', 'Acme', '--store', 'Acme EU', '--owner', owner, '--plan', 'pro', '--origin', 'https://acme.example', '--json'])
   t.equal(res.code, 0, res.stderr)
   const out = onlyJson(res.stdout)
   t.match(out, {
@@ -28,8 +30,8 @@ t.test('bootstrap --json prints one object with the organization, store, owner a
   t.same(costOf(ownerRow.password_hash), { type: 'argon2id', m: 65536, t: 3, p: 4 }, 'the CLI hashes at the production cost')
 })
 
-t.test('bootstrap without --owner exits non-zero with the reason on stderr and nothing on stdout', async (t) => {
-  const res = await runCli(['bootstrap', '--org', 'Acme', '--store', 'Main', '--json'])
+t.test('the CLI process: bootstrap without --owner exits non-zero with the reason on stderr and nothing on stdout', async (t) => {
+  const res = await spawnCli(['bootstrap', '--org', 'Acme', '--store', 'Main', '--json'])
   t.not(res.code, 0)
   t.equal(res.stdout, '')
   t.match(res.stderr, /--owner is required/)

@@ -1,0 +1,82 @@
+/**
+ * The operator command line as a function (decisions.md section 13): index.ts runs it on the process's argv and
+ * streams; tests run it in-process on strings. With --json a command writes exactly one JSON object on stdout;
+ * failures go to stderr and the returned exit code is non-zero.
+ */
+import { inspect } from 'node:util'
+import type { Knex } from 'knex'
+import { ConfigError, loadConfig, type Config } from '../config.js'
+import { createKnex, migrateLatest } from '../db.js'
+import { systemClock } from '../lib/clock.js'
+import { buildServices } from '../services.js'
+import { UsageError, type Command } from './command.js'
+import { commands as accountCommands } from './account-commands.js'
+import { commands as oauthCommands } from './oauth-commands.js'
+import { commands as dbCommands } from './db-commands.js'
+
+/** Where the CLI writes: the process's stdout and stderr, or anything that takes strings. */
+export interface Output { write: (text: string) => unknown }
+export interface CliIo {
+  stdout: Output
+  stderr: Output
+  /** Read when no config is given; defaults to process.env. */
+  env?: NodeJS.ProcessEnv
+  config?: Config
+}
+
+/** Each group of commands lives in its own file; this list only names them. */
+const commandGroups: Array<Record<string, Command>> = [dbCommands, accountCommands, oauthCommands]
+const commands: Record<string, Command> = Object.assign({}, ...commandGroups)
+
+function findCommand (argv: string[]): { name: string, command: Command, rest: string[] } | null {
+  for (const words of [2, 1]) {
+    const name = argv.slice(0, words).join(' ')
+    if (commands[name]) return { name, command: commands[name], rest: argv.slice(words) }
+  }
+  return null
+}
+
+function usage (): string {
+  return 'Usage: npm run cli -- <command> [options] [--json]\n\n' + Object.values(commands).map((c) => `  ${c.usage}`).join('\n')
+}
+
+function printHuman (out: Output, value: unknown, indent = ''): void {
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      out.write(`${indent}${key}:\n`)
+      printHuman(out, v, indent + '  ')
+    } else {
+      out.write(`${indent}${key}: ${Array.isArray(v) ? v.join(', ') : String(v)}\n`)
+    }
+  }
+}
+
+/** Runs one command and returns its exit code; never throws. */
+export async function runCli (argv: string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json')
+  const args = argv.filter((a) => a !== '--json')
+  const found = findCommand(args)
+  if (!found || args.includes('--help')) {
+    io.stderr.write(usage() + '\n')
+    return found || args.includes('--help') ? 0 : 2
+  }
+  let db: Knex | null = null
+  try {
+    const config = io.config ?? loadConfig(io.env ?? process.env)
+    db = createKnex(config)
+    await migrateLatest(db)
+    const services = buildServices({ db, clock: systemClock, config, redis: null })
+    const result = await found.command.run({ services, args: found.rest }).finally(() => services.close())
+    if (json) io.stdout.write(JSON.stringify(result) + '\n')
+    else printHuman(io.stdout, result)
+    return 0
+  } catch (err) {
+    const known = err instanceof UsageError || err instanceof ConfigError || (err as { statusCode?: number }).statusCode
+    // inspect() is what console.error printed for an unexpected error: its stack and any extra fields.
+    io.stderr.write((known ? `${found.name}: ${(err as Error).message}` : inspect(err)) + '\n')
+    if (err instanceof UsageError) io.stderr.write(`usage: ${found.command.usage}\n`)
+    return 1
+  } finally {
+    await db?.destroy()
+  }
+}
