@@ -33,12 +33,15 @@ export async function loadSigningKeys (db: Knex, secretKey: string, now: number)
 
 /** Key rotation: a new key signs from the next start on; the old ones stay verifiable until their tokens expire. */
 export async function rotateSigningKeys (db: Knex, secretKey: string, now: number): Promise<{ kid: string, retired: string[] }> {
-  const active = await db<KeyRow>('oidc_keys').whereNull('retired_at').pluck('kid')
-  await db('oidc_keys').whereNull('retired_at').update({ retired_at: now })
-  await newKey(db, secretKey, now)
-  await db('oidc_keys').whereNotNull('retired_at').where('retired_at', '<=', now - RETIRED_KEY_KEEP_MS).delete()
-  const [row] = await db<KeyRow>('oidc_keys').whereNull('retired_at').orderBy('created_at', 'desc').limit(1)
-  return { kid: row.kid, retired: active }
+  // One transaction: an instance starting mid-rotation must never see no active key, or it would make its own.
+  return db.transaction(async (trx) => {
+    const active = await trx<KeyRow>('oidc_keys').whereNull('retired_at').pluck('kid')
+    await trx('oidc_keys').whereNull('retired_at').update({ retired_at: now })
+    await newKey(trx, secretKey, now)
+    await trx('oidc_keys').whereNotNull('retired_at').where('retired_at', '<=', now - RETIRED_KEY_KEEP_MS).delete()
+    const [row] = await trx<KeyRow>('oidc_keys').whereNull('retired_at').orderBy('created_at', 'desc').limit(1)
+    return { kid: row.kid, retired: active }
+  })
 }
 
 /** The public halves, for verifying access tokens in the credential resolver. */
