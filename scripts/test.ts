@@ -20,7 +20,7 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
  * HTTP only (its OAuth storage is covered by test/oauth in both halves), and the rest never touch storage.
  */
 const STORAGE_INDEPENDENT = [
-  /^test\/admin\/browser-(integrations|keys|members)\.test\.ts$/,
+  /^test\/admin\/browser-(ci|integrations|keys|members)\.test\.ts$/,
   /^connectors\/zapier\/test\//,
   /^test\/openapi\/document\.test\.ts$/,
   /^test\/orders\/openapi\.test\.ts$/,
