@@ -98,11 +98,13 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       }
       const lease = { claim_token: token, next_attempt_at: now + leaseMs }
       if (!isMysql(db)) return await table().whereIn('id', due()).update(lease) as number
+      // READ COMMITTED: InnoDB then unlocks the rows the scan examined but did not match (another store's, for a
+      // worker restricted to some stores), so SKIP LOCKED in another worker skips only rows really claimed.
       return db.transaction(async (trx): Promise<number> => {
         const rows = await due().transacting(trx).forUpdate().skipLocked() as Array<{ id: number }>
         if (rows.length === 0) return 0
         return await trx('webhook_deliveries').whereIn('id', rows.map((r) => r.id)).update(lease) as number
-      })
+      }, { isolationLevel: 'read committed' })
     },
 
     claimed (token: string): Promise<ClaimedDelivery[]> {
