@@ -4,8 +4,8 @@
  * Extra arguments go to tap (e.g. `npm test -- test/api-keys/create.test.ts`). EH_TEST_MODES=sqlite runs one mode.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { tmpdir } from 'node:os'
 import knex from 'knex'
 import { createKnex, migrateLatest } from '../src/db.js'
@@ -34,12 +34,55 @@ function testFiles (dir: string): string[] {
     .map((f) => join(dir, f))
 }
 
-/** With no files named, the embedded half runs every file but the storage-independent ones. */
-function embeddedFiles (): string[] {
+/**
+ * Files that keep a process of their own: the Zapier app's tests set the app's environment variables, and the
+ * browser files drive Chromium for a long time (alone, they balance the parallel jobs).
+ */
+const OWN_PROCESS = [/^connectors\/zapier\/test\//, /^test\/admin\/browser-/]
+
+/** Every test file of the suite; the embedded half leaves out the storage-independent ones. */
+function suiteFiles (mode: string): string[] {
   return [...testFiles('test'), ...testFiles('connectors/zapier/test')]
-    .filter((f) => !STORAGE_INDEPENDENT.some((pattern) => pattern.test(f)))
+    .filter((f) => mode === 'mysql' || !STORAGE_INDEPENDENT.some((pattern) => pattern.test(f)))
     .sort()
 }
+
+const BUNDLES = '.tap/bundles'
+const FILES_PER_BUNDLE = 6
+
+/**
+ * Most of a test file's cost is its process: tap's child, the TypeScript loader and the app's modules (~2 s of
+ * CPU), more than its tests. So the files of one folder run together, a few per process, each still making its own
+ * tenants and apps (test/helper.ts keeps `sharedApp()` per file). A bundle only imports its files, in order; tap
+ * counts and names their tests as it would file by file.
+ */
+function bundle (files: string[]): string[] {
+  rmSync(BUNDLES, { recursive: true, force: true })
+  mkdirSync(BUNDLES, { recursive: true })
+  const byFolder = new Map<string, string[]>()
+  const own: string[] = []
+  for (const file of files) {
+    if (OWN_PROCESS.some((pattern) => pattern.test(file))) own.push(file)
+    else byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file])
+  }
+  const bundles: Array<{ path: string, tests: number }> = []
+  for (const [folder, inFolder] of byFolder) {
+    const count = Math.ceil(inFolder.length / FILES_PER_BUNDLE)
+    for (let i = 0; i < count; i++) {
+      const part = inFolder.filter((_, index) => index % count === i)
+      const path = join(BUNDLES, `${folder.replaceAll('/', '-')}-${i + 1}.test.ts`)
+      writeFileSync(path, part.map((file) => `import '${relative(BUNDLES, file)}'\n`).join(''))
+      bundles.push({ path, tests: part.reduce((sum, file) => sum + testsIn(file), 0) })
+    }
+  }
+  // The longest first, so that the parallel jobs end together rather than one long bundle running alone at the end.
+  return [...own, ...bundles.sort((a, b) => b.tests - a.tests).map((b) => b.path)]
+}
+
+function testsIn (file: string): number {
+  return readFileSync(file, 'utf8').match(/^t\.test\(/gm)?.length ?? 0
+}
+
 const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Boolean)
 const tapArgs = process.argv.slice(2)
 
@@ -113,7 +156,8 @@ for (const mode of modes) {
   rmSync('.tap/test-results', { recursive: true, force: true })
   // The embedded run's EH_TEST_DATA_DIR is a migrated template: test/helper.ts gives each test process its own copy.
   const modeStarted = Date.now()
-  const files = mode === 'sqlite' && tapArgs.length === 0 ? embeddedFiles() : []
+  // With files named, tap runs just those, one process each.
+  const files = tapArgs.length === 0 ? ['--timeout=600', ...bundle(suiteFiles(mode))] : []
   const run = spawnSync('npx', ['tap', ...tapArgs, ...files], { stdio: 'inherit', env })
   const counts = countResults()
   if (run.status !== 0 && counts.failed === 0) counts.failed = 1

@@ -2,7 +2,6 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
 import type { Redis } from 'ioredis'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import type { MailTransport } from './lib/mail.js'
@@ -15,7 +14,7 @@ import redisPlugin from './plugins/redis.js'
 import errorHandler, { clientErrorHandler, frameworkErrors } from './plugins/error-handler.js'
 import { MAX_PARAM_LENGTH } from './schemas.js'
 import { addApiFormats } from './lib/formats.js'
-import { storableOnly } from './lib/storable.js'
+import { reusedSerializers, typedJsonBodies } from './compilers.js'
 import rateLimit from './plugins/rate-limit.js'
 import servicesPlugin from './plugins/services.js'
 import auth from './plugins/auth.js'
@@ -79,25 +78,6 @@ function loggerOptions (config: Config, logger: AppDeps['logger']) {
   return typeof logger === 'object' ? { ...safe, ...logger } : safe
 }
 
-// @fastify/ajv-compiler's typings cover only its own pool shapes; these are the parts used here.
-type RouteValidator = (route: { schema: unknown, method: string, url: string, httpPart?: string }) => unknown
-type ValidatorFactory = (external: unknown, options: { customOptions?: Record<string, unknown> }) => RouteValidator
-
-/**
- * JSON bodies under /v1 are validated as sent: `"scopes": "read"` or `"name": 123` is a 400, not silently turned
- * into `["read"]` or `"123"`. Querystrings, params and headers (all strings on the wire), and the form posts of the
- * admin and OAuth screens, keep ajv's type coercion. Whatever passes must also be storable (lib/storable.ts).
- */
-function typedJsonBodies (): ValidatorFactory {
-  const coercing = AjvCompiler() as unknown as ValidatorFactory
-  const exact = AjvCompiler() as unknown as ValidatorFactory
-  return (external, options) => {
-    const loose = coercing(external, options)
-    const strict = exact(external, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } })
-    return (route) => storableOnly((route.httpPart === 'body' && route.url.startsWith('/v1/') ? strict : loose)(route) as Parameters<typeof storableOnly>[0])
-  }
-}
-
 export async function buildApp (config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, deps.logger),
@@ -109,7 +89,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     clientErrorHandler,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true }, onCreate: addApiFormats },
-    schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never } }
+    schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never, buildSerializer: reusedSerializers() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   await app.register(configPlugin, { config, clock: deps.clock ?? systemClock, hash: deps.hash ?? defaultHasher })

@@ -92,16 +92,28 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<Fasti
   return app
 }
 
-let shared: Promise<FastifyInstance> | undefined
+const shared = new Map<string, Promise<FastifyInstance>>()
+
+/** The test file that called the function calling this one (a bundle runs several files in one process). */
+function callerFile (): string {
+  const frame = new Error().stack?.split('\n')[3] ?? ''
+  return /\(?((?:file:\/\/)?\/[^():]+)/.exec(frame)?.[1] ?? frame
+}
 
 /**
  * One app for the tests of a file that do not change it (no clock, config, deps or routes of their own): building
- * an app compiles every route's schemas (~0.3 s of CPU), and each test makes its own tenant anyway. Closed when
- * the file's tests end. A test that closes the app, moves time or counts per-IP limits builds its own.
+ * an app compiles every route's schemas, and each test makes its own tenant anyway. One per calling file, even when
+ * several files share a process (scripts/test.ts), so that one file's per-IP counts never reach another's; closed
+ * when the process's tests end. A test that closes the app, moves time or counts per-IP limits builds its own.
  */
 export function sharedApp (): Promise<FastifyInstance> {
-  shared ??= build(tap)
-  return shared
+  const file = callerFile()
+  let app = shared.get(file)
+  if (!app) {
+    app = build(tap)
+    shared.set(file, app)
+  }
+  return app
 }
 
 export interface Call extends Omit<InjectOptions, 'headers'> {
