@@ -3,7 +3,10 @@ import type { ApiKeysService } from './api-keys.service.js'
 import * as schemas from './api-keys.schemas.js'
 
 export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ service: ApiKeysService }> = async (app, { service }) => {
-  app.post('/api-keys', { schema: schemas.createKey }, async (request, reply) => {
+  app.post('/api-keys', {
+    schema: schemas.createKey,
+    config: { errors: ['invalid_scope', 'invalid_expiry', 'expiry_exceeds_credential', 'role_escalation', 'scope_escalation'] }
+  }, async (request, reply) => {
     const key = await service.create(request.credential!, request.body, request.ip)
     return reply.status(201).send(key)
   })

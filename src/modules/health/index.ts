@@ -24,7 +24,7 @@ function withTimeout<T> (promise: Promise<T>): Promise<T> {
 const health: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/health', {
     schema: { tags: ['health'], summary: 'Liveness and dependencies; 503 when the database is unreachable', response: { 200: Health, 503: Health } },
-    config: { auth: 'public' }
+    config: { auth: 'public', errors: ['service_unavailable'] }
   }, async (_request, reply) => {
     const database = await withTimeout(app.db.raw('select 1')).then(() => 'ok' as const, () => 'error' as const)
     const redis = app.redis ? await withTimeout(app.redis.ping()).then(() => 'ok' as const, () => 'error' as const) : 'not_configured' as const

@@ -8,7 +8,7 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: Outbou
     return service.listEvents(request.credential!, request.store!.id, request.query)
   })
 
-  app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { plan: 'growth' } }, async (request, reply) => {
+  app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { plan: 'growth', errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {
     const webhook = await service.create(request.credential!, request.store!.id, request.body)
     return reply.status(201).send(webhook)
   })

@@ -1,0 +1,117 @@
+import { STATUS_CODES } from 'node:http'
+import type { RouteOptions } from 'fastify'
+import { accessFor, isOrgManagement } from '../lib/permissions.js'
+import { errors } from '../errors.js'
+import { ErrorBody } from '../schemas.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Codes the route's own service can answer with, beyond what the pipeline adds (for the OpenAPI document). */
+    errors?: readonly string[]
+  }
+}
+
+type Schema = Record<string, unknown>
+
+/** Every error code with its status, read from src/errors.ts so that the document cannot drift from it. */
+export const ERROR_STATUS: ReadonlyMap<string, number> = new Map(Object.values(errors).map((E) => {
+  const error = new E()
+  return [error.code.toLowerCase(), error.statusCode!] as const
+}))
+
+/**
+ * The codes an operation can answer with: those of the pipeline it goes through (tenancy, storefront, limits,
+ * validation), decided by its route config the same way the plugins decide, and those its config lists.
+ */
+export function errorCodesOf (route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): string[] {
+  const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>
+  const method = Array.isArray(route.method) ? route.method[0] : route.method
+  const schema = (route.schema ?? {}) as Schema
+  const access = accessFor(method)
+  const codes = new Set<string>(config.errors ?? [])
+  if (schema.body || schema.querystring || schema.params) codes.add('invalid_request')
+  if (schema.body) codes.add('payload_too_large').add('unsupported_media_type')
+  if (route.url.includes('/:')) codes.add('not_found')
+  // Any operation that reads the database answers 503 while it is unreachable (plugins/error-handler.ts).
+  if (config.auth === 'credential' || config.auth === 'storefront') codes.add('service_unavailable')
+  if (config.auth === 'credential') {
+    codes.add('missing_credentials').add('invalid_credentials').add('rate_limited').add('role_forbidden')
+    if (access === 'write') codes.add('role_read_only')
+    if (!config.scopeExempt) codes.add('insufficient_scope')
+    if (isOrgManagement(route.url, access)) codes.add('credential_not_allowed')
+    if (config.storeScoped !== false) {
+      codes.add('store_env_required').add('store_env_not_found')
+      if (!config.subscriptionExempt) codes.add('subscription_expired')
+    }
+    if (config.plan) codes.add('plan_required')
+  }
+  if (config.auth === 'storefront') {
+    codes.add('store_env_required').add('store_env_not_found').add('origin_not_allowed').add('subscription_expired').add('rate_limited')
+  }
+  if (config.auth === 'public') codes.add('rate_limited')
+  return [...codes].filter((code) => ERROR_STATUS.has(code)).sort()
+}
+
+function errorResponse (status: number, codes: string[]): Schema {
+  return {
+    type: 'object',
+    description: `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+    required: ['message', 'code'],
+    properties: {
+      message: { type: 'string', description: 'For people; may change. Branch on `code`.' },
+      code: { type: 'string', enum: codes },
+      errors: {
+        type: 'array',
+        description: 'With `invalid_request`: every problem, with the path of the field',
+        items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }
+      }
+    }
+  }
+}
+
+function named (status: string, response: unknown, summary: unknown): unknown {
+  if (!response || typeof response !== 'object' || 'description' in response) return response
+  const text = STATUS_CODES[Number(status)] ?? status
+  return { ...response, description: typeof summary === 'string' ? `${text}: ${summary}` : text }
+}
+
+/** The store header, as generated clients and "Try it out" need to send it. */
+const STORE_PARAMETER = {
+  type: 'object',
+  required: ['x-store-env-id'],
+  properties: { 'x-store-env-id': { type: 'string', description: 'The store environment this request acts on' } }
+}
+
+/**
+ * The route's schema as the document shows it: its success responses named, one error response per status listing
+ * the codes the operation can answer with, the store header where the pipeline asks for it, and the security
+ * requirements of its kind of route. The route's own schema objects are never changed (they also validate).
+ */
+export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): Schema {
+  const schema = { ...(route.schema ?? {}) } as Schema
+  const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>
+  const own = (schema.response ?? {}) as Schema
+  const responses: Record<string, unknown> = {}
+  for (const [status, response] of Object.entries(own)) {
+    if (Number(status) < 400) responses[status] = named(status, response, schema.summary)
+  }
+  const byStatus = new Map<number, string[]>()
+  for (const code of errorCodesOf(route)) {
+    const status = ERROR_STATUS.get(code)!
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  for (const [status, codes] of byStatus) {
+    // A route whose error has a shape of its own (health's 503) keeps it, with the codes named.
+    const shaped = own[status] && own[status] !== ErrorBody ? own[status] as Schema : null
+    responses[status] = shaped ? { ...shaped, description: errorResponse(status, codes).description } : errorResponse(status, codes)
+  }
+  schema.response = responses
+  if (config.auth === 'credential' && config.storeScoped !== false) {
+    const own = schema.headers as Schema | undefined
+    const properties = { ...(own?.properties as Schema | undefined), ...STORE_PARAMETER.properties }
+    schema.headers = { ...own, ...STORE_PARAMETER, properties }
+  }
+  if (config.auth === 'credential') schema.security = [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }]
+  else schema.security = []
+  return schema
+}

@@ -1,0 +1,112 @@
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { sharedApp } from '../helper.js'
+import { errors } from '../../src/errors.js'
+
+type Operation = { security?: unknown[], parameters?: Array<{ in: string, name: string, required?: boolean }>, responses: Record<string, { description: string, content?: Record<string, { schema: { properties?: { code?: { enum?: string[] } } } }> }> }
+
+async function documentOf (app: FastifyInstance) {
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
+  const operations = new Map<string, Operation>()
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+    for (const [method, op] of Object.entries(item)) if (method !== 'parameters') operations.set(`${method.toUpperCase()} ${path}`, op)
+  }
+  return { doc, operations }
+}
+
+function codesOf (op: Operation): string[] {
+  return Object.values(op.responses).flatMap((response) => response.content?.['application/json']?.schema.properties?.code?.enum ?? [])
+}
+
+/** Every method and path fastify serves under /v1, read back from its own route tree (four columns a level). */
+function servedRoutes (app: FastifyInstance): string[] {
+  const served: string[] = []
+  const stack: string[] = []
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ├└─]*)(\S[^(]*?)(?: \(([^)]+)\))?$/.exec(line)
+    if (!match) continue
+    const depth = match[1].length / 4
+    stack.length = depth
+    stack.push(match[2])
+    const path = stack.join('').replace(/:(\w+)/g, '{$1}')
+    if (!match[3] || !path.startsWith('/v1/')) continue
+    for (const method of match[3].split(', ')) if (method !== 'HEAD' && method !== 'OPTIONS') served.push(`${method} ${path}`)
+  }
+  return served
+}
+
+t.test('every operation served under /v1 is in the document, but the document itself', async (t) => {
+  const app = await sharedApp()
+  const { operations } = await documentOf(app)
+  const served = servedRoutes(app)
+  t.ok(served.length >= 30, `${served.length} operations served`)
+  t.same(served.filter((route) => !operations.has(route) && route !== 'GET /v1/openapi.json'), [])
+})
+
+t.test('every error code of src/errors.ts is documented on at least one operation', async (t) => {
+  const app = await sharedApp()
+  const { operations } = await documentOf(app)
+  const documented = new Set([...operations.values()].flatMap(codesOf))
+  const health = operations.get('GET /v1/health')!
+  t.match(health.responses['503'].description, /service_unavailable/)
+  documented.add('service_unavailable')
+  const all = Object.values(errors).map((E) => new E().code.toLowerCase())
+  t.same(all.filter((code) => !documented.has(code)), [])
+})
+
+t.test('each error response lists the codes of its own status only', async (t) => {
+  const app = await sharedApp()
+  const { operations } = await documentOf(app)
+  const statusOf = new Map(Object.values(errors).map((E) => { const e = new E(); return [e.code.toLowerCase(), String(e.statusCode)] }))
+  for (const [name, op] of operations) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      for (const code of response.content?.['application/json']?.schema.properties?.code?.enum ?? []) {
+        if (statusOf.get(code) !== status) t.fail(`${name}: ${code} documented under ${status}`)
+      }
+    }
+  }
+  t.pass('checked every operation')
+})
+
+t.test('a store-scoped operation requires the x-store-env-id header; listing stores does not', async (t) => {
+  const app = await sharedApp()
+  const { operations } = await documentOf(app)
+  const header = (op: Operation) => op.parameters?.find((p) => p.in === 'header' && p.name === 'x-store-env-id')
+  t.equal(header(operations.get('GET /v1/reviews')!)?.required, true)
+  t.equal(header(operations.get('PUT /v1/products')!)?.required, true)
+  t.equal(header(operations.get('GET /v1/account/stores')!), undefined)
+  t.notOk(codesOf(operations.get('GET /v1/account/stores')!).includes('store_env_required'))
+})
+
+t.test('credential operations accept a key or an OAuth token; public and storefront ones need neither', async (t) => {
+  const app = await sharedApp()
+  const { doc, operations } = await documentOf(app)
+  t.same(operations.get('GET /v1/reviews')!.security, [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }])
+  t.same(operations.get('GET /v1/health')!.security, [])
+  t.same(operations.get('POST /v1/reviews')!.security, [])
+  const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode
+  const discovery = (await app.inject({ method: 'GET', url: '/oauth/.well-known/openid-configuration' })).json()
+  t.equal(flow.authorizationUrl, discovery.authorization_endpoint)
+  t.equal(flow.tokenUrl, discovery.token_endpoint)
+})
+
+t.test('an operation documents the refusals its pipeline and its service can give', async (t) => {
+  const app = await sharedApp()
+  const { operations } = await documentOf(app)
+  const put = codesOf(operations.get('PUT /v1/products')!)
+  for (const code of ['batch_too_large', 'role_read_only', 'insufficient_scope', 'rate_limited', 'invalid_request', 'subscription_expired']) t.ok(put.includes(code), `PUT /v1/products: ${code}`)
+  const list = codesOf(operations.get('GET /v1/reviews')!)
+  t.notOk(list.includes('role_read_only'), 'a read cannot be refused as a write')
+  t.ok(codesOf(operations.get('POST /v1/outbound-webhooks')!).includes('plan_required'))
+  t.ok(codesOf(operations.get('POST /v1/api-keys')!).includes('scope_escalation'))
+  t.ok(codesOf(operations.get('POST /v1/reviews')!).includes('origin_not_allowed'))
+  t.notOk(codesOf(operations.get('POST /v1/reviews')!).includes('invalid_credentials'), 'the storefront form takes no credential')
+})
+
+t.test('success responses are named after their status and operation, never "Default Response"', async (t) => {
+  const app = await sharedApp()
+  const { operations } = await documentOf(app)
+  const unnamed = [...operations].flatMap(([name, op]) => Object.entries(op.responses).filter(([, r]) => !r.description || r.description === 'Default Response').map(([status]) => `${name} ${status}`))
+  t.same(unnamed, [])
+  t.equal(operations.get('POST /v1/api-keys')!.responses['201'].description, 'Created: Create an API key; the secret is in this response only')
+})
