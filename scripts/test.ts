@@ -84,7 +84,8 @@ function testsIn (file: string): number {
 }
 
 const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Boolean)
-const tapArgs = process.argv.slice(2)
+/** A folder named on the command line stands for its test files (tap alone would pick only some of them). */
+const tapArgs = process.argv.slice(2).flatMap((arg) => !arg.startsWith('-') && statSync(arg, { throwIfNoEntry: false })?.isDirectory() ? testFiles(arg).sort() : [arg])
 
 async function resetMysql () {
   const url = new URL(DATABASE_URL)

@@ -7,7 +7,7 @@ import createError from '@fastify/error'
 export const errors = {
   InvalidRequest: createError('invalid_request', '%s', 400),
   StoreEnvRequired: createError('store_env_required', 'The x-store-env-id header is required', 400),
-  InvalidScope: createError('invalid_scope', 'Unknown scope: %s', 400),
+  InvalidScope: createError('invalid_scope', 'Unknown scope: %s. A scope is `read`, `write`, or `<resource>:read` / `<resource>:write` with a resource of: %s', 400),
   InvalidExpiry: createError('invalid_expiry', '%s', 400),
   ExpiryExceedsCredential: createError('expiry_exceeds_credential', 'A key created by an expiring key must expire no later than it: give an expiresAt at or before %s', 400),
   InvalidUrl: createError('invalid_url', '%s', 400),

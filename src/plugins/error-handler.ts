@@ -3,15 +3,7 @@ import type { Duplex } from 'node:stream'
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { apiCode } from '../errors.js'
-
-interface ValidationIssue { instancePath?: string, message?: string, params?: Record<string, unknown> }
-
-function pathOf (issue: ValidationIssue, context?: string): string {
-  const missing = issue.params?.missingProperty
-  const base = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
-  const field = missing ? (base ? `${base}.${String(missing)}` : String(missing)) : base
-  return [context, field].filter(Boolean).join('.') || (context ?? '')
-}
+import { problemsOf, type ValidationIssue } from './validation-messages.js'
 
 const PASS_THROUGH_FASTIFY = new Map<string, { status: number, code: string }>([
   ['FST_ERR_CTP_INVALID_JSON_BODY', { status: 400, code: 'invalid_request' }],
@@ -35,10 +27,7 @@ function answer (reply: FastifyReply, status: number, body: { message: string, c
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err.validation) {
-      const errors = err.validation.map((issue) => ({
-        path: pathOf(issue as ValidationIssue, err.validationContext === 'body' ? undefined : err.validationContext),
-        message: issue.message ?? 'is invalid'
-      }))
+      const errors = problemsOf(err.validation as ValidationIssue[], err.validationContext === 'body' ? undefined : err.validationContext)
       return answer(reply, 400, { message: `Invalid request: ${errors.map((e) => `${e.path || 'body'} ${e.message}`).join('; ')}`, code: 'invalid_request', errors })
     }
     const code = apiCode(err.code)

@@ -4,7 +4,7 @@ import { base62, newId } from '../../lib/ids.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { parseDateTime } from '../../lib/formats.js'
 import { safeEqual, sha256 } from '../../lib/secrets.js'
-import { isValidScope, roleRank, scopesWithin, type Role } from '../../lib/permissions.js'
+import { isValidScope, RESOURCES, roleRank, scopesWithin, type Role } from '../../lib/permissions.js'
 import { toPage, envelope, type PageQuery } from '../../lib/pagination.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
 import { actorOf, type Credential } from '../../types.js'
@@ -58,7 +58,7 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
   function checkAuthority (creator: Credential, role: Role, scopes: string[]) {
     if (role === 'owner' || roleRank(role) > roleRank(creator.role)) throw new errors.RoleEscalation()
     const unknown = scopes.find((scope) => !isValidScope(scope))
-    if (unknown !== undefined) throw new errors.InvalidScope(unknown)
+    if (unknown !== undefined) throw new errors.InvalidScope(unknown, RESOURCES.join(', '))
     if (!scopesWithin(creator.scopes, scopes)) throw new errors.ScopeEscalation()
   }
 
@@ -75,7 +75,7 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
       const now = clock()
       const scopes = [...new Set(input.scopes ?? [])]
       if (creator.type !== 'cli') checkAuthority(creator as Credential, input.role, scopes)
-      else if (scopes.some((s) => !isValidScope(s))) throw new errors.InvalidScope(scopes.find((s) => !isValidScope(s))!)
+      else if (scopes.some((s) => !isValidScope(s))) throw new errors.InvalidScope(scopes.find((s) => !isValidScope(s))!, RESOURCES.join(', '))
       const expiresAt = checkExpiry(input.expiresAt, now)
       if (creator.type !== 'cli') checkLifetime((creator as Credential).expiresAt, expiresAt)
       const secret = KEY_PREFIX + base62(SECRET_LENGTH)
