@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from './config.js'
 import { createKnex, migrateLatest } from './db.js'
+import { recordDatabaseInUse } from './cli/database-in-use.js'
 import type { seedDemo } from './seed.js'
 
 async function main () {
@@ -10,6 +11,7 @@ async function main () {
   const { seedDemo } = await import('./seed.js')
   const db = createKnex(config)
   await migrateLatest(db)
+  recordDatabaseInUse(config)
   const app = await buildApp(config, { db })
   app.addHook('onClose', async () => { await db.destroy() })
   const demo = config.databaseUrl ? null : await seedDemo(app.services)

@@ -16,6 +16,7 @@ import { peopleRepository } from './modules/account/people.repository.js'
 import { storesRepository } from './modules/account/stores.repository.js'
 import { accountService } from './modules/account/account.service.js'
 import { bootstrapService } from './modules/account/bootstrap.service.js'
+import { operatorService } from './modules/account/operator.service.js'
 import { apiKeysRepository } from './modules/api-keys/api-keys.repository.js'
 import { apiKeysService } from './modules/api-keys/api-keys.service.js'
 import { eventLog, eventsRepository, parseEventId } from './modules/events/events.repository.js'
@@ -95,6 +96,7 @@ export function buildServices (deps: ServiceDeps) {
   // Services: the rules, each built once from the repositories above.
   const apiKeys = apiKeysService({ db, repo: repos.apiKeys, audit, clock })
   const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash })
+  const operator = operatorService({ db, people, stores, audit, keys: apiKeys, clock, hash })
   const uploads = uploadsService({ repo: repos.uploads, dataDir: config.dataDir, publicUrl, clock })
   const products = productsService({ db, repo: repos.products, events, clock })
   const reviews = reviewsService({ db, repo: repos.reviews, products: repos.products, uploads, events, clock, secretKey })
@@ -151,6 +153,7 @@ export function buildServices (deps: ServiceDeps) {
     apiKeys,
     account,
     bootstrap,
+    operator,
     uploads,
     products,
     reviews,

@@ -1,20 +1,6 @@
-import { parseArgs } from 'node:util'
 import { PLANS, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionStatus } from '../types.js'
 import type { Role } from '../lib/permissions.js'
-import { UsageError, type Command } from './command.js'
-
-function options<T extends Record<string, { type: 'string' | 'boolean', multiple?: boolean }>> (args: string[], spec: T, required: Array<keyof T>) {
-  let values
-  try {
-    values = parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as unknown as Record<keyof T, string | string[] | boolean | undefined>
-  } catch (err) {
-    throw new UsageError((err as Error).message)
-  }
-  for (const name of required) {
-    if (values[name] === undefined) throw new UsageError(`--${String(name)} is required`)
-  }
-  return values
-}
+import { options, UsageError, type Command } from './command.js'
 
 function plan (value: unknown, fallback?: Plan): Plan | undefined {
   if (value === undefined) return fallback

@@ -13,6 +13,8 @@ import { UsageError, type Command } from './command.js'
 import { commands as accountCommands } from './account-commands.js'
 import { commands as oauthCommands } from './oauth-commands.js'
 import { commands as dbCommands } from './db-commands.js'
+import { commands as operatorCommands } from './operator-commands.js'
+import { databaseInUse } from './database-in-use.js'
 
 /** Where the CLI writes: the process's stdout and stderr, or anything that takes strings. */
 export interface Output { write: (text: string) => unknown }
@@ -25,7 +27,7 @@ export interface CliIo {
 }
 
 /** Each group of commands lives in its own file; this list only names them. */
-const commandGroups: Array<Record<string, Command>> = [dbCommands, accountCommands, oauthCommands]
+const commandGroups: Array<Record<string, Command>> = [dbCommands, accountCommands, operatorCommands, oauthCommands]
 const commands: Record<string, Command> = Object.assign({}, ...commandGroups)
 
 function findCommand (argv: string[]): { name: string, command: Command, rest: string[] } | null {
@@ -37,7 +39,7 @@ function findCommand (argv: string[]): { name: string, command: Command, rest: s
 }
 
 function usage (): string {
-  return 'Usage: npm run cli -- <command> [options] [--json]\n\n' + Object.values(commands).map((c) => `  ${c.usage}`).join('\n')
+  return 'Usage: npx evidence-hub <command> [options] [--json]   (or npm run cli -- …)\n\n' + Object.values(commands).map((c) => `  ${c.usage}`).join('\n')
 }
 
 function printHuman (out: Output, value: unknown, indent = ''): void {
@@ -54,7 +56,7 @@ function printHuman (out: Output, value: unknown, indent = ''): void {
 /** Runs one command and returns its exit code; never throws. */
 export async function runCli (argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json')
-  const args = argv.filter((a) => a !== '--json')
+  const args = argv.filter((a) => a !== '--json' && a !== '--embedded')
   const found = findCommand(args)
   if (!found || args.includes('--help')) {
     io.stderr.write(usage() + '\n')
@@ -63,6 +65,8 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
   let db: Knex | null = null
   try {
     const config = io.config ?? loadConfig(io.env ?? process.env)
+    // Which database the command acts on is said before anything is changed, on stderr so that --json stays pure.
+    io.stderr.write(`${databaseInUse(config, argv.includes('--embedded'))}\n`)
     db = createKnex(config)
     await migrateLatest(db)
     const services = buildServices({ db, clock: systemClock, config, redis: null })

@@ -48,5 +48,5 @@ t.test('an unknown command exits non-zero and prints the usage on stderr', async
   const res = await runCli(['frobnicate', '--json'])
   t.not(res.code, 0)
   t.equal(res.stdout, '')
-  t.match(res.stderr, /Usage: npm run cli/)
+  t.match(res.stderr, /Usage: npx evidence-hub <command>/)
 })

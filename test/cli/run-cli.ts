@@ -32,9 +32,9 @@ export async function runCli (args: string[]): Promise<CliResult> {
 }
 
 /** Runs the operator CLI as a real process, as `npm run cli` does: for what only a process shows (exit code, streams). */
-export function spawnCli (args: string[]): Promise<CliResult> {
+export function spawnCli (args: string[], entry = ['--no-warnings', '--import', 'tsx', 'src/cli/index.ts']): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--no-warnings', '--import', 'tsx', 'src/cli/index.ts', ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...entry, ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => { stdout += chunk })

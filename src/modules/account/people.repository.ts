@@ -38,8 +38,8 @@ export function peopleRepository (db: Knex) {
       return { id: person.id, email: person.email, name: person.name, passwordHash: person.password_hash, createdAt: input.now }
     },
 
-    async setPassword (personId: string, passwordHash: string) {
-      await db('people').where({ id: personId }).update({ password_hash: passwordHash })
+    async setPassword (personId: string, passwordHash: string, trx: Knex = db) {
+      await trx('people').where({ id: personId }).update({ password_hash: passwordHash })
     },
 
     async addMembership (orgId: string, personId: string, role: Role, now: number, trx: Knex = db) {
