@@ -1,7 +1,7 @@
 /**
- * A minimal receiver that verifies evidence-hub deliveries. Run it with
+ * A minimal receiver that verifies evidence-hub deliveries. First register http://127.0.0.1:4000/webhooks (a local
+ * URL needs WEBHOOK_ALLOW_PRIVATE=true on the service); registration answers the secret, shown once. Then run
  *   WEBHOOK_SECRET=whsec_… node --import tsx examples/webhook-receiver.ts
- * then register http://127.0.0.1:4000/webhooks (the operator must allow private addresses for a local URL).
  */
 import { createServer } from 'node:http'
 import { verifySignature } from '../src/delivery/verify.js'

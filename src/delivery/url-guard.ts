@@ -51,6 +51,9 @@ export class UnsafeUrlError extends Error {
   override name = 'UnsafeUrlError'
 }
 
+/** Where the refusal is a choice the operator can change, the message says how. */
+const PRIVATE_HINT = '; an operator can allow private addresses (e.g. for local testing) with WEBHOOK_ALLOW_PRIVATE=true'
+
 /** True for any address a webhook may not reach unless the operator allows private addresses. */
 export function isPrivateAddress (address: string): boolean {
   const family = isIP(address)
@@ -93,14 +96,14 @@ export async function checkUrl (raw: string, allowPrivate: boolean): Promise<URL
       throw new UnsafeUrlError(`The host ${host} does not resolve`)
     }
   }
-  if (addresses.some(isPrivateAddress)) throw new UnsafeUrlError('The URL resolves to a private, loopback or link-local address')
+  if (addresses.some(isPrivateAddress)) throw new UnsafeUrlError(`The URL resolves to a private, loopback or link-local address${PRIVATE_HINT}`)
   return url
 }
 
 /** For delivery time: an IP literal in the URL never goes through DNS, so it is checked here. */
 export function checkLiteralHost (url: URL, allowPrivate: boolean): void {
   const host = hostOf(url)
-  if (!allowPrivate && isIP(host) && isPrivateAddress(host)) throw new UnsafeUrlError('The URL points at a private address')
+  if (!allowPrivate && isIP(host) && isPrivateAddress(host)) throw new UnsafeUrlError(`The URL points at a private address${PRIVATE_HINT}`)
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void

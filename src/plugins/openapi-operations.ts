@@ -111,7 +111,14 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
     const properties = { ...(own?.properties as Schema | undefined), ...STORE_PARAMETER.properties }
     schema.headers = { ...own, ...STORE_PARAMETER, properties }
   }
-  if (config.auth === 'credential') schema.security = [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }]
-  else schema.security = []
+  if (config.auth === 'credential') {
+    schema.security = [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }]
+    // The scope that opens the operation (besides `read`/`write` and unrestricted keys), for docs and generated tools.
+    const method = Array.isArray(route.method) ? route.method[0] : route.method
+    if (!config.scopeExempt) schema['x-scope'] = `${config.resource}:${accessFor(method)}`
+    if (config.minRole) schema['x-min-role'] = config.minRole
+  } else {
+    schema.security = []
+  }
   return schema
 }

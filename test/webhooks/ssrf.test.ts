@@ -86,3 +86,12 @@ t.test('delivery time checks again: a target that became private is refused with
   t.equal(attempts.length, 2)
   for (const a of attempts) t.match(a.error, /^Refused: /)
 })
+
+t.test('the refusal of a private URL tells how an operator allows private addresses', async (t) => {
+  const app = await build(t, { config: { webhookAllowPrivate: false } })
+  const tenant = await makeTenant(app)
+  const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:4000/webhooks', events: ['*'] } })
+  t.equal(res.statusCode, 400)
+  t.equal(res.json().code, 'invalid_url')
+  t.match(res.json().message, /WEBHOOK_ALLOW_PRIVATE=true/)
+})

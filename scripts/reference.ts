@@ -1,0 +1,100 @@
+/**
+ * `npm run docs`: writes docs/reference.md, the API reference, from what the service itself declares — the OpenAPI
+ * document its routes generate, the error list of src/errors.ts and the resources of src/lib/permissions.ts — so the
+ * reference cannot drift from the code (test/openapi/reference.test.ts fails when the file is stale).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { pathToFileURL } from 'node:url'
+import { errors } from '../src/errors.js'
+import { RESOURCES } from '../src/lib/permissions.js'
+import { validateConfig } from '../src/config.js'
+
+interface Operation { summary?: string, tags?: string[], security?: unknown[], 'x-scope'?: string, 'x-min-role'?: string, responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }> }
+export interface OpenApiDocument { paths: Record<string, Record<string, Operation>> }
+
+/** The service's own document, from an app built on a throw-away embedded database. */
+export async function currentDocument (): Promise<OpenApiDocument> {
+  const { buildApp } = await import('../src/app.js')
+  const dataDir = mkdtempSync(join(tmpdir(), 'evidence-hub-docs-'))
+  const config = validateConfig({ port: 0, host: '127.0.0.1', publicUrl: 'https://api.example.com', dataDir, logLevel: 'silent', trustProxy: false, secretKey: 'x'.repeat(64), workers: false, mailFrom: 'docs@localhost', reviewRequestDelayHours: 72, webhookAllowPrivate: false })
+  const { createKnex, migrateLatest } = await import('../src/db.js')
+  const db = createKnex(config)
+  await migrateLatest(db)
+  const app = await buildApp(config, { db, logger: false, redis: null })
+  await app.ready()
+  const doc = app.swagger() as unknown as OpenApiDocument
+  await app.close()
+  await db.destroy()
+  rmSync(dataDir, { recursive: true, force: true })
+  return doc
+}
+
+function operations (doc: OpenApiDocument) {
+  return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item)
+    .filter(([method]) => method !== 'parameters')
+    .map(([method, op]) => ({ method: method.toUpperCase(), path, op })))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+}
+
+function codesOf (op: Operation): string[] {
+  return Object.values(op.responses).flatMap((r) => r.content?.['application/json']?.schema?.properties?.code?.enum ?? [])
+}
+
+function access (op: Operation): string {
+  if (op.security && op.security.length === 0) return 'none (public or storefront)'
+  const scope = op['x-scope'] ? `\`${op['x-scope']}\`` : 'checked by the operation (see its docs)'
+  return op['x-min-role'] ? `${scope}, role ${op['x-min-role']} or above` : scope
+}
+
+export function renderReference (doc: OpenApiDocument): string {
+  const ops = operations(doc)
+  const lines: string[] = [
+    '# API reference',
+    '',
+    '<!-- Written by `npm run docs` from the service\'s own declarations; edit the code, not this file. -->',
+    '',
+    'Base URL `https://<your host>/v1`. Send a key as `Authorization: Bearer svc_…` (or `x-api-key`) or an OAuth',
+    'access token as `Authorization: Bearer …`, and the store environment as `x-store-env-id` on every store-scoped',
+    'operation. Errors are `{ message, code }` (with `errors: [{ path, message }]` for `invalid_request`): branch on',
+    '`code`. Lists answer `{ data, meta: { total, page, limit, totalPages } }` with `?page=` and `?limit=` (at most 100).',
+    'The machine-readable contract is `GET /v1/openapi.json` (browsable at `/docs`).',
+    '',
+    '## Scopes',
+    '',
+    'A key or token with no scopes may do whatever its role allows. Otherwise each scope opens a resource:',
+    '`read` (every read), `write` (everything), `<resource>:read`, `<resource>:write` (which includes its read). The',
+    'role must allow the operation too: neither widens the other.',
+    '',
+    '| scope | operations |',
+    '|---|---|'
+  ]
+  for (const resource of RESOURCES) {
+    for (const kind of ['read', 'write']) {
+      const scope = `${resource}:${kind}`
+      const opened = ops.filter(({ op }) => op['x-scope'] === scope).map(({ method, path }) => `\`${method} ${path}\``)
+      if (opened.length > 0) lines.push(`| \`${scope}\` | ${opened.join(', ')} |`)
+    }
+  }
+  const reserved = RESOURCES.filter((r) => !ops.some(({ op }) => op['x-scope']?.startsWith(`${r}:`)))
+  lines.push('', `Also accepted in scopes, though no operation above names them: ${reserved.map((r) => `\`${r}\``).join(', ')}. Some are checked per item by the operations that serve them (\`events\` and \`webhooks\`: the event log, REST hooks and polling follow the read scope of each event's resource); the rest are the contract's resources still to come.`)
+  lines.push('', '## Error codes', '', '| code | status | message | operations that can answer it |', '|---|---|---|---|')
+  for (const E of Object.values(errors)) {
+    const error = new E()
+    const code = error.code.toLowerCase()
+    const message = error.message === '%s' ? '(says what was wrong)' : error.message.replaceAll('%s', '…')
+    const count = ops.filter(({ op }) => codesOf(op).includes(code)).length
+    lines.push(`| \`${code}\` | ${error.statusCode} | ${message.replaceAll('|', '\\|')} | ${count} |`)
+  }
+  lines.push('', '## Operations', '', '| operation | summary | access |', '|---|---|---|')
+  for (const { method, path, op } of ops) {
+    lines.push(`| \`${method} ${path}\` | ${(op.summary ?? '').replaceAll('|', '\\|')} | ${access(op)} |`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  writeFileSync('docs/reference.md', renderReference(await currentDocument()))
+  console.log('wrote docs/reference.md')
+}
