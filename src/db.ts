@@ -1,14 +1,26 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync } from 'node:fs'
 import { join, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import knex, { type Knex } from 'knex'
 import type { Config } from './config.js'
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations')
 
+/**
+ * Migrations keep the name of their TypeScript source wherever they run from (the sources through tsx, or the
+ * compiled files in dist/), so a database migrated by one is current for the other.
+ */
+const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations () {
+    return readdirSync(MIGRATIONS_DIR).filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts')).sort()
+  },
+  getMigrationName: (file) => file.replace(/\.js$/, '.ts'),
+  getMigration: (file) => import(pathToFileURL(join(MIGRATIONS_DIR, file)).href)
+}
+
 /** MySQL (mysql2) when DATABASE_URL is set, else the embedded SQLite file under DATA_DIR. */
 export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex.Config {
-  const migrations = { directory: MIGRATIONS_DIR, loadExtensions: ['.ts', '.js'], tableName: 'knex_migrations' }
+  const migrations = { migrationSource, tableName: 'knex_migrations' }
   if (config.databaseUrl) {
     return {
       client: 'mysql2',

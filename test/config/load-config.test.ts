@@ -1,6 +1,7 @@
 import t from 'tap'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { ConfigError, loadConfig } from '../../src/config.js'
@@ -105,4 +106,33 @@ t.test('npm start with a bad SMTP_URL exits non-zero naming SMTP_URL without pri
   t.not(result.code, 0)
   t.match(result.stderr, /Invalid configuration: SMTP_URL /)
   t.notMatch(result.stdout + result.stderr, /hunter2/)
+})
+
+/** A port nothing listens on now (the demo seed needs a real one: port 0 is no browser origin). */
+function freePort (): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+t.test('npm start runs the compiled service, and SIGTERM to the npm process stops it', async (t) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'eh-start-')), PORT: String(await freePort()), LOG_LEVEL: 'silent' }
+  delete env.DATABASE_URL
+  const child = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  const listening = new Promise<void>((resolve) => child.stdout.on('data', (chunk) => {
+    stdout += chunk
+    if (stdout.includes('is listening on')) resolve()
+  }))
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  await listening
+  const server = execFileSync('pgrep', ['-f', 'node --enable-source-maps dist/src/server.js'], { encoding: 'utf8' }).trim()
+  t.ok(server, 'the server runs compiled JavaScript')
+  child.kill('SIGTERM')
+  t.equal(await closed, 0, 'the server shut down cleanly')
+  const left = spawnSync('pgrep', ['-f', 'node --enable-source-maps dist/src/server.js'], { encoding: 'utf8' }).stdout.trim().split('\n').filter((pid) => server.split('\n').includes(pid))
+  t.same(left, [], 'no server process is left behind')
 })
