@@ -4,7 +4,7 @@ import { UsageError, type Command } from './command.js'
 
 function parse (args: string[]) {
   try {
-    return parseArgs({ args, strict: true, allowPositionals: false, options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } } }).values
+    return parseArgs({ args, strict: true, allowPositionals: false, options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, org: { type: 'string' } } }).values
   } catch (err) {
     throw new UsageError((err as Error).message)
   }
@@ -13,13 +13,14 @@ function parse (args: string[]) {
 /** OAuth for the automation connector (decisions.md sections 10 and 13). */
 export const commands: Record<string, Command> = {
   'oauth-client create': {
-    usage: 'oauth-client create --name NAME --redirect-uri URI... [--public]   (also: npm run oauth:client -- ...)',
+    usage: 'oauth-client create --name NAME --redirect-uri URI... [--public] [--org ID]   (without --org: offered to every organization)',
     async run ({ services, args }) {
       const v = parse(args)
       if (!v.name) throw new UsageError('--name is required')
       if (!v['redirect-uri']?.length) throw new UsageError('--redirect-uri is required')
-      const created = await services.clients.create({ name: v.name, redirectUris: v['redirect-uri'], public: Boolean(v.public), createdBy: 'cli' })
-      return { clientId: created.clientId, clientSecret: created.clientSecret }
+      if (v.org && !await services.people.findOrganization(v.org)) throw new UsageError(`organization ${v.org} not found`)
+      const created = await services.clients.create({ name: v.name, redirectUris: v['redirect-uri'], public: Boolean(v.public), orgId: v.org ?? null, createdBy: 'cli' })
+      return { clientId: created.clientId, clientSecret: created.clientSecret, registeredBy: created.registeredBy }
     }
   },
   'oauth-keys rotate': {

@@ -31,12 +31,13 @@ export const OauthClient = Type.Object({
   name: Type.String(),
   redirectUris: Type.Array(Type.String()),
   public: Type.Boolean({ description: 'Public clients have no secret and must use PKCE' }),
+  registeredBy: Type.Union([Type.Literal('organization'), Type.Literal('operator')], { description: '`operator`: registered with the CLI for every organization; only the operator changes it' }),
   createdAt: DateTime
 })
 
 export const listClients = {
   tags: ['connectors'],
-  summary: 'List the OAuth clients this organization registered',
+  summary: 'List the OAuth clients this organization may authorize: its own and the operator\'s',
   querystring: Type.Object(PageQuery),
   response: { 200: Paged(OauthClient), ...authErrors }
 }

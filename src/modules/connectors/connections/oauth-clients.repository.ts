@@ -37,6 +37,7 @@ export function oauthClients (db: Knex, clock: Clock) {
       name: row.name,
       redirectUris: JSON.parse(row.redirect_uris) as string[],
       public: Boolean(row.public),
+      registeredBy: row.org_id === null ? 'operator' as const : 'organization' as const,
       createdAt: iso(row.created_at)!
     }
   }
@@ -65,7 +66,8 @@ export function oauthClients (db: Knex, clock: Clock) {
 
     async list (orgId: string, query: PageQuery) {
       const page = toPage(query)
-      const base = db<ClientRow>('oauth_clients').where({ org_id: orgId })
+      // The operator's clients are offered to every organization, so each sees them beside its own.
+      const base = db<ClientRow>('oauth_clients').where((q) => q.where({ org_id: orgId }).orWhereNull('org_id'))
       const { total, rows } = await countAndPage<ClientRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id'))
       return envelope(rows.map(present), total, page)
     },
