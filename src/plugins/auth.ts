@@ -60,6 +60,9 @@ function tokenOf (request: FastifyRequest): string | null {
   return null
 }
 
+/** Store ids are `env_` and 20 characters; the column holds 40. */
+const MAX_STORE_ID = 40
+
 export function storeHeader (request: FastifyRequest): string | null {
   const value = request.headers['x-store-env-id']
   return typeof value === 'string' && value.trim() ? value.trim() : null
@@ -186,7 +189,9 @@ export default fp(async (app) => {
 
     // One Redis round trip counts the request and reads the markers of the credential and the store, so a warm
     // request makes no query at all, and a change committed anywhere is seen here before the request is served.
-    const storeId = config.storeScoped === false ? null : storeHeader(request)
+    // A header too long to be a store id names no marker (it becomes no Redis key): tenancy reads the database.
+    const header = config.storeScoped === false ? null : storeHeader(request)
+    const storeId = header && header.length <= MAX_STORE_ID ? header : null
     const names = storeId ? [...entry.markers, marker.store(storeId)] : entry.markers
     const credential = entry.credential
     const verdict = await app.limiter.consume(`cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS, names.map(freshness.keyOf))
