@@ -25,8 +25,8 @@ import { EVENTS, PRODUCTS, REVIEWS, seedEvents, seedKeys, seedReviews, seedStore
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
-const KEYS = Number(process.env.BENCH_KEYS ?? 6000)
-const TOKENS = Number(process.env.BENCH_TOKENS ?? 3000)
+const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 2000)
 const PORT = 4000 + Math.floor(Math.random() * 1000)
 const env = {
   ...process.env,

@@ -17,7 +17,7 @@ interface StoreEntry { store: StoreEnv, seen: string, loadedAt: number }
  * A backstop only: markers settle freshness on every request. An entry is also read again after this long, which
  * bounds the damage of a marker update lost to a Redis failure that outlived the retries.
  */
-export const MAX_AGE_MS = 10_000
+export const MAX_AGE_MS = 60_000
 const MAX_ENTRIES = 20_000
 
 /** A map that forgets its oldest entries beyond a size, so memory stays bounded whatever the traffic. */
