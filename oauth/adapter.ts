@@ -2,13 +2,14 @@ import type { Knex } from 'knex'
 import type { Adapter, AdapterPayload } from 'oidc-provider'
 import { sha256 } from '../src/lib/secrets.js'
 import type { Clock } from '../src/lib/clock.js'
+import { marker, type Freshness } from '../src/lib/freshness.js'
 
 /**
  * oidc-provider's Adapter contract on knex (MySQL and SQLite): one table keyed by model name + id.
  * Ids are stored as SHA-256 because an opaque token's value is its id; the payload drops `jti` for the same reason.
  * `Client` is served from oauth_clients (see clients.repository.ts), never from this table.
  */
-export function knexAdapterFactory (db: Knex, clock: Clock, findClient: (id: string) => Promise<AdapterPayload | undefined>) {
+export function knexAdapterFactory (db: Knex, clock: Clock, findClient: (id: string) => Promise<AdapterPayload | undefined>, fresh: Freshness) {
   return class KnexAdapter implements Adapter {
     constructor (private readonly model: string) {}
 
@@ -61,12 +62,16 @@ export function knexAdapterFactory (db: Knex, clock: Clock, findClient: (id: str
       await db('oidc_models').where(this.key(id)).update({ consumed_at: clock() })
     }
 
+    // A grant that goes (revocation, refresh-token reuse) ends its access tokens on every instance's next request:
+    // the API trusts a cached grant only while its marker is unchanged (lib/freshness.ts).
     async destroy (id: string): Promise<void> {
       await db('oidc_models').where(this.key(id)).delete()
+      if (this.model === 'Grant') await fresh.bump([marker.grant(id)])
     }
 
     async revokeByGrantId (grantId: string): Promise<void> {
       await db('oidc_models').where({ model: this.model, grant_id: grantId }).delete()
+      await fresh.bump([marker.grant(grantId)])
     }
   }
 }

@@ -1,6 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose'
 import type { Clock } from '../src/lib/clock.js'
-import type { Credential } from '../src/types.js'
+import { marker } from '../src/lib/freshness.js'
+import type { Credential, CredentialClaim } from '../src/types.js'
 import { entitles, type GrantsRepository } from '../src/modules/connectors/connections/grants.repository.js'
 import { publicJwks, SIGNING_ALG } from './keys.js'
 
@@ -19,8 +20,9 @@ interface Deps {
 
 /**
  * The auth pipeline's resolver for OAuth access tokens (JWTs from our provider). The signature, issuer,
- * audience and expiry are checked locally; then, on every request, that the grant is live and the person is
- * still a member with at least the grant's role (decisions.md section 10).
+ * audience and expiry are checked locally; then that the grant is live and the person is still a member with at
+ * least the grant's role (decisions.md section 10): from the database, or from memory while the grant's and the
+ * person's markers are unchanged (plugins/credential-cache.ts), which revocation and membership changes bump.
  */
 export function oauthCredentialResolver (deps: Deps) {
   let jwks = createLocalJWKSet({ keys: publicJwks(deps.keys) })
@@ -38,20 +40,39 @@ export function oauthCredentialResolver (deps: Deps) {
     }
   }
 
-  return async function resolveOauthToken (token: string): Promise<Credential | null | undefined> {
-    if (token.startsWith('svc_') || token.split('.').length !== 3) return undefined
-    let payload
-    try {
-      payload = await verify(token)
-    } catch {
-      return null
-    }
-    if (typeof payload.grant_id !== 'string' || typeof payload.sub !== 'string') return null
+  async function load (grantId: string, personId: string, claim: CredentialClaim): Promise<Credential | null> {
     const now = deps.clock()
-    const grant = await deps.grants.findLive(payload.grant_id, now)
-    if (!grant || !entitles(grant, payload.sub)) return null
-    if (grant.lastUsedAt == null || grant.lastUsedAt < now - TOUCH_EVERY_MS) await deps.grants.touch(grant.id, now, TOUCH_EVERY_MS)
+    const grant = await deps.grants.findLive(grantId, now)
+    if (!grant || !entitles(grant, personId)) return null
+    if (grant.lastUsedAt == null) {
+      // The first use shows in the connection list by the time the response is out (once per grant).
+      await deps.grants.touch(grant.id, now, TOUCH_EVERY_MS)
+    } else if (grant.lastUsedAt < now - TOUCH_EVERY_MS) {
+      deps.grants.touch(grant.id, now, TOUCH_EVERY_MS).catch(() => {})
+    }
+    // The provider's grant expires on its own: a cached credential must stop then too.
+    if (grant.expiresAt != null) claim.expiresAt = Math.min(claim.expiresAt ?? Infinity, grant.expiresAt)
     // findLive joined the membership and the role was compared above: the auth pipeline need not ask again.
     return { type: 'oauth', id: grant.id, orgId: grant.orgId, role: grant.role, scopes: grant.scopes, personId: grant.personId, storeIds: grant.storeIds, membershipChecked: true }
+  }
+
+  return {
+    async claim (token: string): Promise<CredentialClaim | null | undefined> {
+      if (token.startsWith('svc_') || token.split('.').length !== 3) return undefined
+      let payload
+      try {
+        payload = await verify(token)
+      } catch {
+        return null
+      }
+      const { grant_id: grantId, sub, exp } = payload
+      if (typeof grantId !== 'string' || typeof sub !== 'string') return null
+      const claim: CredentialClaim = {
+        markers: [marker.grant(grantId), marker.person(sub)],
+        expiresAt: typeof exp === 'number' ? exp * 1000 : null,
+        load: () => load(grantId, sub, claim)
+      }
+      return claim
+    }
   }
 }

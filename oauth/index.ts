@@ -21,7 +21,7 @@ export default fp(async (app) => {
   const issuer = `${app.config.publicUrl}/oauth`
   const audience = `${app.config.publicUrl}/v1`
   const { db, clock } = app
-  const { clients, grants, people, stores, audit, connections } = app.services
+  const { clients, grants, people, stores, audit, connections, freshness } = app.services
   const secretKey = app.config.secretKey
   const keys = await loadSigningKeys(db, secretKey, clock())
 
@@ -35,6 +35,7 @@ export default fp(async (app) => {
     clients,
     grants,
     people,
+    fresh: freshness,
     onGrantRevoked: (grantId) => {
       connections.revokedByProvider(grantId).catch((err: Error) => app.log.error({ err: { message: err.message } }, 'recording a revoked grant failed'))
     }

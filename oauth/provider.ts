@@ -6,6 +6,7 @@ import type { Clock } from '../src/lib/clock.js'
 import { decrypt, encrypt, sha256 } from '../src/lib/secrets.js'
 import { RESOURCES } from '../src/lib/permissions.js'
 import type { PeopleRepository } from '../src/modules/account/people.repository.js'
+import type { Freshness } from '../src/lib/freshness.js'
 import { knexAdapterFactory } from './adapter.js'
 import { compareClientSecret, type OauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 import { entitles, type GrantsRepository } from '../src/modules/connectors/connections/grants.repository.js'
@@ -31,6 +32,7 @@ export interface ProviderDeps {
   grants: GrantsRepository
   people: PeopleRepository
   onGrantRevoked: (grantId: string) => void
+  fresh: Freshness
 }
 
 function cookieKeys (secretKey: string): string[] {
@@ -66,7 +68,7 @@ export function createProvider (deps: ProviderDeps): Provider {
   }
 
   const configuration: Configuration = {
-    adapter: knexAdapterFactory(db, clock, (id) => clients.metadata(id)),
+    adapter: knexAdapterFactory(db, clock, (id) => clients.metadata(id), deps.fresh),
     jwks: { keys: deps.keys as Configuration['jwks'] extends { keys: infer K } | undefined ? K : never },
     cookies: {
       keys: cookieKeys(deps.secretKey),

@@ -10,6 +10,7 @@ import type { Config } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { mailTransport, type MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
+import { freshness as markers } from './lib/freshness.js'
 import type { Log } from './types.js'
 import { auditRepository } from './modules/audit/audit.repository.js'
 import { peopleRepository } from './modules/account/people.repository.js'
@@ -71,6 +72,9 @@ export function buildServices (deps: ServiceDeps) {
   const log = deps.log ?? SILENT
   const { secretKey, publicUrl, webhookAllowPrivate: allowPrivate } = config
 
+  /** Generation markers every instance reads in its limiter call; changes that refuse requests bump them. */
+  const freshness = markers(deps.redis, `${deps.redisPrefix ?? 'eh:'}`, (obj, msg) => log.warn(obj, msg))
+
   // Repositories: knex queries only.
   const people = peopleRepository(db)
   const stores = storesRepository(db)
@@ -94,8 +98,8 @@ export function buildServices (deps: ServiceDeps) {
   }
 
   // Services: the rules, each built once from the repositories above.
-  const apiKeys = apiKeysService({ db, repo: repos.apiKeys, audit, clock })
-  const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash })
+  const apiKeys = apiKeysService({ db, repo: repos.apiKeys, audit, clock, fresh: freshness, log })
+  const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness })
   const operator = operatorService({ db, people, stores, audit, keys: apiKeys, clock, hash })
   const uploads = uploadsService({ repo: repos.uploads, dataDir: config.dataDir, publicUrl, clock })
   const products = productsService({ db, repo: repos.products, events, clock })
@@ -114,9 +118,9 @@ export function buildServices (deps: ServiceDeps) {
   const outboundWebhooks = outboundWebhooksService({ subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate })
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
-  const connections = connectionsService({ db, grants, clients, audit, clock })
+  const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness })
   // Removing a member ends their OAuth connections (decisions.md section 10).
-  const account = accountService({ db, people, stores, audit, clock, endPersonConnections: connections.endPersonConnections })
+  const account = accountService({ db, people, stores, audit, clock, fresh: freshness, endPersonConnections: connections.endPersonConnections })
   const eventHistoryService = eventsService({ events: eventHistory })
   const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailer.direct })
 
@@ -141,6 +145,7 @@ export function buildServices (deps: ServiceDeps) {
     hash,
     mailer,
     log,
+    freshness,
     people,
     stores,
     audit,

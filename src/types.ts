@@ -46,6 +46,23 @@ export interface Credential {
   membershipChecked?: boolean
 }
 
+/**
+ * What a credential resolver answers for a token it recognizes, before any database work: the generation markers
+ * (lib/freshness.ts) that every change to what the token resolves to bumps, and how to read the database.
+ * plugins/credential-cache.ts keeps what `load` answers between requests while those markers stay unchanged.
+ */
+export interface CredentialClaim {
+  /** Empty: the resolver cannot name its markers, so its credentials are never cached (read on every request). */
+  markers: string[]
+  /** When the token stops working whatever the database says (ms); `load` may narrow it. */
+  expiresAt?: number | null
+  /**
+   * The credential from the database, or null when unknown, revoked or expired. Use (last_used_at) is recorded
+   * here, at most once a minute and without waiting for it; a cached credential is loaded again now and then.
+   */
+  load: () => Promise<Credential | null>
+}
+
 /** The audit log's actor string (decisions.md section 11): `api_key:<id>`, `oauth:<grant id>`, `person:<id>`. */
 export function actorOf (credential: Pick<Credential, 'type' | 'id'>): string {
   return `${credential.type}:${credential.id}`

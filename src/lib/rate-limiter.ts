@@ -11,6 +11,8 @@ export interface Verdict {
   remaining: number
   resetSeconds: number
   retryAfterSeconds: number
+  /** The values of the markers asked for, read in the same atomic step; null when the store cannot tell (memory). */
+  markers?: string[] | null
 }
 
 /** One counted request: its time, and an id that tells it apart from others at the same millisecond. */
@@ -22,12 +24,18 @@ export interface Entry { at: number, id: string }
  * rate-limiter-flexible and @fastify/rate-limit take one window and read the wall clock; we need three windows
  * applied together and an injectable clock to test the edges, hence this small module.
  */
+export interface Hit {
+  counts: Array<{ count: number, oldest: number | null }>
+  /** Values of the extra keys read alongside (lib/freshness.ts), '' for a missing key; null: not read. */
+  markers: string[] | null
+}
+
 export interface RateLimitStore {
   /**
    * Checks every window and counts `entry` when all have room, in one atomic step (so concurrent requests can
-   * never be admitted beyond a limit); answers the counts seen before it.
+   * never be admitted beyond a limit); answers the counts seen before it, and the values of `markers` (full keys).
    */
-  hit (key: string, windows: Window[], entry: Entry): Promise<Array<{ count: number, oldest: number | null }>>
+  hit (key: string, windows: Window[], entry: Entry, markers?: string[]): Promise<Hit>
   /** Takes a counted entry back out (a reserved attempt that turned out not to count). */
   remove (key: string, entry: Entry): Promise<void>
 }
@@ -47,7 +55,7 @@ export class MemoryStore implements RateLimitStore {
     if (counts.every((c, i) => c.count < windows[i].limit)) log.push(now)
     this.logs.set(key, log)
     if (++this.sweeps % 1000 === 0) this.sweep(now, longest)
-    return counts
+    return { counts, markers: null }
   }
 
   // Entries at the same millisecond count the same, so taking out any one of them is taking out this one.
@@ -64,7 +72,8 @@ export class MemoryStore implements RateLimitStore {
   }
 }
 
-// KEYS[1]: the log; ARGV: now, member, then (window ms, limit) pairs. Returns count and oldest per window.
+// KEYS[1]: the log, KEYS[2..]: markers to read; ARGV: now, member, then (window ms, limit) pairs. Returns count and
+// oldest per window, then each marker's value ('' when missing): freshness costs no round trip of its own.
 const SCRIPT = `
 local now = tonumber(ARGV[1])
 local longest = 0
@@ -84,22 +93,25 @@ if admit == 1 then
   redis.call('ZADD', KEYS[1], now, ARGV[2])
   redis.call('PEXPIRE', KEYS[1], longest)
 end
+for i = 2, #KEYS do out[#out + 1] = redis.call('GET', KEYS[i]) or '' end
 return out
 `
 
 export class RedisStore implements RateLimitStore {
   constructor (private readonly redis: Redis, private readonly prefix = 'eh:rl:') {
-    redis.defineCommand('ehRateLimit', { numberOfKeys: 1, lua: SCRIPT })
+    // No numberOfKeys: the caller passes it, as the number of markers varies (ioredis defineCommand).
+    redis.defineCommand('ehRateLimit', { lua: SCRIPT })
   }
 
-  async hit (key: string, windows: Window[], entry: Entry) {
+  async hit (key: string, windows: Window[], entry: Entry, markers: string[] = []) {
     const args = windows.flatMap((w) => [w.ms, w.limit])
     const raw = await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<Array<number | string>>>)
-      .ehRateLimit(this.prefix + key, entry.at, `${entry.at}-${entry.id}`, ...args)
-    return windows.map((_, i) => {
+      .ehRateLimit(1 + markers.length, this.prefix + key, ...markers, entry.at, `${entry.at}-${entry.id}`, ...args)
+    const counts = windows.map((_, i) => {
       const oldest = Number(raw[i * 2 + 1])
       return { count: Number(raw[i * 2]), oldest: oldest < 0 ? null : oldest }
     })
+    return { counts, markers: raw.slice(windows.length * 2).map(String) }
   }
 
   async remove (key: string, entry: Entry) {
@@ -124,28 +136,31 @@ export interface Reservation {
 export class RateLimiter {
   constructor (private readonly options: LimiterOptions) {}
 
-  /** Counts a request against every window and says whether it is admitted. */
-  async consume (key: string, windows: Window[]): Promise<Verdict> {
-    return (await this.reserve(key, windows)).verdict
+  /**
+   * Counts a request against every window and says whether it is admitted; with `markers` (full Redis keys), the
+   * verdict also carries their values, or null when the store in use cannot read them.
+   */
+  async consume (key: string, windows: Window[], markers?: string[]): Promise<Verdict> {
+    return (await this.reserve(key, windows, markers)).verdict
   }
 
   /**
    * Counts an attempt before slow work (a password check) in the same atomic step as the check of the limit,
    * so concurrent attempts cannot all pass a check that none of them has counted yet.
    */
-  async reserve (key: string, windows: Window[]): Promise<Reservation> {
+  async reserve (key: string, windows: Window[], markers?: string[]): Promise<Reservation> {
     const entry = { at: this.options.clock(), id: base62(8) }
     let store = this.options.store
-    let counts
+    let hit
     try {
-      counts = await store.hit(key, windows, entry)
+      hit = await store.hit(key, windows, entry, markers)
     } catch (err) {
       if (!this.options.fallback) throw err
       this.options.onStoreError?.(err)
       store = this.options.fallback
-      counts = await store.hit(key, windows, entry)
+      hit = await store.hit(key, windows, entry, markers)
     }
-    const verdict = verdictOf(windows, counts, entry.at)
+    const verdict: Verdict = { ...verdictOf(windows, hit.counts, entry.at), markers: hit.markers }
     // The entry goes back to the store that counted it; if that fails, the attempt simply stays counted.
     const release = async () => {
       if (verdict.allowed) await store.remove(key, entry).catch((err: unknown) => this.options.onStoreError?.(err))

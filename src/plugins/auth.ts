@@ -1,28 +1,35 @@
 import fp from 'fastify-plugin'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
+import { marker } from '../lib/freshness.js'
+import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
-import type { Credential } from '../types.js'
+import type { Credential, CredentialClaim } from '../types.js'
 import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS } from './rate-limit.js'
+import { CredentialCache, sameValues, type CredentialEntry } from './credential-cache.js'
 
-export type { Credential }
+export type { Credential, CredentialClaim }
 
 /**
  * A credential type plugs in here (API keys in modules/api-keys, OAuth access tokens in oauth/).
  * Answer `undefined` for a token that is not yours, `null` for yours but unknown/revoked/expired.
+ * A plain resolver is asked on every request; a claiming one (`{ claim }`) names the markers that let the
+ * pipeline keep its credentials in memory between requests (plugins/credential-cache.ts).
  */
 export type CredentialResolver = (token: string, request: FastifyRequest) => Promise<Credential | null | undefined>
+export interface ClaimingResolver { claim: (token: string, request: FastifyRequest) => Promise<CredentialClaim | null | undefined> }
 
 export type RouteAuth = 'credential' | 'storefront' | 'public' | 'none'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    registerCredentialResolver: (resolver: CredentialResolver) => void
+    registerCredentialResolver: (resolver: CredentialResolver | ClaimingResolver) => void
+    credentialCache: CredentialCache
   }
   interface FastifyRequest {
     credential: Credential | null
-    /** The credential's rate-limit verdict, settled by the tenancy hook (it runs beside the store lookup). */
-    credentialLimit: Promise<void> | null
+    /** The store marker's value read by this request's limiter call; null when Redis could not be asked. */
+    storeMarker: string | null
   }
   interface FastifyContextConfig {
     /** credential (default under /v1), storefront (origin + per-IP limits), public (per-IP limit), none. */
@@ -53,11 +60,40 @@ function tokenOf (request: FastifyRequest): string | null {
   return null
 }
 
+/** Store ids are `env_` and 20 characters; the column holds 40. */
+const MAX_STORE_ID = 40
+
+export function storeHeader (request: FastifyRequest): string | null {
+  const value = request.headers['x-store-env-id']
+  return typeof value === 'string' && value.trim() ? value.trim() : null
+}
+
 export default fp(async (app) => {
-  const resolvers: CredentialResolver[] = []
-  app.decorate('registerCredentialResolver', (resolver: CredentialResolver) => { resolvers.push(resolver) })
+  const resolvers: ClaimingResolver[] = []
+  app.decorate('registerCredentialResolver', (resolver: CredentialResolver | ClaimingResolver) => {
+    if (typeof resolver !== 'function') {
+      resolvers.push(resolver)
+      return
+    }
+    resolvers.push({
+      async claim (token, request) {
+        const found = await resolver(token, request)
+        return found === undefined || found === null ? found : { markers: [], load: async () => found }
+      }
+    })
+  })
   app.decorateRequest('credential', null)
-  app.decorateRequest('credentialLimit', null)
+  app.decorateRequest('storeMarker', null)
+  const cache = new CredentialCache()
+  app.decorate('credentialCache', cache)
+  const { freshness, people } = app.services
+  const clock = app.clock
+  if (app.redis) {
+    const redis = app.redis
+    const forget = () => cache.clear()
+    redis.on('ready', forget)
+    app.addHook('onClose', async () => { redis.off('ready', forget) })
+  }
 
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as NonNullable<typeof route.config>
@@ -73,24 +109,56 @@ export default fp(async (app) => {
     route.config = { ...config, auth, resource }
   })
 
-  const people = app.services.people
-
-  async function resolve (token: string, request: FastifyRequest): Promise<Credential | null> {
+  async function claimOf (token: string, request: FastifyRequest): Promise<CredentialClaim | null> {
     for (const resolver of resolvers) {
-      const credential = await resolver(token, request)
-      if (credential !== undefined) return credential && await stillMember(credential) ? credential : null
+      const claim = await resolver.claim(token, request)
+      if (claim !== undefined) return claim
     }
     return null
   }
 
   /**
    * service-api.md 5.7: membership and role are re-checked on every request, whatever the credential type, so a
-   * removed or demoted person's tokens stop at once. Keys belong to no person and skip this.
+   * removed or demoted person's tokens stop at once. Keys belong to no person and skip this. (A cached person-bound
+   * credential is re-checked through its person marker, which every membership change bumps.)
    */
   async function stillMember (credential: Credential): Promise<boolean> {
     if (!credential.personId || credential.membershipChecked) return true
     const role = await people.membershipRole(credential.orgId, credential.personId)
     return role !== null && roleRank(role) >= roleRank(credential.role)
+  }
+
+  /**
+   * Reads the credential from the database. `seen`: the markers' values read before this (by the limiter script);
+   * without them they are read first here, so what is cached is never older than the values it is kept under.
+   */
+  async function load (token: string, tokenHash: string, request: FastifyRequest, seen?: string[] | null): Promise<CredentialEntry | null> {
+    const claim = await claimOf(token, request)
+    if (!claim) return null
+    const cacheable = freshness.shared && claim.markers.length > 0
+    const values = !cacheable ? null : seen !== undefined ? seen : await freshness.read(claim.markers)
+    const found = await claim.load()
+    const credential = found && await stillMember(found) ? found : null
+    if (!credential) {
+      cache.forgetCredential(tokenHash)
+      return null
+    }
+    const now = clock()
+    const expiries = [claim.expiresAt, credential.expiresAt].filter((at): at is number => at != null)
+    const entry: CredentialEntry = {
+      credential,
+      markers: claim.markers,
+      seen: values ?? [],
+      expiresAt: expiries.length ? Math.min(...expiries) : null,
+      loadedAt: now
+    }
+    if (values) cache.keepCredential(tokenHash, entry)
+    return entry
+  }
+
+  async function refuse (request: FastifyRequest, reply: FastifyReply, token: string | null): Promise<never> {
+    await app.enforceLimit(reply, `ip:authfail:${request.ip}`, AUTH_FAILURE_WINDOWS)
+    throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -113,17 +181,31 @@ export default fp(async (app) => {
     // an exhausted budget opens no guessing (keys carry 32+ random base62 characters, tokens are signed);
     // passwords can be guessed, which is why the login locks out before it checks (plugins/session.ts).
     const token = tokenOf(request)
-    const credential = token ? await resolve(token, request) : null
-    if (!credential) {
-      await app.enforceLimit(reply, `ip:authfail:${request.ip}`, AUTH_FAILURE_WINDOWS)
-      throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
+    if (!token) return refuse(request, reply, token)
+    const tokenHash = sha256(token)
+    const held = cache.credential(tokenHash, clock())
+    let entry = held ?? await load(token, tokenHash, request)
+    if (!entry) return refuse(request, reply, token)
+
+    // One Redis round trip counts the request and reads the markers of the credential and the store, so a warm
+    // request makes no query at all, and a change committed anywhere is seen here before the request is served.
+    // A header too long to be a store id names no marker (it becomes no Redis key): tenancy reads the database.
+    const header = config.storeScoped === false ? null : storeHeader(request)
+    const storeId = header && header.length <= MAX_STORE_ID ? header : null
+    const names = storeId ? [...entry.markers, marker.store(storeId)] : entry.markers
+    const credential = entry.credential
+    const verdict = await app.limiter.consume(`cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS, names.map(freshness.keyOf))
+    const values = verdict.markers ?? null
+    if (held) {
+      const now = values?.slice(0, held.markers.length) ?? null
+      if (!now || !sameValues(now, held.seen)) {
+        entry = await load(token, tokenHash, request, now)
+        if (!entry) return refuse(request, reply, token)
+      }
     }
-    request.credential = credential
-    // Not awaited here: the Redis round trip overlaps the store lookup in plugins/tenancy.ts, which awaits it
-    // first, so a refused request still gets 429 before any store or permission error.
-    const limit = app.enforceLimit(reply, `cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS).then(() => {})
-    limit.catch(() => {})
-    request.credentialLimit = limit
+    request.credential = entry.credential
+    request.storeMarker = storeId && values ? values[values.length - 1] : null
+    app.applyVerdict(reply, verdict)
   })
 }, { name: 'auth', dependencies: ['services', 'rate-limit'] })
 

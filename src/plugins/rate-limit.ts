@@ -8,6 +8,8 @@ declare module 'fastify' {
     limiter: RateLimiter
     /** Counts one request for `key`; sets the RateLimit-* headers; throws 429 `rate_limited` when refused. */
     enforceLimit: (reply: FastifyReply, key: string, windows: Window[]) => Promise<Verdict>
+    /** What enforceLimit does with a verdict already taken: the headers, then 429 when refused. */
+    applyVerdict: (reply: FastifyReply, verdict: Verdict) => void
   }
 }
 
@@ -49,13 +51,17 @@ export default fp(async (app) => {
     }
   })
   app.decorate('limiter', limiter)
-  app.decorate('enforceLimit', async (reply: FastifyReply, key: string, windows: Window[]) => {
-    const verdict = await limiter.consume(key, windows)
+  function applyVerdict (reply: FastifyReply, verdict: Verdict) {
     setLimitHeaders(reply, verdict)
     if (!verdict.allowed) {
       reply.header('Retry-After', verdict.retryAfterSeconds)
       throw new errors.RateLimited(verdict.retryAfterSeconds)
     }
+  }
+  app.decorate('applyVerdict', applyVerdict)
+  app.decorate('enforceLimit', async (reply: FastifyReply, key: string, windows: Window[]) => {
+    const verdict = await limiter.consume(key, windows)
+    applyVerdict(reply, verdict)
     return verdict
   })
 }, { name: 'rate-limit', dependencies: ['config', 'redis'] })

@@ -1,16 +1,11 @@
 import fp from 'fastify-plugin'
-import type { FastifyRequest } from 'fastify'
 import { accessFor, isOrgManagement, roleAllows, roleRank, scopesAllow } from '../lib/permissions.js'
 import { errors } from '../errors.js'
+import { storeHeader } from './auth.js'
 import { PLANS, type StoreEnv } from '../types.js'
 
 declare module 'fastify' {
   interface FastifyRequest { store: StoreEnv | null }
-}
-
-function storeHeader (request: FastifyRequest): string | null {
-  const value = request.headers['x-store-env-id']
-  return typeof value === 'string' && value.trim() ? value.trim() : null
 }
 
 /**
@@ -19,20 +14,31 @@ function storeHeader (request: FastifyRequest): string | null {
  */
 export default fp(async (app) => {
   const stores = app.services.stores
+  const cache = app.credentialCache
   app.decorateRequest('store', null)
+
+  /**
+   * From memory when the store's marker, read by this request's limiter call (plugins/auth.ts), still has the value
+   * it had when the store was read; otherwise from the database, read after that marker, so safe to keep under it.
+   */
+  async function storeOf (id: string, seen: string | null) {
+    const now = app.clock()
+    const held = seen === null ? undefined : cache.store(id, seen, now)
+    if (held) return held
+    const store = await stores.find(id)
+    if (store && seen !== null) cache.keepStore(store, seen, now)
+    return store
+  }
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config
     const credential = request.credential
     if (config.auth !== 'credential' || !credential) return
 
-    const id = config.storeScoped === false ? null : storeHeader(request)
-    const lookup = id ? stores.find(id) : Promise.resolve(null)
-    lookup.catch(() => {})
-    await request.credentialLimit
     if (config.storeScoped !== false) {
+      const id = storeHeader(request)
       if (!id) throw new errors.StoreEnvRequired()
-      const store = await lookup
+      const store = await storeOf(id, request.storeMarker)
       const inGrant = !credential.storeIds || credential.storeIds.includes(id)
       if (!store || store.orgId !== credential.orgId || !inGrant) throw new errors.StoreEnvNotFound()
       request.store = store

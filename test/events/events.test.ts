@@ -1,7 +1,8 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { build, call, onMysql } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { appendEvent } from '../webhooks/support.js'
+import { CURSOR_INDEX } from '../../src/modules/events/events.repository.js'
 
 /* decisions.md section 8: the event log is also served as GET /events and GET /events/:id under `events`. */
 
@@ -69,5 +70,22 @@ t.test('the events routes are in the OpenAPI document', async (t) => {
     const op = doc.paths[path]?.get
     t.ok(op?.summary, `${path} has a summary`)
     t.ok(op?.responses['200'] && op.responses['403'], `${path} documents 200 and 403`)
+  }
+})
+
+/** With a million events per store, a cursor page must walk the log in id order and stop (bench/read-path.ts). */
+t.test('an event page after a cursor is read from the (store_env_id, id) index without sorting', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const query = app.services.eventHistory.afterQuery(tenant.storeId, 500_000, 101, ['review.created', 'order.created']).toSQL().toNative()
+  if (onMysql) {
+    const [rows] = await app.db.raw(`EXPLAIN ${query.sql}`, query.bindings)
+    t.equal(rows[0].key, CURSOR_INDEX)
+    t.notMatch(String(rows[0].Extra), /filesort/i)
+  } else {
+    const rows = await app.db.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.bindings)
+    const plan = rows.map((row: { detail: string }) => row.detail).join('\n')
+    t.match(plan, new RegExp(`USING INDEX ${CURSOR_INDEX}`))
+    t.notMatch(plan, /TEMP B-TREE/)
   }
 })

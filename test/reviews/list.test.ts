@@ -132,3 +132,26 @@ t.test('one store cannot read, moderate or delete another store\'s reviews', asy
   t.equal((await call(app, { method: 'DELETE', url: `/v1/reviews/${id('Great')}`, ...as })).statusCode, 404)
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews', ...as })).json().meta.total, 0)
 })
+
+t.test('meta.total stays exact for every documented filter through moderation, re-verification and deletion', async (t) => {
+  const ctx = await seed(t)
+  const { app, as, id, clock } = ctx
+  const queries = ['', '?verified=true', '?verified=false', '?status=published', '?status=pending', '?rating=4', '?status=published&rating=5', '?status=pending&rating=1', '?productId=p1', '?orderId=o1']
+  async function check (stage: string) {
+    for (const query of queries) {
+      clock.advance(500)
+      const page = (await call(app, { method: 'GET', url: `/v1/reviews${query}${query ? '&' : '?'}limit=100`, ...as })).json()
+      t.equal(page.meta.total, page.data.length, `${stage}: ${query || 'no filter'}`)
+    }
+  }
+  await check('seeded')
+  clock.advance(500)
+  await call(app, { method: 'PATCH', url: `/v1/reviews/${id('Nice')}`, ...as, payload: { status: 'published' } })
+  clock.advance(500)
+  await call(app, { method: 'PUT', url: '/v1/orders', ...as, payload: { orders: [{ platformOrderId: 'o1', customerEmail: 'eve@example.test' }] } })
+  clock.advance(500)
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/reviews/${id('Bad')}`, ...as })).statusCode, 204)
+  await check('after publishing, re-verifying and deleting')
+  clock.advance(500)
+  t.same((await call(app, { method: 'GET', url: '/v1/reviews?status=published', ...as })).json().meta.total, 3)
+})

@@ -7,12 +7,13 @@ import { actorOf, type Credential } from '../../types.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
 import { replaceStoreOrigins } from './store-origins.js'
+import { marker, type Freshness } from '../../lib/freshness.js'
 import type { StoreEnv, StoresRepository } from './stores.repository.js'
 
 /** Ends the OAuth connections a removed member made for the organization, inside the removal's transaction. */
 export type EndPersonConnections = (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) => Promise<void>
 
-interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock, endPersonConnections: EndPersonConnections }
+interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock, fresh: Freshness, endPersonConnections: EndPersonConnections }
 
 export function presentStore (store: StoreEnv) {
   return {
@@ -25,7 +26,7 @@ export function presentStore (store: StoreEnv) {
   }
 }
 
-export function accountService ({ db, people, stores, audit, clock, endPersonConnections }: Deps) {
+export function accountService ({ db, people, stores, audit, clock, fresh, endPersonConnections }: Deps) {
   /**
    * A store named in the path gets the checks tenancy gives x-store-env-id: in the credential's organization and
    * grant (else 404 store_env_not_found, so other tenants' ids are not confirmed), and not lapsed.
@@ -52,7 +53,7 @@ export function accountService ({ db, people, stores, audit, clock, endPersonCon
     /** Owner and admin only (the route's minRole; the admin pages check the same). */
     async setStoreOrigins (credential: Credential, storeId: string, origins: readonly string[], ip: string | null) {
       const store = await storeInReach(credential, storeId)
-      return { origins: await replaceStoreOrigins({ db, stores, audit }, store, origins, actorOf(credential), ip) }
+      return { origins: await replaceStoreOrigins({ db, stores, audit, fresh }, store, origins, actorOf(credential), ip) }
     },
 
     async members (orgId: string, query: PageQuery) {
@@ -77,6 +78,8 @@ export function accountService ({ db, people, stores, audit, clock, endPersonCon
         await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { role } }, trx)
         await endPersonConnections({ orgId: actor.orgId, personId, actor: actorOf(actor), ip }, trx)
       })
+      // After the commit: every instance reads the person's credentials again on their next request.
+      await fresh.bump([marker.person(personId)])
     },
 
     /** Up to the actor's own role, never for someone above it, and an organization always keeps an owner. */
@@ -93,6 +96,7 @@ export function accountService ({ db, people, stores, audit, clock, endPersonCon
         await people.setRole(actor.orgId, personId, role, trx)
         await audit.record({ orgId: actor.orgId, action: 'member.role_changed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { from: current, to: role } }, trx)
       })
+      await fresh.bump([marker.person(personId)])
     },
 
     auditLog (orgId: string, query: PageQuery & { action?: string }) {

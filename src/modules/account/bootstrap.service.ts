@@ -9,11 +9,12 @@ import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
 import { checkedOrigins, replaceStoreOrigins } from './store-origins.js'
 import type { StoresRepository } from './stores.repository.js'
+import { marker, type Freshness } from '../../lib/freshness.js'
 
-interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher }
+interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher, fresh: Freshness }
 
 /** Operator set-up without the admin application (decisions.md section 13): used by the CLI and the first-run seed. */
-export function bootstrapService ({ db, people, stores, audit, keys, clock, hash }: Deps) {
+export function bootstrapService ({ db, people, stores, audit, keys, clock, hash, fresh }: Deps) {
   async function addMember (orgId: string, email: string, role: Role) {
     if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest(`A person's role is owner, admin or editor, not ${role}`)
     if (!await people.findOrganization(orgId)) throw new errors.NotFound('Organization')
@@ -49,6 +50,8 @@ export function bootstrapService ({ db, people, stores, audit, keys, clock, hash
     async setPlan (input: { store: string, plan: Plan, status?: SubscriptionStatus }) {
       const store = await stores.setPlan(input.store, input.plan, input.status)
       if (!store) throw new errors.NotFound('Store environment')
+      // A lapse or downgrade refuses the store's next request on every instance (plugins/tenancy.ts).
+      await fresh.bump([marker.store(store.id)])
       return { store: { id: store.id, plan: store.plan, status: store.subscriptionStatus } }
     },
 
@@ -56,7 +59,7 @@ export function bootstrapService ({ db, people, stores, audit, keys, clock, hash
     async setOrigins (input: { store: string, origins: string[] }) {
       const store = await stores.find(input.store)
       if (!store) throw new errors.NotFound('Store environment')
-      const origins = await replaceStoreOrigins({ db, stores, audit }, store, input.origins, 'cli', null)
+      const origins = await replaceStoreOrigins({ db, stores, audit, fresh }, store, input.origins, 'cli', null)
       return { store: { id: store.id, origins } }
     },
 

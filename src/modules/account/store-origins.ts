@@ -4,8 +4,9 @@ import { normalizeOrigins, OriginError } from '../../lib/origins.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
 import type { StoreEnv } from '../../types.js'
 import type { StoresRepository } from './stores.repository.js'
+import { marker, type Freshness } from '../../lib/freshness.js'
 
-interface Deps { db: Knex, stores: StoresRepository, audit: AuditRepository }
+interface Deps { db: Knex, stores: StoresRepository, audit: AuditRepository, fresh: Freshness }
 
 /** The list as stored, or 400 invalid_request naming the first bad origin. */
 export function checkedOrigins (input: readonly string[]): string[] {
@@ -22,7 +23,7 @@ export function checkedOrigins (input: readonly string[]): string[] {
  * The storefront reads the store on every request, so the next call already sees the new list.
  * A change is audited as `store.origins_updated`; saving the same list again (or only reordering it) records nothing.
  */
-export async function replaceStoreOrigins ({ db, stores, audit }: Deps, store: StoreEnv, input: readonly string[], actor: string, ip: string | null): Promise<string[]> {
+export async function replaceStoreOrigins ({ db, stores, audit, fresh }: Deps, store: StoreEnv, input: readonly string[], actor: string, ip: string | null): Promise<string[]> {
   const origins = checkedOrigins(input)
   const added = origins.filter((o) => !store.allowedOrigins.includes(o))
   const removed = store.allowedOrigins.filter((o) => !origins.includes(o))
@@ -33,5 +34,6 @@ export async function replaceStoreOrigins ({ db, stores, audit }: Deps, store: S
       await audit.record({ orgId: store.orgId, action: 'store.origins_updated', actor, subject: `store:${store.id}`, ip, details: { added, removed } }, trx)
     }
   })
+  await fresh.bump([marker.store(store.id)])
   return origins
 }

@@ -7,7 +7,8 @@ import { safeEqual, sha256 } from '../../lib/secrets.js'
 import { isValidScope, RESOURCES, roleRank, scopesWithin, type Role } from '../../lib/permissions.js'
 import { toPage, envelope, type PageQuery } from '../../lib/pagination.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
-import { actorOf, type Credential } from '../../types.js'
+import { marker, type Freshness } from '../../lib/freshness.js'
+import { actorOf, type Credential, type CredentialClaim, type Log } from '../../types.js'
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.js'
 
 export const KEY_PREFIX = 'svc_'
@@ -19,7 +20,7 @@ export type KeyStatus = 'active' | 'expired' | 'revoked'
 
 export interface CreateKeyInput { name: string, role: Role, scopes?: string[], expiresAt?: string }
 
-interface Deps { db: Knex, repo: ApiKeysRepository, audit: AuditRepository, clock: Clock }
+interface Deps { db: Knex, repo: ApiKeysRepository, audit: AuditRepository, clock: Clock, fresh: Freshness, log: Log }
 
 export function statusOf (row: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now: number): KeyStatus {
   if (row.revoked_at != null) return 'revoked'
@@ -27,7 +28,7 @@ export function statusOf (row: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now
   return 'active'
 }
 
-export function apiKeysService ({ db, repo, audit, clock }: Deps) {
+export function apiKeysService ({ db, repo, audit, clock, fresh, log }: Deps) {
   function present (row: ApiKeyRow) {
     return {
       id: row.id,
@@ -66,6 +67,24 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
   function checkLifetime (creatorExpiresAt: number | null | undefined, expiresAt: number | null) {
     if (creatorExpiresAt == null) return
     if (expiresAt === null || expiresAt > creatorExpiresAt) throw new errors.ExpiryExceedsCredential(iso(creatorExpiresAt))
+  }
+
+  async function load (hash: string, ip: string | null): Promise<Credential | null> {
+    const row = await repo.findBySecretHash(hash)
+    if (!row || !safeEqual(row.secret_hash, hash)) return null
+    const now = clock()
+    if (statusOf(row, now) !== 'active') return null
+    if (row.first_used_at == null) {
+      // Once per key ever (and only on a request that found no cached credential): awaited, so the audit log
+      // shows the first use by the time its response is out.
+      if (await repo.markFirstUse(row.id, now)) {
+        await audit.record({ orgId: row.org_id, action: 'api_key.first_used', actor: `api_key:${row.id}`, subject: `api_key:${row.id}`, ip })
+      }
+    } else if (Number(row.last_used_at ?? 0) < now - TOUCH_EVERY_MS) {
+      // Bookkeeping only: the request does not wait for it.
+      repo.touch(row.id, now, TOUCH_EVERY_MS).catch((err: Error) => log.warn({ err: { message: err.message } }, 'recording a key use failed'))
+    }
+    return { type: 'api_key', id: row.id, orgId: row.org_id, role: row.role, scopes: JSON.parse(row.scopes) as string[], personId: null, storeIds: null, expiresAt: row.expires_at == null ? null : Number(row.expires_at) }
   }
 
   return {
@@ -114,31 +133,31 @@ export function apiKeysService ({ db, repo, audit, clock }: Deps) {
     },
 
     async revoke (actor: Credential, id: string, ip: string | null) {
-      return db.transaction(async (trx) => {
+      const row = await db.transaction(async (trx) => {
         const revoked = await repo.revoke(actor.orgId, id, clock(), trx)
         const row = await repo.find(actor.orgId, id, trx)
         if (!row) throw new errors.NotFound('API key')
         if (revoked) await audit.record({ orgId: actor.orgId, action: 'api_key.revoked', actor: actorOf(actor), subject: `api_key:${id}`, ip }, trx)
-        return present(row)
+        return row
       })
+      // After the commit, so an instance that sees the new marker also sees the revocation (lib/freshness.ts).
+      await fresh.bump([marker.key(row.secret_hash)])
+      return present(row)
     },
 
-    /** The credential resolver for `svc_` secrets: one indexed lookup, then state checks. */
-    async authenticate (secret: string, ip: string | null): Promise<Credential | null | undefined> {
+    /**
+     * The credential resolver for `svc_` secrets: the marker is named by the secret's hash, so the auth pipeline
+     * can check freshness before any lookup; loading is one indexed lookup, then state checks.
+     */
+    claim (secret: string, ip: string | null): CredentialClaim | undefined {
       if (!secret.startsWith(KEY_PREFIX)) return undefined
       const hash = sha256(secret)
-      const row = await repo.findBySecretHash(hash)
-      if (!row || !safeEqual(row.secret_hash, hash)) return null
-      const now = clock()
-      if (statusOf(row, now) !== 'active') return null
-      if (row.first_used_at == null) {
-        if (await repo.markFirstUse(row.id, now)) {
-          await audit.record({ orgId: row.org_id, action: 'api_key.first_used', actor: `api_key:${row.id}`, subject: `api_key:${row.id}`, ip })
-        }
-      } else if (Number(row.last_used_at ?? 0) < now - TOUCH_EVERY_MS) {
-        await repo.touch(row.id, now, TOUCH_EVERY_MS)
-      }
-      return { type: 'api_key', id: row.id, orgId: row.org_id, role: row.role, scopes: JSON.parse(row.scopes) as string[], personId: null, storeIds: null, expiresAt: row.expires_at == null ? null : Number(row.expires_at) }
+      return { markers: [marker.key(hash)], load: () => load(hash, ip) }
+    },
+
+    async authenticate (secret: string, ip: string | null): Promise<Credential | null | undefined> {
+      const claim = this.claim(secret, ip)
+      return claim && claim.load()
     }
   }
 }

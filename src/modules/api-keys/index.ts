@@ -4,6 +4,6 @@ import { apiKeysRoutes } from './api-keys.routes.js'
 /** API keys: creation, listing, revocation, and the `svc_` credential resolver of the auth pipeline. */
 export default async function apiKeys (app: FastifyInstance) {
   const service = app.services.apiKeys
-  app.registerCredentialResolver((token, request) => service.authenticate(token, request.ip))
+  app.registerCredentialResolver({ claim: async (token, request) => service.claim(token, request.ip) })
   await app.register(apiKeysRoutes, { service })
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { iso } from '../../lib/clock.js'
+import { isMysql } from '../../db.js'
 
 export interface NewEvent { orgId: string, storeEnvId: string, type: string, data: Record<string, unknown> }
 
@@ -75,14 +76,26 @@ export function eventLog (clock: () => number) {
 }
 export type EventLog = ReturnType<typeof eventLog>
 
+/** Created by migrations/20261123000200_events.ts (knex's default name for that index). */
+export const CURSOR_INDEX = 'events_store_env_id_id_index'
+
 /** Reading the log: one store's events after a sequence number, oldest first. */
 export function eventsRepository (db: Knex) {
+  /** `types`: only events of these types (what the reader may see); undefined for every type. */
+  function afterQuery (storeId: string, afterSeq: number, limit: number, types?: readonly string[]) {
+    // (store_env_id, id) answers the order and stops after `limit` matches. With a type list MariaDB otherwise
+    // prefers (store_env_id, type, id) and sorts every later event of those types: ~1 s at a million events.
+    const table = isMysql(db) ? db.raw('?? FORCE INDEX (??)', ['events', CURSOR_INDEX]) : db.raw('?? INDEXED BY ??', ['events', CURSOR_INDEX])
+    const query = db.from(table).where({ store_env_id: storeId }).where('id', '>', afterSeq)
+    if (types) query.whereIn('type', [...types])
+    return query.orderBy('id').limit(limit)
+  }
+
   return {
-    /** `types`: only events of these types (what the reader may see); undefined for every type. */
+    afterQuery,
+
     async listAfter (storeId: string, afterSeq: number, limit: number, types?: readonly string[]): Promise<EventRecord[]> {
-      const query = db<Row>('events').where({ store_env_id: storeId }).where('id', '>', afterSeq)
-      if (types) query.whereIn('type', [...types])
-      const rows = await query.orderBy('id').limit(limit)
+      const rows: Row[] = await afterQuery(storeId, afterSeq, limit, types)
       return rows.map(toEvent)
     },
 

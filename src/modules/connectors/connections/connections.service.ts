@@ -8,8 +8,9 @@ import type { AuditRepository } from '../../audit/audit.repository.js'
 import { actorOf, type Credential } from '../../../types.js'
 import type { GrantsRepository } from './grants.repository.js'
 import type { OauthClients } from './oauth-clients.repository.js'
+import { marker, type Freshness } from '../../../lib/freshness.js'
 
-interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock }
+interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, fresh: Freshness }
 
 /** Removes the provider's grant and every code and token issued under it. */
 export async function destroyGrantModels (db: Knex, grantId: string): Promise<void> {
@@ -25,7 +26,7 @@ function mayRevoke (actor: Pick<Credential, 'role' | 'personId'>, connectionPers
 }
 
 /** Connections (grants) of an organization and its OAuth clients: decisions.md section 10. */
-export function connectionsService ({ db, grants, clients, audit, clock }: Deps) {
+export function connectionsService ({ db, grants, clients, audit, clock, fresh }: Deps) {
   return {
     mayRevoke,
 
@@ -54,6 +55,7 @@ export function connectionsService ({ db, grants, clients, audit, clock }: Deps)
         }
       })
       await destroyGrantModels(db, id)
+      await fresh.bump([marker.grant(id)])
     },
 
     /**
@@ -67,6 +69,7 @@ export function connectionsService ({ db, grants, clients, audit, clock }: Deps)
         await audit.record({ orgId: input.orgId, action: 'oauth.connection_revoked', actor: input.actor, subject: `oauth:${id}`, ip: input.ip, details: { reason: 'member_removed', personId: input.personId } }, trx)
         await destroyGrantModels(trx, id)
       }
+      // Inside the caller's transaction: the caller bumps the person's marker after its commit, which covers these.
     },
 
     /** The provider revoked a grant itself (refresh-token reuse after the grace period, or RFC 7009 revocation). */
@@ -78,6 +81,7 @@ export function connectionsService ({ db, grants, clients, audit, clock }: Deps)
           await audit.record({ orgId: grant.orgId, action: 'oauth.connection_revoked', actor: 'system', subject: `oauth:${id}`, ip: null }, trx)
         }
       })
+      await fresh.bump([marker.grant(id)])
     },
 
     listClients: (orgId: string, query: PageQuery) => clients.list(orgId, query),

@@ -45,7 +45,8 @@ function toChoice (row: Row): GrantChoice {
   }
 }
 
-export type LiveGrant = GrantChoice & { memberRole: Role }
+/** expiresAt: when the provider's grant expires (ms), null when it does not. */
+export type LiveGrant = GrantChoice & { memberRole: Role, expiresAt: number | null }
 
 /** A live grant serves only its own person while their membership role is at least the grant's (decisions.md section 10). */
 export function entitles (grant: LiveGrant, personId: string): boolean {
@@ -87,8 +88,10 @@ export function grantsRepository (db: Knex) {
         .where('g.id', id).whereNull('g.revoked_at')
         .where((q) => { q.whereNull('m.expires_at').orWhere('m.expires_at', '>', now) })
         .where((q) => { q.whereNull('c.org_id').orWhere('c.org_id', db.ref('g.org_id')) })
-        .first('g.*', 'ms.role as member_role')
-      return row ? { ...toChoice(row as Row), memberRole: row.member_role as Role } : null
+        .first('g.*', 'ms.role as member_role', 'm.expires_at as grant_expires_at')
+      if (!row) return null
+      const expiresAt = row.grant_expires_at == null ? null : Number(row.grant_expires_at)
+      return { ...toChoice(row as Row), memberRole: row.member_role as Role, expiresAt }
     },
 
     async touch (id: string, now: number, everyMs: number) {

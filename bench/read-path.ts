@@ -1,0 +1,167 @@
+/**
+ * npm run bench:read — the read path measured the way it runs: the service as its own process started like
+ * `npm start` (node --import tsx src/server.ts, MySQL + Redis), a bare fastify process as the anchor, and wrk as
+ * the load generator in a third process (bench/rotate.lua rotates credentials so no per-credential budget is hit).
+ * Seeds one store with 1,000,000 reviews and 1,000,000 events (bench/read-seed.ts, kept between runs). Records
+ * req/s, the ratio to the bare route, p50/p99 and the service's peak RSS in bench/RESULTS.md.
+ * Benchmarks are not tests: nothing here asserts on time.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { join, dirname } from 'node:path'
+import { loadavg, tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import knex from 'knex'
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { createKnex, migrateLatest } from '../src/db.js'
+import { eventId } from '../src/modules/events/events.repository.js'
+import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
+import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
+import { systemClock } from '../src/lib/clock.js'
+import { record } from './lib.js'
+import { EVENTS, PRODUCTS, REVIEWS, seedEvents, seedKeys, seedReviews, seedStore } from './read-seed.js'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const DURATION = Number(process.env.BENCH_DURATION ?? 8)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 2000)
+const PORT = 4000 + Math.floor(Math.random() * 1000)
+const env = {
+  ...process.env,
+  PORT: String(PORT),
+  PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+  DATABASE_URL: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/eh_bench_read',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0123456789',
+  LOG_LEVEL: 'silent',
+  WORKERS: 'false'
+}
+const config = loadConfig(env)
+
+const server = knex({ client: 'mysql2', connection: { uri: config.databaseUrl!.replace(/\/[^/]*$/, '/') } as never })
+await server.raw(`CREATE DATABASE IF NOT EXISTS \`${new URL(config.databaseUrl!).pathname.slice(1)}\``)
+await server.destroy()
+const db = createKnex(config)
+await migrateLatest(db)
+// An app in this process only to seed and to mint OAuth tokens through the provider's own models (same issuer).
+const app = await buildApp(config, { db, logger: false })
+await app.ready()
+const seeded = await seedStore(app.services)
+await seedReviews(db, seeded)
+await seedEvents(db, seeded)
+const keys = await seedKeys(db, seeded, KEYS)
+const tokens = await mintTokens(TOKENS)
+const lastEvent = (await db('events').where({ store_env_id: seeded.storeId }).max<Array<{ m: number }>>({ m: 'id' }))[0].m
+const midEvent = lastEvent - Math.floor(EVENTS / 2)
+await app.close()
+await db.destroy()
+
+async function mintTokens (count: number): Promise<string[]> {
+  const audience = `${config.publicUrl}/v1`
+  const created = await oauthClients(db, systemClock).create({ name: 'Bench read path', redirectUris: ['http://127.0.0.1:9/callback'] })
+  const client = (await app.oidc.Client.find(created.clientId))!
+  const out: string[] = []
+  for (let i = 0; i < count; i++) {
+    const grant = new app.oidc.Grant({ accountId: seeded.ownerId, clientId: created.clientId })
+    grant.addResourceScope(audience, 'read')
+    const grantId = await grant.save()
+    await app.services.grants.insert({ id: grantId, orgId: seeded.orgId, personId: seeded.ownerId, clientId: created.clientId, role: 'viewer', scopes: [], storeIds: [seeded.storeId], createdAt: Date.now() })
+    const at = new app.oidc.AccessToken({ accountId: seeded.ownerId, client, grantId, scope: 'read', gty: 'authorization_code' })
+    at.resourceServer = new app.oidc.ResourceServer(audience, { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } })
+    out.push(await at.save())
+  }
+  return out
+}
+
+function start (args: string[], extra: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise((resolve, reject) => {
+    let seen = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString()
+      if (ready.test(seen)) resolve(child)
+    })
+    child.stderr!.on('data', (chunk: Buffer) => { seen += chunk.toString() })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${seen.slice(-2000)}`)))
+  })
+}
+
+function rssMb (pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+  return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024)
+}
+
+interface Figure { name: string, rps: number, p50: number, p99: number, non2xx: number, rss: number | null }
+
+const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'))
+const files = { keys: join(dir, 'keys'), tokens: join(dir, 'tokens') }
+writeFileSync(files.keys, keys.join('\n') + '\n')
+writeFileSync(files.tokens, tokens.join('\n') + '\n')
+
+/** wrk in its own process; its --latency report gives p50 and p99. */
+function wrk (name: string, port: number, path: string, credentials: keyof typeof files | null, pid: number | null): Figure {
+  const args = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--latency']
+  if (credentials) args.push('-s', join(root, 'bench/rotate.lua'))
+  args.push(`http://127.0.0.1:${port}${credentials ? '' : path}`)
+  if (credentials) args.push('--', path, seeded.storeId, files[credentials])
+  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out)
+    if (!m) return NaN
+    return Math.round(Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[m[2]] * 10) / 10
+  }
+  const figure = {
+    name,
+    rps: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)),
+    p50: ms('50'),
+    p99: ms('99'),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    rss: pid ? rssMb(pid) : null
+  }
+  console.log(`${name}: ${figure.rps} req/s, p50 ${figure.p50} ms, p99 ${figure.p99} ms, non-2xx ${figure.non2xx}${figure.rss ? `, RSS ${figure.rss} MB` : ''}`)
+  return figure
+}
+
+const barePort = PORT + 1000
+const bare = await start(['--import', 'tsx', 'bench/bare-server.ts'], { PORT: String(barePort) }, /listening/)
+const service = await start(['--import', 'tsx', 'src/server.ts'], {}, /is listening/)
+const pid = service.pid!
+const figures: Figure[] = []
+try {
+  const anchor = wrk('bare fastify route (own process)', barePort, '/bare', null, null)
+  figures.push(anchor)
+  const since = `/v1/events?since=${eventId(lastEvent)}`
+  // Warm-up: every credential once, so the figures are of the steady state the design is for.
+  wrk('warm-up (not recorded)', PORT, since, 'keys', pid)
+  wrk('warm-up (not recorded)', PORT, since, 'tokens', pid)
+  const targets: Array<[string, string, keyof typeof files]> = [
+    ['store-scoped GET, API key (events after the newest: full pipeline, empty page)', since, 'keys'],
+    ['same GET, OAuth access token', since, 'tokens'],
+    [`GET /v1/reviews, no filter (${REVIEWS} reviews)`, '/v1/reviews', 'keys'],
+    ['GET /v1/reviews?verified=true', '/v1/reviews?verified=true', 'keys'],
+    ['GET /v1/reviews?status=published', '/v1/reviews?status=published', 'keys'],
+    ['GET /v1/reviews?rating=5', '/v1/reviews?rating=5', 'keys'],
+    ['GET /v1/reviews?status=published&rating=5', '/v1/reviews?status=published&rating=5', 'keys'],
+    [`GET /v1/reviews?productId= (1 of ${PRODUCTS})`, `/v1/reviews?productId=p${Math.floor(PRODUCTS / 2)}`, 'keys'],
+    ['GET /v1/reviews?orderId=', `/v1/reviews?orderId=o${Math.floor(REVIEWS / 2)}`, 'keys'],
+    [`GET /v1/events cursor mid-log (${EVENTS} events)`, `/v1/events?since=${eventId(midEvent)}`, 'keys'],
+    ['connector polling GET /v1/connectors/triggers/review.created', '/v1/connectors/triggers/review.created', 'keys']
+  ]
+  for (const [name, path, credentials] of targets) figures.push(wrk(name, PORT, path, credentials, pid))
+  const lines = ['| target | req/s | vs bare | p50 ms | p99 ms | non-2xx | service RSS MB |', '|---|---:|---:|---:|---:|---:|---:|']
+  for (const f of figures) lines.push(`| ${f.name} | ${f.rps} | ${(f.rps / anchor.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.rss ?? ''} |`)
+  const apiKey = figures[1]
+  const oauth = figures[2]
+  record('read', 'bench:read — the read path, service in its own process (MySQL + Redis, wrk)', [
+    `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node --import tsx src/server.ts\`; the bare route in a third process. ${KEYS} viewer keys and ${TOKENS} OAuth tokens in rotation, each used once in a warm-up first. One store holds ${REVIEWS} reviews and ${EVENTS} events.`,
+    '',
+    lines.join('\n'),
+    '',
+    `OAuth token vs API key on the same GET: ${(oauth.rps / apiKey.rps).toFixed(2)}×. Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')} — on a shared machine the ratios carry the other processes' load too.`
+  ].join('\n'))
+} finally {
+  service.kill('SIGTERM')
+  bare.kill('SIGTERM')
+}

@@ -1,0 +1,91 @@
+import type { Redis } from 'ioredis'
+import { base62 } from './ids.js'
+
+/**
+ * Generation markers: one Redis key per thing an authenticated request depends on (an API key, an OAuth grant,
+ * a person's memberships, a store). Every change that could refuse a request sets the thing's marker to a new
+ * value; each instance remembers the values it saw when it last read the database, and the rate limiter's script
+ * returns the current values in the same round trip that counts the request (plugins/credential-cache.ts). A
+ * changed value sends that instance back to the database, so a revocation is seen on the very next request on
+ * every instance, while an unchanged one lets a request pass with no query at all.
+ */
+export const marker = {
+  /** An API key, by the SHA-256 of its secret: known from the request before any lookup. */
+  key: (secretHash: string) => `key:${secretHash}`,
+  grant: (grantId: string) => `grant:${grantId}`,
+  /** Any membership of the person (removal, role change), in whichever organization. */
+  person: (personId: string) => `person:${personId}`,
+  store: (storeId: string) => `store:${storeId}`
+}
+
+/**
+ * A marker that expires only makes a cached entry look changed (a reload), never unchanged, so markers may go:
+ * they are kept long enough to outlive any cached entry many times over.
+ */
+const MARKER_TTL_MS = 7 * 86_400_000
+
+export interface Freshness {
+  /** True when markers live in Redis, shared by every instance; false: nothing may be cached. */
+  readonly shared: boolean
+  /** The Redis key of a marker, for scripts that read markers in their own call. */
+  keyOf: (name: string) => string
+  /** The markers' current values ('' when never set), or null when Redis cannot be asked. */
+  read: (names: string[]) => Promise<string[] | null>
+  /**
+   * Gives each marker a new value. Call it after the change is committed: an instance that reads the marker
+   * before the commit and the database after it only caches what it read, which a later bump invalidates.
+   * Failures are kept and retried when Redis is back (instances also forget their caches then).
+   */
+  bump: (names: string[]) => Promise<void>
+}
+
+type Warn = (obj: object, msg: string) => void
+
+export function freshness (redis: Redis | null, prefix: string, warn: Warn = () => {}): Freshness {
+  const keyOf = (name: string) => `${prefix}gen:${name}`
+  if (!redis) {
+    return { shared: false, keyOf, read: async () => null, bump: async () => {} }
+  }
+  const pending = new Set<string>()
+
+  async function write (names: string[]) {
+    const value = `${Date.now().toString(36)}.${base62(8)}`
+    const batch = redis!.multi()
+    for (const name of names) batch.set(keyOf(name), value, 'PX', MARKER_TTL_MS)
+    const results = await batch.exec()
+    const failed = results?.find(([err]) => err)
+    if (!results || failed) throw failed?.[0] ?? new Error('marker update aborted')
+  }
+
+  redis.on('ready', () => {
+    if (!pending.size) return
+    const names = [...pending]
+    pending.clear()
+    write(names).catch((err: Error) => {
+      for (const name of names) pending.add(name)
+      warn({ err: { message: err.message } }, 'marker update failed again')
+    })
+  })
+
+  return {
+    shared: true,
+    keyOf,
+    async read (names) {
+      if (!names.length) return []
+      try {
+        return (await redis.mget(names.map(keyOf))).map((v) => v ?? '')
+      } catch {
+        return null
+      }
+    },
+    async bump (names) {
+      if (!names.length) return
+      try {
+        await write(names)
+      } catch (err) {
+        for (const name of names) pending.add(name)
+        warn({ err: { message: (err as Error).message } }, 'marker update failed; retried when Redis is back')
+      }
+    }
+  }
+}

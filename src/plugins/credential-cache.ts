@@ -1,0 +1,78 @@
+import type { Credential, StoreEnv } from '../types.js'
+
+export type { CredentialClaim } from '../types.js'
+
+export interface CredentialEntry {
+  credential: Credential
+  markers: string[]
+  /** The markers' values read before the database was, in `markers` order. */
+  seen: string[]
+  expiresAt: number | null
+  loadedAt: number
+}
+
+interface StoreEntry { store: StoreEnv, seen: string, loadedAt: number }
+
+/**
+ * A backstop only: markers settle freshness on every request. An entry is also read again after this long, which
+ * bounds the damage of a marker update lost to a Redis failure that outlived the retries.
+ */
+export const MAX_AGE_MS = 60_000
+const MAX_ENTRIES = 20_000
+
+/** A map that forgets its oldest entries beyond a size, so memory stays bounded whatever the traffic. */
+class Bounded<V> {
+  private readonly map = new Map<string, V>()
+  get (key: string) { return this.map.get(key) }
+  delete (key: string) { this.map.delete(key) }
+  clear () { this.map.clear() }
+  set (key: string, value: V) {
+    this.map.delete(key)
+    this.map.set(key, value)
+    if (this.map.size > MAX_ENTRIES) this.map.delete(this.map.keys().next().value!)
+  }
+}
+
+/**
+ * Per-instance memory of resolved credentials (by the SHA-256 of the token, never the token) and stores. An entry
+ * is used only when the markers the limiter script returned for this very request equal those it was loaded
+ * under (plugins/auth.ts, plugins/tenancy.ts); otherwise the database is read again.
+ */
+export class CredentialCache {
+  private readonly credentials = new Bounded<CredentialEntry>()
+  private readonly stores = new Bounded<StoreEntry>()
+
+  credential (tokenHash: string, now: number): CredentialEntry | undefined {
+    const entry = this.credentials.get(tokenHash)
+    if (!entry) return undefined
+    if (now - entry.loadedAt >= MAX_AGE_MS || (entry.expiresAt !== null && now >= entry.expiresAt)) {
+      this.credentials.delete(tokenHash)
+      return undefined
+    }
+    return entry
+  }
+
+  keepCredential (tokenHash: string, entry: CredentialEntry) { this.credentials.set(tokenHash, entry) }
+  forgetCredential (tokenHash: string) { this.credentials.delete(tokenHash) }
+
+  /** The store, when it was loaded under the marker value `seen` this request read. */
+  store (id: string, seen: string, now: number): StoreEnv | undefined {
+    const entry = this.stores.get(id)
+    if (!entry || entry.seen !== seen || now - entry.loadedAt >= MAX_AGE_MS) return undefined
+    return entry.store
+  }
+
+  keepStore (store: StoreEnv, seen: string, now: number) { this.stores.set(store.id, { store, seen, loadedAt: now }) }
+
+  /** Redis came back (or was replaced): marker updates may have been lost meanwhile, so trust nothing held. */
+  clear () {
+    this.credentials.clear()
+    this.stores.clear()
+  }
+}
+
+export function sameValues (a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}

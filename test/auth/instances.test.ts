@@ -1,0 +1,105 @@
+import t, { type Test } from 'tap'
+import { base62 } from '../../src/lib/ids.js'
+import type { Credential } from '../../src/types.js'
+import { build, call, onMysql, probeRoutes } from '../helper.js'
+import { addMember, makeKey, makeTenant, type Tenant } from '../factories.js'
+import { connect, makeClient, serve } from '../oauth/oauth-helper.js'
+
+/**
+ * Two instances behind one load balancer: same database, same Redis namespace, same PUBLIC_URL. Each keeps
+ * credentials and stores in memory between requests (plugins/credential-cache.ts); a change made through one must
+ * refuse the very next request on the other. Every test first has B serve the credential, so B holds it.
+ */
+async function twoInstances (t: Test) {
+  const redisPrefix = `eh:test:${base62(10)}:`
+  const a = await serve(t, { redisPrefix, routes: probeRoutes(['reviews']) })
+  const b = await build(t, { redisPrefix, config: { publicUrl: a.base }, routes: probeRoutes(['reviews']) })
+  return { a: a.app, b, base: a.base }
+}
+
+const probe = (app: Parameters<typeof call>[0], key: string, store: string) => call(app, { method: 'GET', url: '/v1/reviews/probe', key, store })
+
+function ownerOf (tenant: Tenant): Credential {
+  return { type: 'person', id: tenant.owner.id, orgId: tenant.orgId, role: 'owner', scopes: [], personId: tenant.owner.id, storeIds: null }
+}
+
+t.test('a key revoked on one instance gets 401 on the other at its very next request', async (t) => {
+  const { a, b } = await twoInstances(t)
+  const tenant = await makeTenant(a)
+  const key = await makeKey(a, tenant, 'editor')
+  t.equal((await probe(b, key.secret, tenant.storeId)).statusCode, 200)
+  t.equal((await probe(b, key.secret, tenant.storeId)).statusCode, 200, 'served twice, so from memory the second time')
+  t.equal((await call(a, { method: 'DELETE', url: `/v1/api-keys/${key.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 200)
+  const refused = await probe(b, key.secret, tenant.storeId)
+  t.equal(refused.statusCode, 401)
+  t.equal(refused.json().code, 'invalid_credentials')
+  t.equal((await probe(b, tenant.key, tenant.storeId)).statusCode, 200, 'other keys of the organization are unaffected')
+})
+
+t.test('a store lapsed through one instance gets 403 subscription_expired on the other at once', async (t) => {
+  const { a, b } = await twoInstances(t)
+  const tenant = await makeTenant(a)
+  t.equal((await probe(b, tenant.key, tenant.storeId)).statusCode, 200)
+  t.equal((await probe(b, tenant.key, tenant.storeId)).statusCode, 200)
+  await a.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'growth', status: 'lapsed' })
+  t.equal((await probe(b, tenant.key, tenant.storeId)).json().code, 'subscription_expired')
+  await a.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'growth', status: 'active' })
+  t.equal((await probe(b, tenant.key, tenant.storeId)).statusCode, 200, 'and renewal is seen at once too')
+})
+
+t.test('a member removed on one instance loses their OAuth token on the other at its very next request', async (t) => {
+  const { a, b, base } = await twoInstances(t)
+  const tenant = await makeTenant(a)
+  const member = await addMember(a, tenant, 'admin')
+  const { tokens } = await connect({ base, client: await makeClient(a), person: member, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' })
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
+  t.equal((await call(a, { method: 'DELETE', url: `/v1/account/members/${member.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  const refused = await probe(b, tokens.access_token, tenant.storeId)
+  t.equal(refused.statusCode, 401)
+  t.equal(refused.json().code, 'invalid_credentials')
+})
+
+t.test('a member demoted below the grant\'s role on one instance loses the token on the other at once', async (t) => {
+  const { a, b, base } = await twoInstances(t)
+  const tenant = await makeTenant(a)
+  const member = await addMember(a, tenant, 'admin')
+  const { tokens } = await connect({ base, client: await makeClient(a), person: member, org: tenant.orgId, stores: [tenant.storeId], role: 'admin' })
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
+  await a.services.account.changeRole(ownerOf(tenant), member.id, 'editor', null)
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 401)
+})
+
+t.test('a connection revoked on one instance stops its access token on the other at once', async (t) => {
+  const { a, b, base } = await twoInstances(t)
+  const tenant = await makeTenant(a)
+  const { tokens } = await connect({ base, client: await makeClient(a), person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' })
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
+  const grantId = JSON.parse(Buffer.from(tokens.access_token.split('.')[1], 'base64url').toString()).grant_id as string
+  t.equal((await call(a, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 401)
+})
+
+t.test('with Redis unreachable, a revoked key is refused on its next request (the database is read every time)', async (t) => {
+  const app = await build(t, { config: { redisUrl: 'redis://127.0.0.1:1' }, routes: probeRoutes(['reviews']) })
+  const tenant = await makeTenant(app)
+  const key = await makeKey(app, tenant, 'editor')
+  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/api-keys/${key.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 200)
+  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 401)
+})
+
+t.test('a warm store-scoped request makes no database query with Redis, and reads the database every time without', async (t) => {
+  const app = await build(t, { routes: probeRoutes(['reviews']) })
+  const tenant = await makeTenant(app)
+  t.equal((await probe(app, tenant.key, tenant.storeId)).statusCode, 200)
+  const queries: string[] = []
+  const count = (query: { sql: string }) => { queries.push(query.sql) }
+  app.db.on('query', count)
+  t.teardown(() => { app.db.off('query', count) })
+  t.equal((await probe(app, tenant.key, tenant.storeId)).statusCode, 200)
+  if (onMysql) t.same(queries, [], 'key, store, role, scopes, plan and limit settled from memory and one Redis call')
+  else t.ok(queries.some((sql) => /api_keys/.test(sql)) && queries.some((sql) => /store_envs/.test(sql)), 'no Redis: key and store read again')
+})
