@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import type { Credential } from '../types.js'
@@ -18,6 +18,12 @@ export type RouteAuth = 'credential' | 'storefront' | 'public' | 'none'
 declare module 'fastify' {
   interface FastifyInstance {
     registerCredentialResolver: (resolver: CredentialResolver) => void
+    /**
+     * The credential step of the pipeline for a route that authenticates itself (the MCP endpoint): resolves the
+     * key or token, spends the per-IP failure budget and throws 401 as the hook does. With `charge`, the request is
+     * also counted against the credential's rate limit (settled in `request.credentialLimit`).
+     */
+    authenticate: (request: FastifyRequest, reply: FastifyReply, options: { charge: boolean }) => Promise<Credential>
   }
   interface FastifyRequest {
     credential: Credential | null
@@ -93,17 +99,7 @@ export default fp(async (app) => {
     return role !== null && roleRank(role) >= roleRank(credential.role)
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config
-    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response
-    // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
-    const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
-    if (auth === 'public') {
-      await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
-      return
-    }
-    if (auth !== 'credential') return
-
+  async function authenticate (request: FastifyRequest, reply: FastifyReply, { charge }: { charge: boolean }): Promise<Credential> {
     // The per-IP failure budget is spent only by failures and looked at only once the credential has failed, so
     // a valid key or token is never refused for what others behind the same NAT got wrong. The count is one
     // atomic step (one Redis script, or one synchronous step in memory), so however many bad credentials arrive
@@ -119,11 +115,29 @@ export default fp(async (app) => {
       throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
     }
     request.credential = credential
+    if (!charge) return credential
     // Not awaited here: the Redis round trip overlaps the store lookup in plugins/tenancy.ts, which awaits it
     // first, so a refused request still gets 429 before any store or permission error.
     const limit = app.enforceLimit(reply, `cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS).then(() => {})
     limit.catch(() => {})
     request.credentialLimit = limit
+    return credential
+  }
+
+  app.decorate('authenticate', authenticate)
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config
+    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response
+    // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
+    const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
+    if (auth === 'public') {
+      await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
+      return
+    }
+    if (auth !== 'credential') return
+
+    await authenticate(request, reply, { charge: true })
   })
 }, { name: 'auth', dependencies: ['services', 'rate-limit'] })
 
