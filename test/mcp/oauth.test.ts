@@ -2,6 +2,10 @@ import t from 'tap'
 import { connected } from '../oauth/oauth-helper.js'
 import { callTool, connectClient, errorOf, toolNames } from './mcp-client.js'
 
+function textOf (content: { text?: unknown }): string {
+  return String(content.text)
+}
+
 t.test('an OAuth access token connects, and its tools leave out org-level management', async (t) => {
   const { base, tenant, tokens } = await connected(t, { role: 'editor', scope: 'reviews:read products:write' })
   const client = await connectClient(t, base, tokens.access_token, tenant.storeId)
@@ -51,10 +55,10 @@ t.test('the OpenAPI document and the changelog are resources', async (t) => {
   const { resources } = await client.listResources()
   t.same(resources.map((r) => r.name).sort(), ['changelog', 'openapi'])
   const openapi = await client.readResource({ uri: `${base}/v1/openapi.json` })
-  const doc = JSON.parse(String(openapi.contents[0].text)) as { openapi: string }
+  const doc = JSON.parse(textOf(openapi.contents[0])) as { openapi: string }
   t.equal(doc.openapi, '3.1.0')
   const changelog = await client.readResource({ uri: `${base}/docs/changelog.md` })
-  t.match(String(changelog.contents[0].text), /# API changelog/)
+  t.match(textOf(changelog.contents[0]), /# API changelog/)
 })
 
 t.test('GET and DELETE on /mcp answer 405 method_not_allowed: the server keeps no sessions', async (t) => {
@@ -65,4 +69,3 @@ t.test('GET and DELETE on /mcp answer 405 method_not_allowed: the server keeps n
     t.equal((await res.json() as { code: string }).code, 'method_not_allowed')
   }
 })
-
