@@ -2,8 +2,8 @@ import t from 'tap'
 import { connected } from '../oauth/oauth-helper.js'
 import { callTool, connectClient, errorOf, toolNames } from './mcp-client.js'
 
-function textOf (content: { text?: unknown }): string {
-  return String(content.text)
+function textOf (content: { uri: string }): string {
+  return 'text' in content ? String(content.text) : ''
 }
 
 t.test('an OAuth access token connects, and its tools leave out org-level management', async (t) => {
