@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
 import {
   CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
   type Tool
@@ -47,8 +48,14 @@ async function usableStore (app: FastifyInstance, credential: Credential, id: st
   return store && store.orgId === credential.orgId && inGrant ? store : null
 }
 
+/**
+ * One validator for every request's server: the SDK otherwise builds a new Ajv instance (with formats) per Server,
+ * which cost more than the whole REST call it wraps. This server never validates against client schemas anyway.
+ */
+const validator = new AjvJsonSchemaValidator()
+
 export function mcpServer (app: FastifyInstance, catalogue: Catalogue, credential: Credential, caller: Caller, limits: LimitHeaders): Server {
-  const server = new Server({ name: 'evidence-hub', version: catalogue.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS })
+  const server = new Server({ name: 'evidence-hub', version: catalogue.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator })
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const store = await usableStore(app, credential, caller.storeId)
