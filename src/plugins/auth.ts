@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import fp from 'fastify-plugin'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import type { Credential } from '../types.js'
@@ -24,6 +25,12 @@ declare module 'fastify' {
      * also counted against the credential's rate limit (settled in `request.credentialLimit`).
      */
     authenticate: (request: FastifyRequest, reply: FastifyReply, options: { charge: boolean }) => Promise<Credential>
+    /**
+     * app.inject as a credential this request already resolved (an MCP tool call becoming its REST call): the
+     * injected request skips the second lookup and runs everything after it as REST does (limits, store, role,
+     * scopes, plan, subscription, audit). Only this process can hand a credential over (see `handOver`).
+     */
+    injectAs: (credential: Credential, options: InjectOptions) => Promise<LightMyRequestResponse>
   }
   interface FastifyRequest {
     credential: Credential | null
@@ -47,6 +54,9 @@ declare module 'fastify' {
     plan?: 'growth' | 'pro'
   }
 }
+
+/** Carries the nonce of a credential handed to an injected request (`app.injectAs`); meaningless off the process. */
+const HAND_OVER_HEADER = 'x-evidence-hub-hand-over'
 
 function tokenOf (request: FastifyRequest): string | null {
   const header = request.headers.authorization
@@ -81,6 +91,34 @@ export default fp(async (app) => {
 
   const people = app.services.people
 
+  /**
+   * Credentials handed to injected requests, under single-use nonces (128 random bits) that exist only while the
+   * injection runs and never leave the process. A client sending the header cannot name a live nonce, and a request
+   * off the network is never taken for an injected one anyway, so the header can name nothing a caller could forge;
+   * without a live nonce the request resolves its own credential as always.
+   */
+  const handedOver = new Map<string, Credential>()
+
+  async function injectAs (credential: Credential, options: InjectOptions): Promise<LightMyRequestResponse> {
+    const nonce = randomBytes(16).toString('base64url')
+    handedOver.set(nonce, credential)
+    try {
+      return await app.inject({ ...options, headers: { ...options.headers, [HAND_OVER_HEADER]: nonce } })
+    } finally {
+      handedOver.delete(nonce)
+    }
+  }
+
+  function handOver (request: FastifyRequest): Credential | null {
+    const nonce = request.headers[HAND_OVER_HEADER]
+    if (nonce === undefined) return null
+    delete request.headers[HAND_OVER_HEADER]
+    if (typeof nonce !== 'string' || !(request.raw as { isLightMyRequest?: boolean }).isLightMyRequest) return null
+    const credential = handedOver.get(nonce) ?? null
+    handedOver.delete(nonce)
+    return credential
+  }
+
   async function resolve (token: string, request: FastifyRequest): Promise<Credential | null> {
     for (const resolver of resolvers) {
       const credential = await resolver(token, request)
@@ -99,7 +137,7 @@ export default fp(async (app) => {
     return role !== null && roleRank(role) >= roleRank(credential.role)
   }
 
-  async function authenticate (request: FastifyRequest, reply: FastifyReply, { charge }: { charge: boolean }): Promise<Credential> {
+  async function authenticate (request: FastifyRequest, reply: FastifyReply, { charge }: { charge: boolean }, handed: Credential | null = null): Promise<Credential> {
     // The per-IP failure budget is spent only by failures and looked at only once the credential has failed, so
     // a valid key or token is never refused for what others behind the same NAT got wrong. The count is one
     // atomic step (one Redis script, or one synchronous step in memory), so however many bad credentials arrive
@@ -109,7 +147,7 @@ export default fp(async (app) => {
     // an exhausted budget opens no guessing (keys carry 32+ random base62 characters, tokens are signed);
     // passwords can be guessed, which is why the login locks out before it checks (plugins/session.ts).
     const token = tokenOf(request)
-    const credential = token ? await resolve(token, request) : null
+    const credential = handed ?? (token ? await resolve(token, request) : null)
     if (!credential) {
       await app.enforceLimit(reply, `ip:authfail:${request.ip}`, AUTH_FAILURE_WINDOWS)
       throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
@@ -124,7 +162,8 @@ export default fp(async (app) => {
     return credential
   }
 
-  app.decorate('authenticate', authenticate)
+  app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply, options: { charge: boolean }) => authenticate(request, reply, options))
+  app.decorate('injectAs', injectAs)
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config
@@ -137,7 +176,7 @@ export default fp(async (app) => {
     }
     if (auth !== 'credential') return
 
-    await authenticate(request, reply, { charge: true })
+    await authenticate(request, reply, { charge: true }, handOver(request))
   })
 }, { name: 'auth', dependencies: ['services', 'rate-limit'] })
 

@@ -163,3 +163,21 @@ t.test('bad arguments give an error result with the REST { message, code }', asy
   const missing = await callTool(client, 'get_review', { id: 'rev_missing' })
   t.equal(errorOf(missing).code, 'not_found')
 })
+
+t.test('the hand-over header a tool call uses carries no authority from outside the process', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const viewer = await makeKey(app, tenant, 'viewer')
+  const base = await baseOf(app)
+  const forged = { 'x-evidence-hub-hand-over': 'AAAAAAAAAAAAAAAAAAAAAA', 'x-store-env-id': tenant.storeId }
+  const bare = await fetch(`${base}/v1/products`, { headers: forged })
+  t.equal(bare.status, 401, 'no credential is still no credential')
+  const injected = await app.inject({ method: 'GET', url: '/v1/products', headers: forged })
+  t.equal(injected.statusCode, 401, 'nor in process without a live hand-over')
+  const write = await fetch(`${base}/v1/products`, {
+    method: 'PUT',
+    headers: { ...forged, authorization: `Bearer ${viewer.secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ products: [{ platformProductId: 'x1' }] })
+  })
+  t.equal((await write.json() as { code: string }).code, 'role_read_only', 'a viewer stays a viewer')
+})

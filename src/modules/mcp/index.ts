@@ -33,7 +33,7 @@ export default fp(async (app) => {
 
   app.post('/mcp', { config: { auth: 'none' } }, async (request, reply) => {
     const credential = await authenticate(request, reply)
-    return handleMcp(app, catalogue!, credential, { request, storeId: storeIdOf(request) }, reply)
+    return handleMcp(app, catalogue!, { request, credential, storeId: storeIdOf(request) }, reply)
   })
 
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {

@@ -1,14 +1,16 @@
 /**
  * A tool call is the REST call it stands for, injected into the app with the caller's own credential and store,
  * so role, scopes, plan, subscription, per-credential limits, masking and audit run unchanged (decisions.md 16).
+ * The credential /mcp resolved moments ago is handed over (app.injectAs) rather than looked up a second time.
  */
 import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { Credential } from '../../types.js'
 import type { ToolSpec } from './tools.js'
 
 type Args = Record<string, unknown>
 
-/** The headers a tool call passes on: the credential, the store, and what audit records about the caller. */
+/** The headers a tool call passes on: the credential (as REST sees it), the store, and what audit records about the caller. */
 const PASSED_ON = ['authorization', 'x-api-key', 'user-agent'] as const
 
 function queryValue (value: unknown): string[] {
@@ -41,7 +43,7 @@ export function restRequest (tool: ToolSpec, args: Args): { url: string, body?: 
   return { url, body: tool.bodyArgument ? args.body : body }
 }
 
-export interface Caller { request: FastifyRequest, storeId: string | null }
+export interface Caller { request: FastifyRequest, credential: Credential, storeId: string | null }
 
 /** The REST response of the last call, whose RateLimit-* headers the MCP response carries on. */
 export type LimitHeaders = Record<string, string>
@@ -60,7 +62,7 @@ export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, 
     headers['content-type'] = 'application/json'
     options.payload = JSON.stringify(body)
   }
-  const res = await app.inject(options)
+  const res = await app.injectAs(caller.credential, options)
   for (const name of LIMIT_HEADERS) {
     const value = res.headers[name]
     if (value !== undefined) limits[name] = String(value)

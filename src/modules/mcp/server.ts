@@ -54,7 +54,8 @@ async function usableStore (app: FastifyInstance, credential: Credential, id: st
  */
 const validator = new AjvJsonSchemaValidator()
 
-export function mcpServer (app: FastifyInstance, catalogue: Catalogue, credential: Credential, caller: Caller, limits: LimitHeaders): Server {
+export function mcpServer (app: FastifyInstance, catalogue: Catalogue, caller: Caller, limits: LimitHeaders): Server {
+  const { credential } = caller
   const server = new Server({ name: 'evidence-hub', version: catalogue.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator })
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import type { Credential } from '../../types.js'
 import type { Caller, LimitHeaders } from './invoke.js'
 import { mcpServer, type Catalogue } from './server.js'
 
@@ -28,9 +27,9 @@ function webRequest (request: FastifyRequest): Request {
  * Stateless Streamable HTTP (no session id): a fresh server and transport per POST, answering with plain JSON
  * rather than an event stream, since every tool call completes within the request.
  */
-export async function handleMcp (app: FastifyInstance, catalogue: Catalogue, credential: Credential, caller: Caller, reply: FastifyReply) {
+export async function handleMcp (app: FastifyInstance, catalogue: Catalogue, caller: Caller, reply: FastifyReply) {
   const limits: LimitHeaders = {}
-  const server = mcpServer(app, catalogue, credential, caller, limits)
+  const server = mcpServer(app, catalogue, caller, limits)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
   try {
