@@ -15,10 +15,10 @@ export function storeIdOf (request: FastifyRequest): string | null {
 }
 
 function webRequest (request: FastifyRequest): Request {
-  const headers = new Headers()
+  const headers: Record<string, string> = {}
   for (const name of TRANSPORT_HEADERS) {
     const value = request.headers[name]
-    if (typeof value === 'string') headers.set(name, value)
+    if (typeof value === 'string') headers[name] = value
   }
   return new Request('http://mcp.invalid/mcp', { method: 'POST', headers })
 }
@@ -26,20 +26,22 @@ function webRequest (request: FastifyRequest): Request {
 /**
  * Stateless Streamable HTTP (no session id): a fresh server and transport per POST, answering with plain JSON
  * rather than an event stream, since every tool call completes within the request.
+ *
+ * The pair is not closed afterwards: in JSON mode the transport answers only once every request of the POST has
+ * its response, so no handler is still running and no server-to-client request is pending, and nothing outside
+ * the pair refers to it. close() would only abort handlers that have already finished and build a stack-traced
+ * ConnectionClosed error for pending requests that do not exist (it showed in the profile); the garbage collector
+ * takes both objects as it is.
  */
 export async function handleMcp (app: FastifyInstance, catalogue: Catalogue, caller: Caller, reply: FastifyReply) {
   const limits: LimitHeaders = {}
   const server = mcpServer(app, catalogue, caller, limits)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
-  try {
-    const response = await transport.handleRequest(webRequest(caller.request), { parsedBody: caller.request.body })
-    const text = await response.text()
-    reply.code(response.status)
-    response.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value) })
-    for (const [name, value] of Object.entries(limits)) reply.header(name, value)
-    return reply.send(text)
-  } finally {
-    await server.close()
-  }
+  const response = await transport.handleRequest(webRequest(caller.request), { parsedBody: caller.request.body })
+  const text = await response.text()
+  reply.code(response.status)
+  response.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value) })
+  for (const [name, value] of Object.entries(limits)) reply.header(name, value)
+  return reply.send(text)
 }
