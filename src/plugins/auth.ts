@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
@@ -92,15 +92,16 @@ export default fp(async (app) => {
   const people = app.services.people
 
   /**
-   * Credentials handed to injected requests, under single-use nonces (128 random bits) that exist only while the
-   * injection runs and never leave the process. A client sending the header cannot name a live nonce, and a request
-   * off the network is never taken for an injected one anyway, so the header can name nothing a caller could forge;
-   * without a live nonce the request resolves its own credential as always.
+   * Credentials handed to injected requests, under single-use nonces (random UUIDs: 122 CSPRNG bits, drawn from
+   * node's buffered pool, not a getrandom call each) that exist only while the injection runs and never leave the
+   * process. A client sending the header cannot name a live nonce, and a request off the network is never taken
+   * for an injected one anyway, so the header can name nothing a caller could forge; without a live nonce the
+   * request resolves its own credential as always.
    */
   const handedOver = new Map<string, Credential>()
 
   async function injectAs (credential: Credential, options: InjectOptions): Promise<LightMyRequestResponse> {
-    const nonce = randomBytes(16).toString('base64url')
+    const nonce = randomUUID()
     handedOver.set(nonce, credential)
     try {
       return await app.inject({ ...options, headers: { ...options.headers, [HAND_OVER_HEADER]: nonce } })

@@ -169,7 +169,7 @@ t.test('the hand-over header a tool call uses carries no authority from outside 
   const tenant = await makeTenant(app)
   const viewer = await makeKey(app, tenant, 'viewer')
   const base = await baseOf(app)
-  const forged = { 'x-evidence-hub-hand-over': 'AAAAAAAAAAAAAAAAAAAAAA', 'x-store-env-id': tenant.storeId }
+  const forged = { 'x-evidence-hub-hand-over': '00000000-0000-4000-8000-000000000000', 'x-store-env-id': tenant.storeId }
   const bare = await fetch(`${base}/v1/products`, { headers: forged })
   t.equal(bare.status, 401, 'no credential is still no credential')
   const injected = await app.inject({ method: 'GET', url: '/v1/products', headers: forged })
