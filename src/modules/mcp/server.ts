@@ -28,7 +28,19 @@ export function mayCall (credential: Credential, store: StoreEnv | null, tool: T
   return !(store && config.plan && PLANS.indexOf(store.plan) < PLANS.indexOf(config.plan))
 }
 
+/** How tools/list shows a tool; it depends on the route alone, so it is built once per tool and shared. */
+const descriptions = new WeakMap<ToolSpec, Tool>()
+
 function describe (tool: ToolSpec): Tool {
+  let described = descriptions.get(tool)
+  if (!described) {
+    described = descriptionOf(tool)
+    descriptions.set(tool, described)
+  }
+  return described
+}
+
+function descriptionOf (tool: ToolSpec): Tool {
   return {
     name: tool.name,
     title: tool.title,
