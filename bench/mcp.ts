@@ -2,7 +2,10 @@
  * `npm run bench:mcp`: an MCP tools/call (`list_products`, 20 items) against the same REST call it becomes
  * (`GET /v1/products?limit=20`), both through the whole pipeline, and a bare fastify route, in the same run. The
  * service runs in its own process (bench/mcp-server.ts); autocannon runs here. Recorded in bench/RESULTS.md.
- * Options: BENCH_DURATION (s), BENCH_CONNECTIONS, BENCH_DATABASE_URL (default mysql …/bench_mcp), BENCH_KEYS.
+ * REST and MCP are measured in BENCH_ROUNDS back-to-back pairs, the order alternating, and the ratio taken per pair:
+ * on a shared machine the load drifts between targets, and one pair alone can land on either side of a spike.
+ * Options: BENCH_DURATION (s), BENCH_CONNECTIONS, BENCH_DATABASE_URL (default mysql …/bench_mcp), BENCH_KEYS,
+ * BENCH_ROUNDS (default 3), BENCH_SERVER_ARGS (node flags for the service process, e.g. `--cpu-prof`).
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -13,7 +16,7 @@ interface Ready { appUrl: string, bareUrl: string, storeId: string, keys: string
 
 function startServer (): Promise<{ ready: Ready, child: ChildProcess }> {
   const env = { ...process.env, BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bench_mcp' }
-  const child = fork(join(import.meta.dirname, 'mcp-server.ts'), { execArgv: ['--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(join(import.meta.dirname, 'mcp-server.ts'), { execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ ready: ready as Ready, child }))
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)))
@@ -36,6 +39,8 @@ function rotating (ready: Ready, request: autocannon.Request): autocannon.Reques
   }]
 }
 
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+
 const TOOL_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_products', arguments: { limit: 20 } } })
 
 async function main () {
@@ -50,28 +55,48 @@ async function main () {
       }]
     ]
     for (const [name, options] of targets) await measure(`warm-up: ${name}`, { ...options, duration: 2 })
-    const figures: Figure[] = []
-    for (const [name, options] of targets) figures.push(await measure(name, options))
+    const [bareTarget, restTarget, toolTarget] = targets
+    const bare = await measure(...bareTarget)
+    const pairs: Array<[Figure, Figure]> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const label = (target: typeof restTarget): typeof restTarget => [`${target[0]} (round ${round + 1})`, target[1]]
+      if (round % 2 === 0) {
+        const rest = await measure(...label(restTarget))
+        pairs.push([rest, await measure(...label(toolTarget))])
+      } else {
+        const tool = await measure(...label(toolTarget))
+        pairs.push([await measure(...label(restTarget)), tool])
+      }
+    }
     const rss = await rssOf(child)
-    report(ready, figures, rss)
+    report(ready, bare, pairs, rss)
   } finally {
     child.disconnect()
   }
 }
 
-function report (ready: Ready, figures: Figure[], rss: number) {
-  const [bare, rest, tool] = figures
-  const ratio = tool.rps / rest.rps
-  console.log(`\ntool call / REST call: ${ratio.toFixed(2)}× requests/s (target ≥ 0.8×); server RSS ${(rss / 2 ** 20).toFixed(0)} MiB`)
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+function report (ready: Ready, bare: Figure, pairs: Array<[Figure, Figure]>, rss: number) {
+  const ratios = pairs.map(([rest, tool]) => tool.rps / rest.rps)
+  const ratio = median(ratios)
+  const of = (pick: (f: Figure) => number, side: 0 | 1) => median(pairs.map((pair) => pick(pair[side])))
+  console.log(`\ntool call / REST call: ${ratio.toFixed(2)}× requests/s, median of ${ratios.map((r) => r.toFixed(2)).join(', ')} (target ≥ 0.8×); server RSS ${(rss / 2 ** 20).toFixed(0)} MiB`)
   record('mcp', 'bench:mcp — an MCP tool call against the same REST call (MySQL + Redis)', [
     `One store with 100 products; ${ready.keys.length} editor keys in rotation, so no per-key budget is reached (non-2xx should be 0).`,
-    'The tool call is authenticated at /mcp, then injected into the app as the REST call with the same credential, so it',
-    'pays the JSON-RPC envelope, a second credential lookup and the in-process REST pipeline.',
+    'The tool call is authenticated at /mcp, then injected into the app as the REST call with the credential /mcp',
+    'resolved handed over (no second lookup), so it pays the JSON-RPC envelope, the SDK and the in-process REST pipeline.',
+    `REST and MCP ran in ${pairs.length} back-to-back pairs, the order alternating; each pair gives one ratio.`,
     '',
-    table(figures, bare),
+    table([bare, ...pairs.flat()], bare),
     '',
-    `Tool call against the REST call: **${ratio.toFixed(2)}×** the requests/s (target ≥ 0.8×); p50 ${tool.p50} ms against ${rest.p50} ms, ` +
-      `p99 ${tool.p99} ms against ${rest.p99} ms. Server RSS after the run: ${(rss / 2 ** 20).toFixed(0)} MiB.`
+    `Tool call against the REST call: **${ratio.toFixed(2)}×** the requests/s, median of the pairs (${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')}; ` +
+      `target ≥ 0.8×); median p50 ${of((f) => f.p50, 1)} ms against ${of((f) => f.p50, 0)} ms, p99 ${of((f) => f.p99, 1)} ms against ` +
+      `${of((f) => f.p99, 0)} ms. Server RSS after the run: ${(rss / 2 ** 20).toFixed(0)} MiB.`
   ].join('\n'))
 }
 
