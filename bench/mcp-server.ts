@@ -1,7 +1,7 @@
 /**
  * The server side of `npm run bench:mcp`, in its own process as `npm start` runs it: the real app (MySQL + Redis,
  * its own bench database) on one port and a bare fastify route on another. Reports { appUrl, bareUrl, storeId,
- * keys } to the parent over IPC, and its RSS when asked.
+ * keys } to the parent over IPC, and its RSS and CPU time (µs) when asked.
  */
 import { buildApp } from '../src/app.js'
 import { bareServer, seedBenchKeys } from './lib.js'
@@ -20,6 +20,10 @@ await app.inject({ method: 'PUT', url: '/v1/products', headers: { authorization:
 
 process.on('message', (message) => {
   if (message === 'rss') process.send!({ rss: process.memoryUsage().rss })
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage()
+    process.send!({ cpu: user + system })
+  }
 })
 process.on('disconnect', () => {
   Promise.all([app.close(), bare.app.close()]).then(() => db.destroy()).finally(() => process.exit(0))

@@ -10,7 +10,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import type autocannon from 'autocannon'
-import { measure, record, table, type Figure } from './lib.js'
+import { DURATION, measure, record, table, type Figure } from './lib.js'
 
 interface Ready { appUrl: string, bareUrl: string, storeId: string, keys: string[] }
 
@@ -20,6 +20,14 @@ function startServer (): Promise<{ ready: Ready, child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ ready: ready as Ready, child }))
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)))
+  })
+}
+
+/** The service process's CPU time so far (user + system, µs). */
+function cpuOf (child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve((m as { cpu: number }).cpu))
+    child.send('cpu')
   })
 }
 
@@ -41,6 +49,8 @@ function rotating (ready: Ready, request: autocannon.Request): autocannon.Reques
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 
+interface CpuFigure extends Figure { cpuPerRequest: number }
+
 const TOOL_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_products', arguments: { limit: 20 } } })
 
 async function main () {
@@ -56,16 +66,23 @@ async function main () {
     ]
     for (const [name, options] of targets) await measure(`warm-up: ${name}`, { ...options, duration: 2 })
     const [bareTarget, restTarget, toolTarget] = targets
+    /** Also the service's CPU time per request: steadier than requests/s when other work shares the cores. */
+    const measureCpu = async (name: string, options: autocannon.Options): Promise<CpuFigure> => {
+      const before = await cpuOf(child)
+      const figure = await measure(name, options)
+      const cpu = (await cpuOf(child)) - before
+      return { ...figure, cpuPerRequest: Math.round(cpu / Math.max(1, figure.rps * DURATION)) }
+    }
     const bare = await measure(...bareTarget)
-    const pairs: Array<[Figure, Figure]> = []
+    const pairs: Array<[CpuFigure, CpuFigure]> = []
     for (let round = 0; round < ROUNDS; round++) {
       const label = (target: typeof restTarget): typeof restTarget => [`${target[0]} (round ${round + 1})`, target[1]]
       if (round % 2 === 0) {
-        const rest = await measure(...label(restTarget))
-        pairs.push([rest, await measure(...label(toolTarget))])
+        const rest = await measureCpu(...label(restTarget))
+        pairs.push([rest, await measureCpu(...label(toolTarget))])
       } else {
-        const tool = await measure(...label(toolTarget))
-        pairs.push([await measure(...label(restTarget)), tool])
+        const tool = await measureCpu(...label(toolTarget))
+        pairs.push([await measureCpu(...label(restTarget)), tool])
       }
     }
     const rss = await rssOf(child)
@@ -81,11 +98,14 @@ function median (values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
-function report (ready: Ready, bare: Figure, pairs: Array<[Figure, Figure]>, rss: number) {
+function report (ready: Ready, bare: Figure, pairs: Array<[CpuFigure, CpuFigure]>, rss: number) {
   const ratios = pairs.map(([rest, tool]) => tool.rps / rest.rps)
   const ratio = median(ratios)
-  const of = (pick: (f: Figure) => number, side: 0 | 1) => median(pairs.map((pair) => pick(pair[side])))
-  console.log(`\ntool call / REST call: ${ratio.toFixed(2)}× requests/s, median of ${ratios.map((r) => r.toFixed(2)).join(', ')} (target ≥ 0.8×); server RSS ${(rss / 2 ** 20).toFixed(0)} MiB`)
+  const of = (pick: (f: CpuFigure) => number, side: 0 | 1) => median(pairs.map((pair) => pick(pair[side])))
+  const cpu = pairs.map(([rest, tool]) => `${rest.cpuPerRequest}/${tool.cpuPerRequest}`).join(', ')
+  const cpuRatio = of((f) => f.cpuPerRequest, 0) / of((f) => f.cpuPerRequest, 1)
+  console.log(`\ntool call / REST call: ${ratio.toFixed(2)}× requests/s, median of ${ratios.map((r) => r.toFixed(2)).join(', ')} (target ≥ 0.8×); ` +
+    `service CPU µs per request REST/MCP ${cpu} (capacity ${cpuRatio.toFixed(2)}×); server RSS ${(rss / 2 ** 20).toFixed(0)} MiB`)
   record('mcp', 'bench:mcp — an MCP tool call against the same REST call (MySQL + Redis)', [
     `One store with 100 products; ${ready.keys.length} editor keys in rotation, so no per-key budget is reached (non-2xx should be 0).`,
     'The tool call is authenticated at /mcp, then injected into the app as the REST call with the credential /mcp',
@@ -96,7 +116,8 @@ function report (ready: Ready, bare: Figure, pairs: Array<[Figure, Figure]>, rss
     '',
     `Tool call against the REST call: **${ratio.toFixed(2)}×** the requests/s, median of the pairs (${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')}; ` +
       `target ≥ 0.8×); median p50 ${of((f) => f.p50, 1)} ms against ${of((f) => f.p50, 0)} ms, p99 ${of((f) => f.p99, 1)} ms against ` +
-      `${of((f) => f.p99, 0)} ms. Server RSS after the run: ${(rss / 2 ** 20).toFixed(0)} MiB.`
+      `${of((f) => f.p99, 0)} ms. Service CPU per request, REST/MCP by pair: ${cpu} µs, so a tool call costs ` +
+      `${(1 / cpuRatio).toFixed(2)}× the CPU of the REST call (a CPU-bound capacity of ${cpuRatio.toFixed(2)}×). Server RSS after the run: ${(rss / 2 ** 20).toFixed(0)} MiB.`
   ].join('\n'))
 }
 
