@@ -9,6 +9,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
+import { cpus, loadavg } from 'node:os'
 import type autocannon from 'autocannon'
 import { DURATION, measure, record, table, type Figure } from './lib.js'
 
@@ -53,7 +54,11 @@ interface CpuFigure extends Figure { cpuPerRequest: number }
 
 const TOOL_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_products', arguments: { limit: 20 } } })
 
+/** The 1-minute load average: the machine is shared, so a figure means little without it. */
+const load = () => loadavg()[0].toFixed(1)
+
 async function main () {
+  const loadBefore = load()
   const { ready, child } = await startServer()
   try {
     const targets: Array<[string, autocannon.Options]> = [
@@ -86,7 +91,7 @@ async function main () {
       }
     }
     const rss = await rssOf(child)
-    report(ready, bare, pairs, rss)
+    report(ready, bare, pairs, rss, `${loadBefore} before, ${load()} after, on ${cpus().length} cores`)
   } finally {
     child.disconnect()
   }
@@ -98,7 +103,7 @@ function median (values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
-function report (ready: Ready, bare: Figure, pairs: Array<[CpuFigure, CpuFigure]>, rss: number) {
+function report (ready: Ready, bare: Figure, pairs: Array<[CpuFigure, CpuFigure]>, rss: number, loads: string) {
   const ratios = pairs.map(([rest, tool]) => tool.rps / rest.rps)
   const ratio = median(ratios)
   const of = (pick: (f: CpuFigure) => number, side: 0 | 1) => median(pairs.map((pair) => pick(pair[side])))
@@ -111,13 +116,20 @@ function report (ready: Ready, bare: Figure, pairs: Array<[CpuFigure, CpuFigure]
     'The tool call is authenticated at /mcp, then injected into the app as the REST call with the credential /mcp',
     'resolved handed over (no second lookup), so it pays the JSON-RPC envelope, the SDK and the in-process REST pipeline.',
     `REST and MCP ran in ${pairs.length} back-to-back pairs, the order alternating; each pair gives one ratio.`,
+    `Machine load average (1 min): ${loads}.`,
     '',
     table([bare, ...pairs.flat()], bare),
     '',
     `Tool call against the REST call: **${ratio.toFixed(2)}×** the requests/s, median of the pairs (${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')}; ` +
       `target ≥ 0.8×); median p50 ${of((f) => f.p50, 1)} ms against ${of((f) => f.p50, 0)} ms, p99 ${of((f) => f.p99, 1)} ms against ` +
       `${of((f) => f.p99, 0)} ms. Service CPU per request, REST/MCP by pair: ${cpu} µs, so a tool call costs ` +
-      `${(1 / cpuRatio).toFixed(2)}× the CPU of the REST call (a CPU-bound capacity of ${cpuRatio.toFixed(2)}×). Server RSS after the run: ${(rss / 2 ** 20).toFixed(0)} MiB.`
+      `${(1 / cpuRatio).toFixed(2)}× the CPU of the REST call (a CPU-bound capacity of ${cpuRatio.toFixed(2)}×). Server RSS after the run: ${(rss / 2 ** 20).toFixed(0)} MiB.`,
+    '',
+    'Where the difference went (service `--cpu-prof` over the MCP window, 2026-11-23, by then one credential lookup, no',
+    'server close): the same four queries and one Redis call as REST, whose socket writes cost about twice as much per',
+    'call at the lower rate; the SDK (per-request Server and transport, zod message and result validation, the web',
+    'Request/Response round trip, the JSON-RPC response carrying the REST JSON twice, as text and structuredContent);',
+    'the second fastify pipeline that app.inject runs; and the garbage all of it makes (GC about 12% against 6%).'
   ].join('\n'))
 }
 
