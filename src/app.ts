@@ -37,6 +37,7 @@ import connectorConnections from './modules/connectors/connections/index.js'
 import connectorTriggers from './modules/connectors/triggers/index.js'
 import oauth from '../oauth/index.js'
 import admin from './modules/admin/index.js'
+import mcp from './modules/mcp/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -106,6 +107,8 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(session)
   await app.register(openapi)
   await app.register(storefront)
+  // Before the modules: its onRoute hook turns each of their /v1 routes into an MCP tool.
+  await app.register(mcp)
 
   await app.register(health, { prefix: '/v1' })
   await app.register(account, { prefix: '/v1' })

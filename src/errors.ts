@@ -26,6 +26,7 @@ export const errors = {
   OriginNotAllowed: createError('origin_not_allowed', '%s', 403),
   StoreEnvNotFound: createError('store_env_not_found', 'Store environment not found', 404),
   NotFound: createError('not_found', '%s not found', 404),
+  MethodNotAllowed: createError('method_not_allowed', '%s', 405),
   Conflict: createError('conflict', '%s', 409),
   PayloadTooLarge: createError('payload_too_large', 'The request body is too large', 413),
   UnsupportedMediaType: createError('unsupported_media_type', '%s', 415),

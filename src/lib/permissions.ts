@@ -71,6 +71,26 @@ export function isOrgManagement (routeUrl: string, access: Access): boolean {
   return access === 'write' && ORG_MANAGEMENT_PATHS.some((path) => routeUrl === path || routeUrl.startsWith(`${path}/`))
 }
 
+export type Refusal = 'role_read_only' | 'role_forbidden' | 'insufficient_scope' | 'credential_not_allowed'
+
+/** What a route asks of its caller beyond a credential (its fastify route config, with the route's pattern). */
+export interface RouteRule { url: string, resource: Resource, minRole?: Role, scopeExempt?: boolean }
+
+/**
+ * Role, then scopes, then org-level management (decisions.md sections 2 and 3): the first refusal a credential
+ * meets on a route, or null. The order decides which refusal a caller sees first; the tenancy hook answers with
+ * it and the MCP server hides the tools it names.
+ */
+export function refusalFor (caller: { type: string, role: Role, scopes: readonly string[] }, route: RouteRule, access: Access): Refusal | null {
+  const verdict = roleAllows(caller.role, route.resource, access)
+  if (verdict === 'read_only') return 'role_read_only'
+  if (verdict === 'forbidden' || (route.minRole && roleRank(caller.role) < roleRank(route.minRole))) return 'role_forbidden'
+  if (!route.scopeExempt && !scopesAllow(caller.scopes, route.resource, access)) return 'insufficient_scope'
+  // A token is bound to a person and chosen stores, and nothing it creates may outlive its connection.
+  if (caller.type === 'oauth' && isOrgManagement(route.url, access)) return 'credential_not_allowed'
+  return null
+}
+
 export function isValidScope (scope: string): boolean {
   if (scope === 'read' || scope === 'write') return true
   const at = scope.lastIndexOf(':')

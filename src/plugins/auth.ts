@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { marker } from '../lib/freshness.js'
 import { sha256 } from '../lib/secrets.js'
@@ -25,6 +26,18 @@ declare module 'fastify' {
   interface FastifyInstance {
     registerCredentialResolver: (resolver: CredentialResolver | ClaimingResolver) => void
     credentialCache: CredentialCache
+    /**
+     * The credential step of the pipeline for a route that authenticates itself (the MCP endpoint): resolves the
+     * key or token (from memory when its markers are unchanged), spends the per-IP failure budget and throws 401
+     * as the hook does. With `charge`, the request is also counted against the credential's rate limit.
+     */
+    authenticate: (request: FastifyRequest, reply: FastifyReply, options: { charge: boolean }) => Promise<Credential>
+    /**
+     * app.inject as a credential this request already resolved (an MCP tool call becoming its REST call): the
+     * injected request skips the second lookup and runs everything after it as REST does (limits, store, role,
+     * scopes, plan, subscription, audit). Only this process can hand a credential over (see `handOver`).
+     */
+    injectAs: (credential: Credential, options: InjectOptions) => Promise<LightMyRequestResponse>
   }
   interface FastifyRequest {
     credential: Credential | null
@@ -59,6 +72,9 @@ function tokenOf (request: FastifyRequest): string | null {
   if (typeof key === 'string') return key.trim()
   return null
 }
+
+/** Carries the nonce of a credential handed to an injected request (`app.injectAs`); meaningless off the process. */
+const HAND_OVER_HEADER = 'x-evidence-hub-hand-over'
 
 /** Store ids are `env_` and 20 characters; the column holds 40. */
 const MAX_STORE_ID = 40
@@ -161,25 +177,58 @@ export default fp(async (app) => {
     throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config
-    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response
-    // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
-    const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
-    if (auth === 'public') {
-      await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
-      return
-    }
-    if (auth !== 'credential') return
+  /**
+   * Credentials handed to injected requests, under single-use nonces (random UUIDs: 122 CSPRNG bits) that exist
+   * only while the injection runs and never leave the process. A client sending the header cannot name a live
+   * nonce, and a request off the network is never taken for an injected one anyway, so the header can name nothing
+   * a caller could forge; without a live nonce the request resolves its own credential as always.
+   */
+  const handedOver = new Map<string, Credential>()
 
-    // The per-IP failure budget is spent only by failures and looked at only once the credential has failed, so
-    // a valid key or token is never refused for what others behind the same NAT got wrong. The count is one
-    // atomic step (one Redis script, or one synchronous step in memory), so however many bad credentials arrive
-    // at once, at most the budget get 401 and the rest 429. Reserving before verifying, as the password login
-    // does, would bound nothing here: a valid credential must be verified whatever the budget says, so every
-    // one is verified anyway, and valid requests would pay two more round trips. Letting a valid credential past
-    // an exhausted budget opens no guessing (keys carry 32+ random base62 characters, tokens are signed);
-    // passwords can be guessed, which is why the login locks out before it checks (plugins/session.ts).
+  async function injectAs (credential: Credential, options: InjectOptions): Promise<LightMyRequestResponse> {
+    const nonce = randomUUID()
+    handedOver.set(nonce, credential)
+    try {
+      return await app.inject({ ...options, headers: { ...options.headers, [HAND_OVER_HEADER]: nonce } })
+    } finally {
+      handedOver.delete(nonce)
+    }
+  }
+
+  function handOver (request: FastifyRequest): Credential | null {
+    const nonce = request.headers[HAND_OVER_HEADER]
+    if (nonce === undefined) return null
+    delete request.headers[HAND_OVER_HEADER]
+    if (typeof nonce !== 'string' || !(request.raw as { isLightMyRequest?: boolean }).isLightMyRequest) return null
+    const credential = handedOver.get(nonce) ?? null
+    handedOver.delete(nonce)
+    return credential
+  }
+
+  /**
+   * The per-IP failure budget is spent only by failures and looked at only once the credential has failed, so
+   * a valid key or token is never refused for what others behind the same NAT got wrong. The count is one
+   * atomic step (one Redis script, or one synchronous step in memory), so however many bad credentials arrive
+   * at once, at most the budget get 401 and the rest 429. Reserving before verifying, as the password login
+   * does, would bound nothing here: a valid credential must be verified whatever the budget says, so every
+   * one is verified anyway, and valid requests would pay two more round trips. Letting a valid credential past
+   * an exhausted budget opens no guessing (keys carry 32+ random base62 characters, tokens are signed);
+   * passwords can be guessed, which is why the login locks out before it checks (plugins/session.ts).
+   */
+  async function authenticate (request: FastifyRequest, reply: FastifyReply, { charge }: { charge: boolean }, handed: Credential | null = null): Promise<Credential> {
+    const config = request.routeOptions.config
+    // A header too long to be a store id names no marker (it becomes no Redis key): tenancy reads the database.
+    const header = config.storeScoped === false ? null : storeHeader(request)
+    const storeId = header && header.length <= MAX_STORE_ID ? header : null
+    if (handed) {
+      // Resolved, and its freshness settled, by the request that handed it over moments ago in this process.
+      const verdict = await app.limiter.consume(`cred:${handed.type}:${handed.id}`, CREDENTIAL_WINDOWS, storeId ? [freshness.keyOf(marker.store(storeId))] : [])
+      request.credential = handed
+      request.storeMarker = storeId && verdict.markers ? verdict.markers[0] : null
+      app.applyVerdict(reply, verdict)
+      return handed
+    }
+
     const token = tokenOf(request)
     if (!token) return refuse(request, reply, token)
     const tokenHash = sha256(token)
@@ -187,11 +236,18 @@ export default fp(async (app) => {
     let entry = held ?? await load(token, tokenHash, request)
     if (!entry) return refuse(request, reply, token)
 
+    if (!charge) {
+      // No limiter call to read the markers with: a held credential is checked against them on its own.
+      if (held && !sameValues(await freshness.read(held.markers) ?? [], held.seen)) {
+        entry = await load(token, tokenHash, request)
+        if (!entry) return refuse(request, reply, token)
+      }
+      request.credential = entry.credential
+      return entry.credential
+    }
+
     // One Redis round trip counts the request and reads the markers of the credential and the store, so a warm
     // request makes no query at all, and a change committed anywhere is seen here before the request is served.
-    // A header too long to be a store id names no marker (it becomes no Redis key): tenancy reads the database.
-    const header = config.storeScoped === false ? null : storeHeader(request)
-    const storeId = header && header.length <= MAX_STORE_ID ? header : null
     const names = storeId ? [...entry.markers, marker.store(storeId)] : entry.markers
     const credential = entry.credential
     const verdict = await app.limiter.consume(`cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS, names.map(freshness.keyOf))
@@ -206,6 +262,23 @@ export default fp(async (app) => {
     request.credential = entry.credential
     request.storeMarker = storeId && values ? values[values.length - 1] : null
     app.applyVerdict(reply, verdict)
+    return entry.credential
+  }
+
+  app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply, options: { charge: boolean }) => authenticate(request, reply, options))
+  app.decorate('injectAs', injectAs)
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config
+    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response
+    // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
+    const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
+    if (auth === 'public') {
+      await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
+      return
+    }
+    if (auth !== 'credential') return
+    await authenticate(request, reply, { charge: true }, handOver(request))
   })
 }, { name: 'auth', dependencies: ['services', 'rate-limit'] })
 

@@ -117,7 +117,8 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
     const method = Array.isArray(route.method) ? route.method[0] : route.method
     if (!config.scopeExempt) schema['x-scope'] = `${config.resource}:${accessFor(method)}`
     if (config.minRole) schema['x-min-role'] = config.minRole
-  } else {
+  } else if (!schema.security) {
+    // A route that checks a credential itself (the MCP endpoint) names its security in its own schema.
     schema.security = []
   }
   return schema

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { accessFor, isOrgManagement, roleAllows, roleRank, scopesAllow } from '../lib/permissions.js'
+import { accessFor, refusalFor } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import { storeHeader } from './auth.js'
 import { PLANS, type StoreEnv } from '../types.js'
@@ -46,19 +46,11 @@ export default fp(async (app) => {
 
     const resource = config.resource!
     const access = accessFor(request.method)
-    const verdict = roleAllows(credential.role, resource, access)
-    if (verdict === 'read_only') throw new errors.RoleReadOnly()
-    if (verdict === 'forbidden' || (config.minRole && roleRank(credential.role) < roleRank(config.minRole))) {
-      throw new errors.RoleForbidden(resource)
-    }
-    if (!config.scopeExempt && !scopesAllow(credential.scopes, resource, access)) {
-      throw new errors.InsufficientScope(access, resource)
-    }
-    // After role and scopes, so keys and tokens with the same role and scopes see the same refusals first; a token
-    // is bound to a person and chosen stores, and nothing it creates may outlive its connection (decisions.md 2).
-    if (credential.type === 'oauth' && isOrgManagement(request.routeOptions.url ?? '', access)) {
-      throw new errors.CredentialNotAllowed()
-    }
+    const refusal = refusalFor(credential, { url: request.routeOptions.url ?? '', resource, minRole: config.minRole, scopeExempt: config.scopeExempt }, access)
+    if (refusal === 'role_read_only') throw new errors.RoleReadOnly()
+    if (refusal === 'role_forbidden') throw new errors.RoleForbidden(resource)
+    if (refusal === 'insufficient_scope') throw new errors.InsufficientScope(access, resource)
+    if (refusal === 'credential_not_allowed') throw new errors.CredentialNotAllowed()
 
     const store = request.store
     if (!store) return

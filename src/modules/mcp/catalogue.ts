@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs'
+import type { FastifyInstance } from 'fastify'
+import type { Catalogue, McpResource } from './server.js'
+import { toolsFor, type RestOperation } from './tools.js'
+
+/** Every credential route under /v1, as fastify registers it (after the auth plugin filled in its defaults). */
+export function collectOperations (app: FastifyInstance): RestOperation[] {
+  const operations: RestOperation[] = []
+  app.addHook('onRoute', (route) => {
+    const config = route.config as Partial<RestOperation['config']> & { auth?: string } | undefined
+    if (config?.auth !== 'credential' || !config.resource || !route.url.startsWith('/v1/')) return
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue
+      operations.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined, config: { ...config, resource: config.resource } })
+    }
+  })
+  return operations
+}
+
+const CHANGELOG = new URL('../../../docs/changelog.md', import.meta.url)
+
+function once (read: () => string): () => string {
+  let text: string | undefined
+  return () => (text ??= read())
+}
+
+/** The tools, and the documents an agent may want to read before calling them. */
+export function catalogueOf (app: FastifyInstance, operations: RestOperation[], version: string): Catalogue {
+  const publicUrl = app.config.publicUrl
+  const resources: McpResource[] = [
+    {
+      uri: `${publicUrl}/v1/openapi.json`,
+      name: 'openapi',
+      title: 'OpenAPI document',
+      description: 'The REST API these tools call, as OpenAPI 3.1: every operation, schema and error response.',
+      mimeType: 'application/json',
+      text: once(() => JSON.stringify(app.swagger()))
+    },
+    {
+      uri: `${publicUrl}/docs/changelog.md`,
+      name: 'changelog',
+      title: 'API changelog',
+      description: 'What changed in the API, newest first.',
+      mimeType: 'text/markdown',
+      text: once(() => readFileSync(CHANGELOG, 'utf8'))
+    }
+  ]
+  return { tools: toolsFor(operations), resources, version }
+}

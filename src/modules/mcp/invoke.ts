@@ -1,0 +1,87 @@
+/**
+ * A tool call is the REST call it stands for, injected into the app with the caller's own credential and store,
+ * so role, scopes, plan, subscription, per-credential limits, masking and audit run unchanged (decisions.md 16).
+ * The credential /mcp resolved moments ago is handed over (app.injectAs) rather than looked up a second time.
+ */
+import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { Credential } from '../../types.js'
+import type { ToolSpec } from './tools.js'
+
+type Args = Record<string, unknown>
+
+/** The headers a tool call passes on: the credential (as REST sees it), the store, and what audit records about the caller. */
+const PASSED_ON = ['authorization', 'x-api-key', 'user-agent'] as const
+
+function queryValue (value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(queryValue)
+  if (value === undefined || value === null) return []
+  return [typeof value === 'object' ? JSON.stringify(value) : String(value)]
+}
+
+function pathOf (tool: ToolSpec, args: Args): string {
+  return tool.operation.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(queryValue(args[name])[0] ?? ''))
+}
+
+/** Splits the arguments into path, querystring and body as the tool's input schema laid them out. */
+export function restRequest (tool: ToolSpec, args: Args): { url: string, body?: unknown } {
+  const { method } = tool.operation
+  const takesBody = method !== 'GET' && method !== 'DELETE'
+  const search = new URLSearchParams()
+  const body: Args = {}
+  for (const [name, value] of Object.entries(args)) {
+    if (tool.params.includes(name)) continue
+    if (tool.query.includes(name) || !takesBody) {
+      for (const v of queryValue(value)) search.append(name, v)
+    } else if (!tool.bodyArgument) {
+      body[name] = value
+    }
+  }
+  const qs = search.toString()
+  const url = `${pathOf(tool, args)}${qs ? `?${qs}` : ''}`
+  if (!takesBody) return { url }
+  return { url, body: tool.bodyArgument ? args.body : body }
+}
+
+export interface Caller { request: FastifyRequest, credential: Credential, storeId: string | null }
+
+/** The REST response of the last call, whose RateLimit-* headers the MCP response carries on. */
+export type LimitHeaders = Record<string, string>
+const LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']
+
+export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, caller: Caller, limits: LimitHeaders): Promise<CallToolResult> {
+  const { url, body } = restRequest(tool, args)
+  const headers: Record<string, string> = {}
+  for (const name of PASSED_ON) {
+    const value = caller.request.headers[name]
+    if (typeof value === 'string') headers[name] = value
+  }
+  if (caller.storeId) headers['x-store-env-id'] = caller.storeId
+  const options: InjectOptions = { method: tool.operation.method as InjectOptions['method'], url, headers, remoteAddress: caller.request.ip }
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json'
+    options.payload = JSON.stringify(body)
+  }
+  const res = await app.injectAs(caller.credential, options)
+  for (const name of LIMIT_HEADERS) {
+    const value = res.headers[name]
+    if (value !== undefined) limits[name] = String(value)
+  }
+  return resultOf(res.statusCode, res.body)
+}
+
+function resultOf (status: number, text: string): CallToolResult {
+  const ok = status >= 200 && status < 300
+  let parsed: unknown
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {
+    parsed = undefined
+  }
+  const structured = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : undefined
+  return {
+    content: [{ type: 'text', text: text || JSON.stringify({ status }) }],
+    ...(structured ? { structuredContent: structured } : {}),
+    ...(ok ? {} : { isError: true })
+  }
+}

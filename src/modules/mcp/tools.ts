@@ -1,0 +1,151 @@
+/**
+ * One MCP tool per REST operation (decisions.md section 16), derived from the route's own schema and config, so a
+ * route added later gets its tool without anyone keeping a second list. Names come from method and path alone.
+ */
+import type { Resource, Role } from '../../lib/permissions.js'
+import type { Plan } from '../../types.js'
+
+type JsonSchema = Record<string, unknown>
+
+/** What the MCP server needs of a route: what fastify's onRoute hook hands over, after the auth plugin's defaults. */
+export interface RestOperation {
+  method: string
+  url: string
+  schema?: Record<string, unknown>
+  config: { resource: Resource, minRole?: Role, scopeExempt?: boolean, storeScoped?: boolean, plan?: Exclude<Plan, 'free'> }
+}
+
+export interface ToolSpec {
+  name: string
+  title: string
+  description: string
+  inputSchema: JsonSchema & { type: 'object' }
+  outputSchema?: JsonSchema & { type: 'object' }
+  annotations: { title: string, readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: false }
+  operation: RestOperation
+  /** Where each argument goes: path parameters, querystring, and the JSON body (or null: the method takes none). */
+  params: string[]
+  query: string[]
+  /** Set when the body's fields could not sit beside the others: the whole body is the argument `body`. */
+  bodyArgument: boolean
+}
+
+/** A plain JSON copy: TypeBox schemas carry symbol keys and shared references that JSON Schema readers do not expect. */
+function plain (schema: unknown): JsonSchema | undefined {
+  return schema && typeof schema === 'object' ? JSON.parse(JSON.stringify(schema)) as JsonSchema : undefined
+}
+
+function singular (word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`
+  if (word.endsWith('sses')) return word.slice(0, -2)
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
+  return word
+}
+
+/** A GET that answers an array, or an object holding one (a page, a cursor's batch), lists. */
+function isList (schema: JsonSchema | undefined): boolean {
+  if (!schema) return true
+  return Object.values(propertiesOf(schema)).some((property) => property.type === 'array')
+}
+
+function verbOf (method: string, endsWithParam: boolean, hasParams: boolean, output: JsonSchema | undefined): string {
+  switch (method) {
+    case 'GET': return !endsWithParam && isList(output) ? 'list' : 'get'
+    case 'POST': return 'create'
+    case 'PUT': return hasParams ? 'replace' : 'upsert'
+    case 'PATCH': return 'update'
+    case 'DELETE': return 'delete'
+    default: return method.toLowerCase()
+  }
+}
+
+/**
+ * `GET /v1/reviews` -> list_reviews, `GET /v1/reviews/:id` -> get_review, `PUT /v1/products` -> upsert_products,
+ * `POST /v1/api-keys` -> create_api_key, `GET /v1/outbound-webhooks/:id/deliveries` -> list_outbound_webhook_deliveries.
+ * A segment followed by a parameter names one item; a created thing is one item.
+ */
+export function toolName (method: string, url: string, output?: JsonSchema): string {
+  const segments = url.replace(/^\/v1\//, '').split('/').filter(Boolean)
+  const words: string[] = []
+  segments.forEach((segment, i) => {
+    if (segment.startsWith(':')) return
+    const one = segments[i + 1]?.startsWith(':') || (method === 'POST' && i === segments.length - 1)
+    words.push(one ? singular(segment) : segment)
+  })
+  const verb = verbOf(method, segments.at(-1)?.startsWith(':') ?? false, segments.some((s) => s.startsWith(':')), output)
+  return [verb, ...words].join('_').replace(/[^a-zA-Z0-9_]/g, '_')
+}
+
+function propertiesOf (schema: JsonSchema | undefined): Record<string, JsonSchema> {
+  return (schema?.properties as Record<string, JsonSchema> | undefined) ?? {}
+}
+
+function requiredOf (schema: JsonSchema | undefined): string[] {
+  return Array.isArray(schema?.required) ? schema.required as string[] : []
+}
+
+function pathParams (url: string): string[] {
+  return url.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1))
+}
+
+/** Parameters, querystring and body fields side by side, as an agent expects; the body whole if names clash. */
+function inputOf (op: RestOperation) {
+  const schema = op.schema ?? {}
+  const params = pathParams(op.url)
+  const paramSchema = propertiesOf(plain(schema.params))
+  const query = plain(schema.querystring)
+  const body = plain(schema.body)
+  const properties: Record<string, JsonSchema> = {}
+  for (const name of params) properties[name] = paramSchema[name] ?? { type: 'string' }
+  Object.assign(properties, propertiesOf(query))
+  const required = [...params, ...requiredOf(query)]
+  const bodyFields = propertiesOf(body)
+  const clash = Object.keys(bodyFields).some((name) => name in properties)
+  const bodyArgument = body !== undefined && (body.type !== 'object' || clash)
+  if (bodyArgument) {
+    properties.body = body
+    required.push('body')
+  } else if (body) {
+    Object.assign(properties, bodyFields)
+    required.push(...requiredOf(body))
+  }
+  const inputSchema: JsonSchema & { type: 'object' } = { type: 'object', properties }
+  if (required.length) inputSchema.required = [...new Set(required)]
+  return { inputSchema, params, query: Object.keys(propertiesOf(query)), bodyArgument }
+}
+
+function outputOf (op: RestOperation): (JsonSchema & { type: 'object' }) | undefined {
+  const responses = (op.schema?.response ?? {}) as Record<string, unknown>
+  const ok = plain(responses['200'] ?? responses['201'])
+  return ok?.type === 'object' ? ok as JsonSchema & { type: 'object' } : undefined
+}
+
+export function toolFor (op: RestOperation): ToolSpec {
+  const schema = op.schema ?? {}
+  const outputSchema = outputOf(op)
+  const summary = typeof schema.summary === 'string' ? schema.summary : `${op.method} ${op.url}`
+  const details = typeof schema.description === 'string' ? `\n\n${schema.description}` : ''
+  const name = toolName(op.method, op.url, outputSchema)
+  const read = op.method === 'GET'
+  return {
+    name,
+    title: summary,
+    description: `${summary}.${details}\n\nREST: ${op.method} ${op.url}. Errors are returned as { message, code }.`,
+    ...inputOf(op),
+    outputSchema,
+    annotations: { title: summary, readOnlyHint: read, destructiveHint: op.method === 'DELETE', idempotentHint: read || op.method === 'PUT' || op.method === 'DELETE', openWorldHint: false },
+    operation: op
+  }
+}
+
+/** Every operation's tool; two operations that would share a name are a bug in the naming, caught at start-up. */
+export function toolsFor (operations: RestOperation[]): Map<string, ToolSpec> {
+  const tools = new Map<string, ToolSpec>()
+  for (const op of operations) {
+    const tool = toolFor(op)
+    const taken = tools.get(tool.name)
+    if (taken) throw new Error(`MCP tool ${tool.name} would serve both ${taken.operation.method} ${taken.operation.url} and ${op.method} ${op.url}`)
+    tools.set(tool.name, tool)
+  }
+  return tools
+}

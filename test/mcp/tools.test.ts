@@ -1,0 +1,183 @@
+import t from 'tap'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { build, call, probeRoutes, sharedApp } from '../helper.js'
+import { makeKey, makeTenant } from '../factories.js'
+import { baseOf, callTool, connectClient, errorOf, toolNames } from './mcp-client.js'
+
+/** `GET /v1/products/{platformProductId}` in the OpenAPI document is `GET /v1/products/:platformProductId` on the route. */
+function routeOf (method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`
+}
+
+t.test('every credential operation of the OpenAPI document has a tool for an admin key', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
+  const operations = new Set((await client.listTools()).tools.map((tool) => tool._meta?.['evidence-hub/operation']))
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[], responses: Record<string, unknown> }>> }
+  let checked = 0
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      // Storefront and public routes document no 401: they take no credential and are not agent tools.
+      if (method === 'parameters' || !op.responses['401'] || !path.startsWith('/v1/')) continue
+      if (op.security?.length === 0) continue
+      checked++
+      t.ok(operations.has(routeOf(method, path)), `${method.toUpperCase()} ${path} has a tool`)
+    }
+  }
+  t.ok(checked > 30, `${checked} operations checked`)
+})
+
+t.test('a route added later gets its tools without being listed anywhere', async (t) => {
+  const app = await build(t, { routes: probeRoutes(['reviews']) })
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
+  const names = await toolNames(client)
+  t.ok(names.includes('list_reviews_probe'), 'GET /v1/reviews/probe')
+  t.ok(names.includes('create_reviews_probe'), 'POST /v1/reviews/probe')
+  t.same((await callTool(client, 'create_reviews_probe')).structuredContent, { ok: true })
+})
+
+t.test('a tool call answers exactly what the same REST call answers', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
+  const upserted = await callTool(client, 'upsert_products', { products: [{ platformProductId: 'p1', title: 'Mug' }, { platformProductId: 'p2' }] })
+  t.equal(upserted.isError, undefined)
+  t.match(upserted.structuredContent, { received: 2, upserted: 2, failed: 0 })
+  const listed = await callTool(client, 'list_products', { limit: 1 })
+  const rest = await call(app, { method: 'GET', url: '/v1/products?limit=1', key: tenant.key, store: tenant.storeId })
+  t.same(listed.structuredContent, rest.json())
+  const one = await callTool(client, 'get_product', { platformProductId: 'p1' })
+  t.equal((one.structuredContent as { title: string }).title, 'Mug')
+})
+
+t.test('masking is the REST masking: a key secret shows once on creation and never in the list', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
+  const created = await callTool(client, 'create_api_key', { name: 'agent-made', role: 'viewer' })
+  const secret = (created.structuredContent as { secret: string }).secret
+  t.match(secret, /^svc_/)
+  const listed = await callTool(client, 'list_api_keys', { limit: 100 })
+  const rest = await call(app, { method: 'GET', url: '/v1/api-keys?limit=100', key: tenant.key, store: tenant.storeId })
+  t.same(listed.structuredContent, rest.json())
+  t.notOk(JSON.stringify(listed).includes(secret), 'the secret is not in the tool result')
+})
+
+t.test('a viewer key sees no write tools, and a forced write answers role_read_only', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const viewer = await makeKey(app, tenant, 'viewer')
+  const client = await connectClient(t, await baseOf(app), viewer.secret, tenant.storeId)
+  const tools = (await client.listTools()).tools
+  t.ok(tools.some((tool) => tool.name === 'list_reviews'))
+  t.same(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name), [], 'only read tools')
+  t.notOk(tools.some((tool) => tool.name === 'list_api_keys'), 'nor reads the role forbids')
+  const forced = await callTool(client, 'upsert_products', { products: [{ platformProductId: 'p1' }] })
+  t.equal(forced.isError, true)
+  t.equal(errorOf(forced).code, 'role_read_only')
+})
+
+t.test('a scoped key lists and calls only what its scopes allow', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const scoped = await makeKey(app, tenant, 'editor', ['reviews:read'])
+  const client = await connectClient(t, await baseOf(app), scoped.secret, tenant.storeId)
+  const names = await toolNames(client)
+  t.ok(names.includes('list_reviews') && names.includes('get_review'))
+  t.notOk(names.includes('update_review'), 'no reviews:write')
+  t.notOk(names.includes('list_products'), 'no products:read')
+  const refused = await callTool(client, 'list_products')
+  t.equal(errorOf(refused).code, 'insufficient_scope')
+})
+
+t.test('a revoked key fails on its next call', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const key = await makeKey(app, tenant, 'editor')
+  const client = await connectClient(t, await baseOf(app), key.secret, tenant.storeId)
+  t.equal((await callTool(client, 'list_reviews')).isError, undefined)
+  const revoked = await call(app, { method: 'DELETE', url: `/v1/api-keys/${key.id}`, key: tenant.key, store: tenant.storeId })
+  t.equal(revoked.statusCode, 200)
+  await t.rejects(callTool(client, 'list_reviews'), /401|nauthorized|invalid/i)
+})
+
+t.test('per-key limits count tool calls: past the budget a call answers rate_limited', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const key = await makeKey(app, tenant, 'editor')
+  const client = await connectClient(t, await baseOf(app), key.secret, tenant.storeId)
+  const results = await Promise.all(Array.from({ length: 60 }, () => callTool(client, 'list_reviews')))
+  const limited = results.filter((r) => r.isError && errorOf(r).code === 'rate_limited')
+  const served = results.filter((r) => !r.isError)
+  t.ok(limited.length > 0, 'some calls are refused')
+  t.ok(served.length <= 50, `${served.length} served: within the 50 per 10 s budget (initialize spent one)`)
+  t.equal(limited.length + served.length, 60, 'nothing else went wrong')
+})
+
+t.test('a store of another organization is refused with store_env_not_found', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const other = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, other.storeId)
+  const res = await callTool(client, 'list_reviews')
+  t.equal(res.isError, true)
+  t.equal(errorOf(res).code, 'store_env_not_found')
+})
+
+t.test('?storeEnvId= on the URL names the store for hosts that cannot set headers', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'q1' }] } })
+  const client = await connectClient(t, await baseOf(app), tenant.key, null, `/mcp?storeEnvId=${tenant.storeId}`)
+  const res = await callTool(client, 'list_products')
+  t.equal((res.structuredContent as { meta: { total: number } }).meta.total, 1)
+})
+
+t.test('a call without a store answers store_env_required', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, null)
+  t.equal(errorOf(await callTool(client, 'list_reviews')).code, 'store_env_required')
+})
+
+t.test('an unknown tool is an MCP InvalidParams error', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
+  const err = await callTool(client, 'drop_everything').then(() => null, (e: unknown) => e)
+  t.ok(err instanceof McpError)
+  t.equal((err as McpError).code, ErrorCode.InvalidParams)
+})
+
+t.test('bad arguments give an error result with the REST { message, code }', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
+  const res = await callTool(client, 'list_reviews', { rating: 'lots' })
+  t.equal(res.isError, true)
+  const body = errorOf(res)
+  t.equal(body.code, 'invalid_request')
+  t.type(body.message, 'string')
+  const missing = await callTool(client, 'get_review', { id: 'rev_missing' })
+  t.equal(errorOf(missing).code, 'not_found')
+})
+
+t.test('the hand-over header a tool call uses carries no authority from outside the process', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const viewer = await makeKey(app, tenant, 'viewer')
+  const base = await baseOf(app)
+  const forged = { 'x-evidence-hub-hand-over': '00000000-0000-4000-8000-000000000000', 'x-store-env-id': tenant.storeId }
+  const bare = await fetch(`${base}/v1/products`, { headers: forged })
+  t.equal(bare.status, 401, 'no credential is still no credential')
+  const injected = await app.inject({ method: 'GET', url: '/v1/products', headers: forged })
+  t.equal(injected.statusCode, 401, 'nor in process without a live hand-over')
+  const write = await fetch(`${base}/v1/products`, {
+    method: 'PUT',
+    headers: { ...forged, authorization: `Bearer ${viewer.secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ products: [{ platformProductId: 'x1' }] })
+  })
+  t.equal((await write.json() as { code: string }).code, 'role_read_only', 'a viewer stays a viewer')
+})
