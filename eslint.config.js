@@ -2,5 +2,5 @@ import neostandard from 'neostandard'
 
 export default neostandard({
   ts: true,
-  ignores: ['node_modules/**', 'data/**', '.tap/**', 'connectors/zapier/node_modules/**', 'test/.artifacts/**', 'bench/.data/**']
+  ignores: ['node_modules/**', 'data/**', '.tap/**', 'connectors/zapier/node_modules/**', 'test/.artifacts/**', 'bench/.data/**', 'sdk/src/schema.ts']
 })
