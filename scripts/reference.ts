@@ -3,32 +3,18 @@
  * document its routes generate, the error list of src/errors.ts and the resources of src/lib/permissions.ts — so the
  * reference cannot drift from the code (test/openapi/reference.test.ts fails when the file is stale).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { errors } from '../src/errors.js'
 import { RESOURCES } from '../src/lib/permissions.js'
-import { validateConfig } from '../src/config.js'
+import { generateDocument } from './openapi.js'
 
 interface Operation { summary?: string, tags?: string[], security?: unknown[], 'x-scope'?: string, 'x-min-role'?: string, responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }> }
 export interface OpenApiDocument { paths: Record<string, Record<string, Operation>> }
 
-/** The service's own document, from an app built on a throw-away embedded database. */
+/** The service's own document (scripts/openapi.ts builds the app on a throw-away embedded database). */
 export async function currentDocument (): Promise<OpenApiDocument> {
-  const { buildApp } = await import('../src/app.js')
-  const dataDir = mkdtempSync(join(tmpdir(), 'evidence-hub-docs-'))
-  const config = validateConfig({ port: 0, host: '127.0.0.1', publicUrl: 'https://api.example.com', dataDir, logLevel: 'silent', trustProxy: false, secretKey: 'x'.repeat(64), workers: false, mailFrom: 'docs@localhost', reviewRequestDelayHours: 72, webhookAllowPrivate: false })
-  const { createKnex, migrateLatest } = await import('../src/db.js')
-  const db = createKnex(config)
-  await migrateLatest(db)
-  const app = await buildApp(config, { db, logger: false, redis: null })
-  await app.ready()
-  const doc = app.swagger() as unknown as OpenApiDocument
-  await app.close()
-  await db.destroy()
-  rmSync(dataDir, { recursive: true, force: true })
-  return doc
+  return await generateDocument() as unknown as OpenApiDocument
 }
 
 function operations (doc: OpenApiDocument) {

@@ -17,7 +17,8 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
 /**
  * Files whose behaviour cannot differ between the two storage modes run in the MySQL + Redis half only: the browser
  * files drive pages whose routes both halves already test through app.inject, the Zapier app talks to the API over
- * HTTP only (its OAuth storage is covered by test/oauth in both halves), and the rest never touch storage.
+ * HTTP only (its OAuth storage is covered by test/oauth in both halves), and the rest never touch storage (the
+ * SDK's generated-files check compares files with the document; its client tests run in both halves).
  */
 const STORAGE_INDEPENDENT = [
   /^test\/admin\/browser-(ci|integrations|keys|members)\.test\.ts$/,
@@ -25,7 +26,8 @@ const STORAGE_INDEPENDENT = [
   /^test\/openapi\/(document|operations|reference)\.test\.ts$/,
   /^test\/orders\/openapi\.test\.ts$/,
   /^test\/webhooks\/verify\.test\.ts$/,
-  /^test\/auth\/(permissions|passwords)\.test\.ts$/
+  /^test\/auth\/(permissions|passwords)\.test\.ts$/,
+  /^sdk\/test\/generated\.test\.ts$/
 ]
 
 function testFiles (dir: string): string[] {
@@ -42,7 +44,7 @@ const OWN_PROCESS = [/^connectors\/zapier\/test\//, /^test\/admin\/browser-/]
 
 /** Every test file of the suite; the embedded half leaves out the storage-independent ones. */
 function suiteFiles (mode: string): string[] {
-  return [...testFiles('test'), ...testFiles('connectors/zapier/test')]
+  return [...testFiles('test'), ...testFiles('connectors/zapier/test'), ...testFiles('sdk/test')]
     .filter((f) => mode === 'mysql' || !STORAGE_INDEPENDENT.some((pattern) => pattern.test(f)))
     .sort()
 }
