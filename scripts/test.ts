@@ -23,7 +23,7 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
 const STORAGE_INDEPENDENT = [
   /^test\/admin\/browser-(ci|integrations|keys|members)\.test\.ts$/,
   /^connectors\/zapier\/test\//,
-  /^test\/openapi\/(document|operations|reference)\.test\.ts$/,
+  /^test\/openapi\/(document|operations|reference|lint)\.test\.ts$/,
   /^test\/orders\/openapi\.test\.ts$/,
   /^test\/webhooks\/verify\.test\.ts$/,
   /^test\/auth\/(permissions|passwords)\.test\.ts$/,

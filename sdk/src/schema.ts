@@ -10,118 +10,12 @@ export interface paths {
             cookie?: never;
         };
         /** Not served: the MCP server keeps no sessions (405) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Method Not Allowed: `method_not_allowed` */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "method_not_allowed";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["mcp_stream_not_served"];
         put?: never;
         /** Model Context Protocol (Streamable HTTP, stateless): POST JSON-RPC messages; tools are the REST operations the credential may call */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["mcp"];
         /** Not served: the MCP server keeps no sessions (405) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Method Not Allowed: `method_not_allowed` */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "method_not_allowed";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["mcp_session_end_not_served"];
         options?: never;
         head?: never;
         patch?: never;
@@ -135,169 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** The security audit log, newest first (owner and admin) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description e.g. api_key.created */
-                    action?: string;
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: The security audit log, newest first (owner and admin) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                action: string;
-                                actor: string;
-                                /** Format: date-time */
-                                at: string;
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                id: string;
-                                ip: string | null;
-                                subject: string | null;
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_account_audit_log"];
         put?: never;
         post?: never;
         delete?: never;
@@ -314,163 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** People of the organization and their roles */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: People of the organization and their roles */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                email: string;
-                                id: string;
-                                /** Format: date-time */
-                                joinedAt: string;
-                                name: string | null;
-                                role: string;
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_account_members"];
         put?: never;
         post?: never;
         delete?: never;
@@ -490,162 +66,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a person from the organization (owner and admin); takes effect on their next request */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No Content: Remove a person from the organization (owner and admin); takes effect on their next request */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Conflict: `conflict` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "conflict";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_account_member"];
         options?: never;
         head?: never;
         patch?: never;
@@ -659,147 +80,7 @@ export interface paths {
             cookie?: never;
         };
         /** The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                allowedOrigins: string[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                id: string;
-                                name: string;
-                                /** @description free, growth or pro */
-                                plan: string;
-                                subscription: {
-                                    currentPeriodEnd: string | null;
-                                    /** @description trialing, active, past_due or lapsed */
-                                    status: string;
-                                };
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_account_stores"];
         put?: never;
         post?: never;
         delete?: never;
@@ -816,333 +97,12 @@ export interface paths {
             cookie?: never;
         };
         /** The origins whose browser pages may call this store's storefront routes (any role; lapsed store: subscription_expired) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: The origins whose browser pages may call this store's storefront routes (any role; lapsed store: subscription_expired) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The browser origins the storefront answers; an empty list closes the storefront */
-                            origins: string[];
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_account_store_origins"];
         /**
          * Replace the store's allowed origins (owner and admin); effective on the next storefront request
          * @description Each origin is checked and normalised as browsers send it: http or https, host (IDN in punycode, lower case) and port when not the default; no path, query, fragment, user info, wildcard or `null`. Duplicates are dropped, order is kept, at most 50. Audited as `store.origins_updated`. Owner and admin keys, or an OAuth token granted this store with an admin role and `account:write`. Not in the organization or the grant: 404 `store_env_not_found`.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The browser origins the storefront answers; an empty list closes the storefront */
-                        origins: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK: Replace the store's allowed origins (owner and admin); effective on the next storefront request */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The browser origins the storefront answers; an empty list closes the storefront */
-                            origins: string[];
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "role_read_only";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replace_account_store_origins"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1158,378 +118,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the organization's API keys (never their secrets) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List the organization's API keys (never their secrets) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                createdBy: string | null;
-                                expiresAt: string | null;
-                                firstUsedAt: string | null;
-                                id: string;
-                                lastUsedAt: string | null;
-                                name: string;
-                                /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
-                                prefix: string;
-                                revokedAt: string | null;
-                                role: string;
-                                /** @description Empty: unrestricted */
-                                scopes: string[];
-                                status: "active" | "expired" | "revoked";
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_api_keys"];
         put?: never;
         /** Create an API key; the secret is in this response only */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description ISO 8601 UTC; in the future and within 5 years */
-                        expiresAt?: string;
-                        name: string;
-                        role: "admin" | "editor" | "viewer";
-                        /** @description `read`, `write`, `<resource>:read`, `<resource>:write`; empty or absent: unrestricted */
-                        scopes?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Created: Create an API key; the secret is in this response only */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            expiresAt: string | null;
-                            firstUsedAt: string | null;
-                            id: string;
-                            lastUsedAt: string | null;
-                            name: string;
-                            /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
-                            prefix: string;
-                            revokedAt: string | null;
-                            role: string;
-                            /** @description Empty: unrestricted */
-                            scopes: string[];
-                            /** @description Shown once; store it now */
-                            secret: string;
-                            status: "active" | "expired" | "revoked";
-                        };
-                    };
-                };
-                /** @description Bad Request: `expiry_exceeds_credential`, `invalid_expiry`, `invalid_request`, `invalid_scope`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "expiry_exceeds_credential" | "invalid_expiry" | "invalid_request" | "invalid_scope" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_escalation`, `role_forbidden`, `role_read_only`, `scope_escalation`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "credential_not_allowed" | "insufficient_scope" | "role_escalation" | "role_forbidden" | "role_read_only" | "scope_escalation" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_api_key"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1544,319 +136,11 @@ export interface paths {
             cookie?: never;
         };
         /** One API key */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One API key */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            expiresAt: string | null;
-                            firstUsedAt: string | null;
-                            id: string;
-                            lastUsedAt: string | null;
-                            name: string;
-                            /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
-                            prefix: string;
-                            revokedAt: string | null;
-                            role: string;
-                            /** @description Empty: unrestricted */
-                            scopes: string[];
-                            status: "active" | "expired" | "revoked";
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_api_key"];
         put?: never;
         post?: never;
         /** Revoke a key at once (no grace period); revoking again changes nothing */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: Revoke a key at once (no grace period); revoking again changes nothing */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            expiresAt: string | null;
-                            firstUsedAt: string | null;
-                            id: string;
-                            lastUsedAt: string | null;
-                            name: string;
-                            /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
-                            prefix: string;
-                            revokedAt: string | null;
-                            role: string;
-                            /** @description Empty: unrestricted */
-                            scopes: string[];
-                            status: "active" | "expired" | "revoked";
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_api_key"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1870,173 +154,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the organization's live OAuth connections (grants) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List the organization's live OAuth connections (grants) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                client: {
-                                    id: string;
-                                    name: string | null;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description The grant id; also the connection's rate-limit budget and audit actor (`oauth:<id>`) */
-                                id: string;
-                                lastUsedAt: string | null;
-                                person: {
-                                    email: string | null;
-                                    id: string;
-                                };
-                                role: string;
-                                scopes: string[];
-                                storeIds: string[];
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_connectors_connections"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2056,143 +174,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke a connection and every token of it at once; revoking again answers 204 too */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No Content: Revoke a connection and every token of it at once; revoking again answers 204 too */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_connectors_connection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2209,366 +191,13 @@ export interface paths {
          * List the store's REST hooks
          * @description Needs `webhooks:read` or `connectors:read` (either one).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                    targetUrl?: string;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List the store's REST hooks */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description The event type this hook receives, e.g. `review.created` */
-                                event: string;
-                                /** @description `hook_…` */
-                                id: string;
-                                /** @description disabled: deliveries failed for about three days */
-                                status: "active" | "disabled";
-                                targetUrl: string;
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_connectors_hooks"];
         put?: never;
         /**
          * Subscribe a REST hook (automation platforms): deliveries carry the polling item shape, signed
          * @description Needs read scope on the event's resource (`review.*`: `reviews:read`, …) and `webhooks:write` or `connectors:write` (either one).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        event: string;
-                        targetUrl: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created: Subscribe a REST hook (automation platforms): deliveries carry the polling item shape, signed */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description The event type this hook receives, e.g. `review.created` */
-                            event: string;
-                            /** @description `hook_…` */
-                            id: string;
-                            /** @description `whsec_…`, shown once: verifies `x-service-signature-v2` */
-                            secret: string;
-                            /** @description disabled: deliveries failed for about three days */
-                            status: "active" | "disabled";
-                            targetUrl: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_connectors_hook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2586,298 +215,14 @@ export interface paths {
          * One REST hook (404 once deleted)
          * @description Needs `webhooks:read` or `connectors:read` (either one).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One REST hook (404 once deleted) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description The event type this hook receives, e.g. `review.created` */
-                            event: string;
-                            /** @description `hook_…` */
-                            id: string;
-                            /** @description disabled: deliveries failed for about three days */
-                            status: "active" | "disabled";
-                            targetUrl: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_connectors_hook"];
         put?: never;
         post?: never;
         /**
          * Unsubscribe a REST hook; 204 again for a hook already deleted, 404 for an id this store never had
          * @description Needs `webhooks:write` or `connectors:write` (either one).
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No Content: Unsubscribe a REST hook; 204 again for a hook already deleted, 404 for an id this store never had */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_connectors_hook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2891,165 +236,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who this credential is: organization, store environment and authority (connection tests and labels); any valid credential may call it */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: Who this credential is: organization, store environment and authority (connection tests and labels); any valid credential may call it */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            credential: {
-                                /** @description The person who granted an OAuth connection; null for API keys */
-                                person: {
-                                    email: string;
-                                    id: string;
-                                    name: string | null;
-                                } | null;
-                                role: string;
-                                /** @description Empty: unrestricted */
-                                scopes: string[];
-                                type: "api_key" | "oauth";
-                            };
-                            organization: {
-                                id: string;
-                                name: string;
-                            };
-                            storeEnv: {
-                                id: string;
-                                name: string;
-                                plan: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_connectors_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3066,366 +253,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the OAuth clients this organization may authorize: its own and the operator's */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List the OAuth clients this organization may authorize: its own and the operator's */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                id: string;
-                                name: string;
-                                /** @description Public clients have no secret and must use PKCE */
-                                public: boolean;
-                                redirectUris: string[];
-                                /** @description `operator`: registered with the CLI for every organization; only the operator changes it */
-                                registeredBy: "organization" | "operator";
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_connectors_oauth_clients"];
         put?: never;
         /** Register an OAuth client; the secret is in this response only */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description A public (PKCE-only) client gets no secret */
-                        public?: boolean;
-                        /** @description Matched exactly */
-                        redirectUris: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Created: Register an OAuth client; the secret is in this response only */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            clientId: string;
-                            /** @description Shown once; null for a public client */
-                            clientSecret: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            id: string;
-                            name: string;
-                            /** @description Public clients have no secret and must use PKCE */
-                            public: boolean;
-                            redirectUris: string[];
-                            /** @description `operator`: registered with the CLI for every organization; only the operator changes it */
-                            registeredBy: "organization" | "operator";
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_connectors_oauth_client"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3440,164 +271,7 @@ export interface paths {
             cookie?: never;
         };
         /** The trigger catalogue: every event type that can be polled or subscribed to, with a sample item */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: The trigger catalogue: every event type that can be polled or subscribed to, with a sample item */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            description: string;
-                            /** @description The event type; poll it at /connectors/triggers/{key} */
-                            key: string;
-                            label: string;
-                            /**
-                             * @description Polling or subscribing needs `<resource>:read`
-                             * @enum {string}
-                             */
-                            resource: "reviews" | "products" | "orders" | "loyalty";
-                            /** @description The event's data flattened beside `id`, `type` and `createdAt`; the record's own id is under the trigger's id field (`reviewId`, `orderId`, …) */
-                            sample: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description The event id (`evt_…`); never changes, so platforms de-duplicate on it */
-                                id: string;
-                                /** @description The event type, e.g. `review.created` */
-                                type: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
-                };
-                /** @description Bad Request: `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_connectors_triggers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3614,158 +288,7 @@ export interface paths {
             cookie?: never;
         };
         /** Poll a trigger: the newest events of one type in this store, newest first (needs read scope on the event's resource) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description How many items; values above 100 are clamped to 100 */
-                    limit?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    /** @description review.created, review.published, review.updated, review.deleted, product.upserted, order.upserted, order.review_request.updated, loyalty.birthday_reward, loyalty.referral_reward */
-                    event: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: Poll a trigger: the newest events of one type in this store, newest first (needs read scope on the event's resource) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": ({
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description The event id (`evt_…`); never changes, so platforms de-duplicate on it */
-                            id: string;
-                            /** @description The event type, e.g. `review.created` */
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_connectors_trigger"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3785,162 +308,7 @@ export interface paths {
          * The event log, oldest first, as a cursor envelope
          * @description Start without `since`, then pass back `next_cursor` until it is null. `since` also takes the id of the last event you processed, to resume without gaps or repeats. Needs `events:read` or `outbound-webhooks:read`, and returns only the events of resources the credential may read (`review.*`: `reviews:read`, `order.*`: `orders:read`, `product.*`: `products:read`, `loyalty.*`: `loyalty:read`).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description At most 500 */
-                    limit?: number;
-                    /** @description A `next_cursor`, or an event id (`evt_…`) */
-                    since?: string;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: The event log, oldest first, as a cursor envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                data: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description `evt_…`; ids increase with time within a store */
-                                id: string;
-                                storeEnvId: string;
-                                /** @description Dotted, e.g. `review.created`; the set is open, ignore types you do not know */
-                                type: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3960,156 +328,7 @@ export interface paths {
          * One event of the log; 404 for an event of a resource the credential may not read
          * @description Needs `events:read` or `outbound-webhooks:read`, and returns only the events of resources the credential may read (`review.*`: `reviews:read`, `order.*`: `orders:read`, `product.*`: `products:read`, `loyalty.*`: `loyalty:read`).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One event of the log; 404 for an event of a resource the credential may not read */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                            /** @description `evt_…`; ids increase with time within a store */
-                            id: string;
-                            storeEnvId: string;
-                            /** @description Dotted, e.g. `review.created`; the set is open, ignore types you do not know */
-                            type: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_event"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4126,70 +345,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness and dependencies; 503 when the database is unreachable */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: Liveness and dependencies; 503 when the database is unreachable */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            checks: {
-                                database: "ok" | "error";
-                                redis: "ok" | "error" | "not_configured";
-                            };
-                            code?: string;
-                            message?: string;
-                            status: "ok" | "unavailable";
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            checks: {
-                                database: "ok" | "error";
-                                redis: "ok" | "error" | "not_configured";
-                            };
-                            code?: string;
-                            message?: string;
-                            status: "ok" | "unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_health"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4211,225 +367,7 @@ export interface paths {
          * Import up to 1,000 reviews with their original writtenAt
          * @description Processed at once; each stored review appends `review.created`. A bad item is reported in `errors` with its index (`platformId` is its productId) and the rest are stored. More than 1,000 items: `batch_too_large`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        items: {
-                            authorEmail?: string | null;
-                            authorName: string;
-                            body: string;
-                            orderId?: string | null;
-                            productId: string;
-                            rating: number;
-                            /** @description Default: published */
-                            status?: "pending" | "published" | "rejected";
-                            title?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the review was originally written
-                             */
-                            writtenAt: string;
-                        }[];
-                        /** @enum {string} */
-                        type: "reviews";
-                    };
-                };
-            };
-            responses: {
-                /** @description Created: Import up to 1,000 reviews with their original writtenAt */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            completedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            errors: {
-                                /** @description `invalid_item` or `duplicate_item` */
-                                code: string;
-                                /** @description Position of the item in the request array */
-                                index: number;
-                                message: string;
-                                platformId: string | null;
-                            }[];
-                            /** @description Check this: items are independent, as in the bulk upserts */
-                            failed: number;
-                            id: string;
-                            imported: number;
-                            received: number;
-                            /** @enum {string} */
-                            status: "completed";
-                            /** @enum {string} */
-                            type: "reviews";
-                        };
-                    };
-                };
-                /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "batch_too_large" | "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4444,166 +382,7 @@ export interface paths {
             cookie?: never;
         };
         /** One import and its per-item errors */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One import and its per-item errors */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            completedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            errors: {
-                                /** @description `invalid_item` or `duplicate_item` */
-                                code: string;
-                                /** @description Position of the item in the request array */
-                                index: number;
-                                message: string;
-                                platformId: string | null;
-                            }[];
-                            /** @description Check this: items are independent, as in the bulk upserts */
-                            failed: number;
-                            id: string;
-                            imported: number;
-                            received: number;
-                            /** @enum {string} */
-                            status: "completed";
-                            /** @enum {string} */
-                            type: "reviews";
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_import"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4620,391 +399,12 @@ export interface paths {
             cookie?: never;
         };
         /** List orders, most recently updated first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                    reviewRequestState?: "scheduled" | "sent" | "failed" | "skipped";
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List orders, most recently updated first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                currency: string | null;
-                                customerEmail: string | null;
-                                customerName: string | null;
-                                fulfilledAt: string | null;
-                                lineItems: {
-                                    platformProductId: string;
-                                    quantity: number;
-                                }[];
-                                placedAt: string | null;
-                                platformOrderId: string;
-                                /** @description Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to `scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email or no line items, or the request would fall after 9999-12-31. Each upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` and `failed` are final. Every change appends `order.review_request.updated`. */
-                                reviewRequest: {
-                                    reason: string | null;
-                                    scheduledFor: string | null;
-                                    state: ("scheduled" | "sent" | "failed" | "skipped") | null;
-                                };
-                                total: number | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_orders"];
         /**
          * Upsert up to 250 orders keyed on platformOrderId; each item replaces the stored order
          * @description As PUT /products: items are independent (check `failed`), more than 250 is `batch_too_large`, an identical re-send changes nothing. Each changed order appends `order.upserted`, and `order.review_request.updated` when its review request changed. Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to `scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email or no line items, or the request would fall after 9999-12-31. Each upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` and `failed` are final. Every change appends `order.review_request.updated`.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        orders: {
-                            currency?: string | null;
-                            customerEmail?: string | null;
-                            customerName?: string | null;
-                            fulfilledAt?: string | null;
-                            lineItems?: {
-                                platformProductId: string;
-                                quantity: number;
-                            }[];
-                            placedAt?: string | null;
-                            /** @description The upsert key */
-                            platformOrderId: string;
-                            total?: number | null;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK: Upsert up to 250 orders keyed on platformOrderId; each item replaces the stored order */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: {
-                                /** @description `invalid_item` or `duplicate_item` */
-                                code: string;
-                                /** @description Position of the item in the request array */
-                                index: number;
-                                message: string;
-                                platformId: string | null;
-                            }[];
-                            /** @description Check this: the status is 200 even when items failed */
-                            failed: number;
-                            received: number;
-                            /** @description Items stored as sent (including those already identical) */
-                            upserted: number;
-                        };
-                    };
-                };
-                /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "batch_too_large" | "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["upsert_orders"];
         post?: never;
         delete?: never;
         options?: never;
@@ -5020,167 +420,7 @@ export interface paths {
             cookie?: never;
         };
         /** One order by its platform id, with its review request state */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    platformOrderId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One order by its platform id, with its review request state */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            currency: string | null;
-                            customerEmail: string | null;
-                            customerName: string | null;
-                            fulfilledAt: string | null;
-                            lineItems: {
-                                platformProductId: string;
-                                quantity: number;
-                            }[];
-                            placedAt: string | null;
-                            platformOrderId: string;
-                            /** @description Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to `scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email or no line items, or the request would fall after 9999-12-31. Each upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` and `failed` are final. Every change appends `order.review_request.updated`. */
-                            reviewRequest: {
-                                reason: string | null;
-                                scheduledFor: string | null;
-                                state: ("scheduled" | "sent" | "failed" | "skipped") | null;
-                            };
-                            total: number | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5197,375 +437,10 @@ export interface paths {
             cookie?: never;
         };
         /** List outbound webhooks (never their secrets) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                    /** @description Default: active and disabled */
-                    status?: "active" | "disabled" | "retired";
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List outbound webhooks (never their secrets) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                consecutiveFailures: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                description: string | null;
-                                /** @description Event types, or `["*"]` for every type (only for a creator that may read every resource) */
-                                events: string[];
-                                /** @description `whk_…` */
-                                id: string;
-                                /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
-                                status: "active" | "disabled" | "retired";
-                                statusChangedAt: string | null;
-                                statusReason: string | null;
-                                url: string;
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_outbound_webhooks"];
         put?: never;
         /** Register an outbound webhook; its signing secret is in this response only */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        description?: string;
-                        /** @description Event types, or `["*"]`: every type whose resource the credential may read (`review.*`: `reviews:read`, …), fixed now */
-                        events: string[];
-                        /** @description http(s); not a private, loopback or link-local address */
-                        url: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created: Register an outbound webhook; its signing secret is in this response only */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            consecutiveFailures: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            description: string | null;
-                            /** @description Event types, or `["*"]` for every type (only for a creator that may read every resource) */
-                            events: string[];
-                            /** @description `whk_…` */
-                            id: string;
-                            /** @description `whsec_…`: shown once; to rotate, register a second webhook and retire the first */
-                            secret: string;
-                            /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
-                            status: "active" | "disabled" | "retired";
-                            statusChangedAt: string | null;
-                            statusReason: string | null;
-                            url: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_outbound_webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5580,299 +455,11 @@ export interface paths {
             cookie?: never;
         };
         /** One outbound webhook (never its secret) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One outbound webhook (never its secret) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            consecutiveFailures: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            description: string | null;
-                            /** @description Event types, or `["*"]` for every type (only for a creator that may read every resource) */
-                            events: string[];
-                            /** @description `whk_…` */
-                            id: string;
-                            /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
-                            status: "active" | "disabled" | "retired";
-                            statusChangedAt: string | null;
-                            statusReason: string | null;
-                            url: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_outbound_webhook"];
         put?: never;
         post?: never;
         /** Retire an outbound webhook: nothing more is sent to it; retiring again changes nothing */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No Content: Retire an outbound webhook: nothing more is sent to it; retiring again changes nothing */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_outbound_webhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5886,174 +473,7 @@ export interface paths {
             cookie?: never;
         };
         /** Delivery attempts to one webhook, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: Delivery attempts to one webhook, newest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                at: string;
-                                /** @description 1 for the first attempt of a delivery */
-                                attempt: number;
-                                /** @description `dlv_…`, also sent as `x-service-delivery-id` */
-                                deliveryId: string;
-                                durationMs: number;
-                                error: string | null;
-                                eventId: string;
-                                eventType: string | null;
-                                /** @description `att_…` */
-                                id: string;
-                                nextRetryAt: string | null;
-                                responseCode: number | null;
-                                status: "succeeded" | "retrying" | "failed";
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_outbound_webhook_deliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6073,162 +493,7 @@ export interface paths {
          * The event log, oldest first, as a cursor envelope
          * @description Start without `since`, then pass back `next_cursor` until it is null. `since` also takes the id of the last event you processed, to resume without gaps or repeats. Needs `events:read` or `outbound-webhooks:read`, and returns only the events of resources the credential may read (`review.*`: `reviews:read`, `order.*`: `orders:read`, `product.*`: `products:read`, `loyalty.*`: `loyalty:read`).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description At most 500 */
-                    limit?: number;
-                    /** @description A `next_cursor`, or an event id (`evt_…`) */
-                    since?: string;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: The event log, oldest first, as a cursor envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                data: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description `evt_…`; ids increase with time within a store */
-                                id: string;
-                                storeEnvId: string;
-                                /** @description Dotted, e.g. `review.created`; the set is open, ignore types you do not know */
-                                type: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_outbound_webhooks_events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6245,376 +510,12 @@ export interface paths {
             cookie?: never;
         };
         /** List products, most recently updated first */
-        get: {
-            parameters: {
-                query?: {
-                    excludedFromReviewRequests?: boolean;
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List products, most recently updated first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                createdAt: string;
-                                excludedFromReviewRequests: boolean;
-                                exclusionReason: string | null;
-                                imageUrl: string | null;
-                                platformProductId: string;
-                                title: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                url: string | null;
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_products"];
         /**
          * Upsert up to 250 products keyed on platformProductId; each item replaces the stored product
          * @description Items are independent: a bad item is reported in `errors` with its index and the rest are stored, with status 200, so check `failed`. More than 250 items is refused whole with `batch_too_large`. Re-sending an identical payload changes nothing and appends no event; each changed product appends `product.upserted`.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        products: {
-                            /** @description Omitted: false */
-                            excludedFromReviewRequests?: boolean;
-                            exclusionReason?: string | null;
-                            imageUrl?: string | null;
-                            /** @description The upsert key */
-                            platformProductId: string;
-                            title?: string | null;
-                            url?: string | null;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK: Upsert up to 250 products keyed on platformProductId; each item replaces the stored product */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            errors: {
-                                /** @description `invalid_item` or `duplicate_item` */
-                                code: string;
-                                /** @description Position of the item in the request array */
-                                index: number;
-                                message: string;
-                                platformId: string | null;
-                            }[];
-                            /** @description Check this: the status is 200 even when items failed */
-                            failed: number;
-                            received: number;
-                            /** @description Items stored as sent (including those already identical) */
-                            upserted: number;
-                        };
-                    };
-                };
-                /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "batch_too_large" | "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["upsert_products"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6630,156 +531,7 @@ export interface paths {
             cookie?: never;
         };
         /** One product by its platform id */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    platformProductId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One product by its platform id */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            excludedFromReviewRequests: boolean;
-                            exclusionReason: string | null;
-                            imageUrl: string | null;
-                            platformProductId: string;
-                            title: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            url: string | null;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_product"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6796,374 +548,13 @@ export interface paths {
             cookie?: never;
         };
         /** List reviews, newest writtenAt first (imported reviews by their original date) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
-                    limit?: number;
-                    orderId?: string;
-                    /** @description 1-based page number, at most 10000000 */
-                    page?: number;
-                    productId?: string;
-                    rating?: number;
-                    status?: "pending" | "published" | "rejected";
-                    /** @description `false` returns only unverified reviews */
-                    verified?: boolean;
-                };
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: List reviews, newest writtenAt first (imported reviews by their original date) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Last 4 characters of the reviewer's email */
-                                authorEmailLast4: string | null;
-                                authorName: string;
-                                body: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                helpfulCount: number;
-                                id: string;
-                                media: {
-                                    id: string;
-                                    mime: string;
-                                    /** @enum {string} */
-                                    type: "image";
-                                    url: string;
-                                }[];
-                                /** @description The order's platformOrderId */
-                                orderId: string | null;
-                                /** @description The product's platformProductId */
-                                productId: string;
-                                rating: number;
-                                /** @description The merchant's public reply */
-                                reply: {
-                                    body: string;
-                                    /** Format: date-time */
-                                    repliedAt: string;
-                                } | null;
-                                source: "storefront" | "import" | "api";
-                                status: "pending" | "published" | "rejected";
-                                title: string | null;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** @description The author email matches the customer email of the order named */
-                                verified: boolean;
-                                /** Format: date-time */
-                                writtenAt: string;
-                            }[];
-                            meta: {
-                                limit: number;
-                                page: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_reviews"];
         put?: never;
         /**
          * Submit a review from the storefront (stored as pending for moderation); 3/s and 5/min per IP
          * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`; calls without an Origin header are refused too). Limited per visitor IP.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        authorEmail: string;
-                        authorName: string;
-                        body: string;
-                        /** @description Ids from POST /uploads/image */
-                        mediaIds?: string[];
-                        orderId?: string | null;
-                        productId: string;
-                        rating: number;
-                        title?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created: Submit a review from the storefront (stored as pending for moderation); 3/s and 5/min per IP */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            status: "pending" | "published" | "rejected";
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "origin_not_allowed" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_review"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7178,548 +569,18 @@ export interface paths {
             cookie?: never;
         };
         /** One review */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: One review */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Last 4 characters of the reviewer's email */
-                            authorEmailLast4: string | null;
-                            authorName: string;
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            helpfulCount: number;
-                            id: string;
-                            media: {
-                                id: string;
-                                mime: string;
-                                /** @enum {string} */
-                                type: "image";
-                                url: string;
-                            }[];
-                            /** @description The order's platformOrderId */
-                            orderId: string | null;
-                            /** @description The product's platformProductId */
-                            productId: string;
-                            rating: number;
-                            /** @description The merchant's public reply */
-                            reply: {
-                                body: string;
-                                /** Format: date-time */
-                                repliedAt: string;
-                            } | null;
-                            source: "storefront" | "import" | "api";
-                            status: "pending" | "published" | "rejected";
-                            title: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description The author email matches the customer email of the order named */
-                            verified: boolean;
-                            /** Format: date-time */
-                            writtenAt: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_review"];
         put?: never;
         post?: never;
         /** Delete a review (appends `review.deleted`) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No Content: Delete a review (appends `review.deleted`) */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_review"];
         options?: never;
         head?: never;
         /**
          * Moderate a review and set or clear the merchant reply
          * @description Publishing appends `review.published`; any other change appends `review.updated`.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The store environment this request acts on */
-                    "x-store-env-id"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description null removes the reply */
-                        reply?: string | null;
-                        status?: "pending" | "published" | "rejected";
-                    };
-                };
-            };
-            responses: {
-                /** @description OK: Moderate a review and set or clear the merchant reply */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Last 4 characters of the reviewer's email */
-                            authorEmailLast4: string | null;
-                            authorName: string;
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            helpfulCount: number;
-                            id: string;
-                            media: {
-                                id: string;
-                                mime: string;
-                                /** @enum {string} */
-                                type: "image";
-                                url: string;
-                            }[];
-                            /** @description The order's platformOrderId */
-                            orderId: string | null;
-                            /** @description The product's platformProductId */
-                            productId: string;
-                            rating: number;
-                            /** @description The merchant's public reply */
-                            reply: {
-                                body: string;
-                                /** Format: date-time */
-                                repliedAt: string;
-                            } | null;
-                            source: "storefront" | "import" | "api";
-                            status: "pending" | "published" | "rejected";
-                            title: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description The author email matches the customer email of the order named */
-                            verified: boolean;
-                            /** Format: date-time */
-                            writtenAt: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_credentials" | "missing_credentials";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Payload Too Large: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unsupported Media Type: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["update_review"];
         trace?: never;
     };
     "/v1/reviews/{id}/helpful": {
@@ -7735,125 +596,7 @@ export interface paths {
          * Vote a published review helpful; one vote per visitor per review; 5/s and 20/min per IP
          * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`; calls without an Origin header are refused too). Limited per visitor IP. A repeated vote from the same visitor answers 200 with the unchanged count.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK: Vote a published review helpful; one vote per visitor per review; 5/s and 20/min per IP */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            helpfulCount: number;
-                        };
-                    };
-                };
-                /** @description Bad Request: `invalid_request`, `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request" | "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "origin_not_allowed" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found`, `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found" | "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_review_helpful"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7868,76 +611,7 @@ export interface paths {
             cookie?: never;
         };
         /** An uploaded image (public, no credential: the URL returned by the upload) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Bad Request: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "invalid_request";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["get_upload"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7959,125 +633,7 @@ export interface paths {
          * Upload a review image from the storefront (multipart field `image`); 5/s and 20/min per IP
          * @description Storefront: no credential; `x-store-env-id` and an allowed Origin. JPEG, PNG, WebP or GIF, decided by the file's content (a renamed text file gets 415 `unsupported_media_type`), at most 10 MB (413 `payload_too_large`). Pass the returned id in `mediaIds` of POST /reviews.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Created: Upload a review image from the storefront (multipart field `image`); 5/s and 20/min per IP */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @description Public URL of the stored image */
-                            url: string;
-                        };
-                    };
-                };
-                /** @description Bad Request: `store_env_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_required";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "origin_not_allowed" | "subscription_expired";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Not Found: `store_env_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "store_env_not_found";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Too Many Requests: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Service Unavailable: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "service_unavailable";
-                            /** @description With `invalid_request`: every problem, with the path of the field */
-                            errors?: {
-                                message?: string;
-                                path?: string;
-                            }[];
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_uploads_image"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8095,4 +651,7498 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    mcp_stream_not_served: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method Not Allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "method_not_allowed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    mcp_session_end_not_served: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Method Not Allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "method_not_allowed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_account_audit_log: {
+        parameters: {
+            query?: {
+                /** @description e.g. api_key.created */
+                action?: string;
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The security audit log, newest first (owner and admin) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            action: string;
+                            actor: string;
+                            /** Format: date-time */
+                            at: string;
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            ip: string | null;
+                            subject: string | null;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_account_members: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: People of the organization and their roles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            email: string;
+                            id: string;
+                            /** Format: date-time */
+                            joinedAt: string;
+                            name: string | null;
+                            role: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_account_member: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Remove a person from the organization (owner and admin); takes effect on their next request */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_account_stores: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            allowedOrigins: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            /** @description free, growth or pro */
+                            plan: string;
+                            subscription: {
+                                currentPeriodEnd: string | null;
+                                /** @description trialing, active, past_due or lapsed */
+                                status: string;
+                            };
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_account_store_origins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The origins whose browser pages may call this store's storefront routes (any role; lapsed store: subscription_expired) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The browser origins the storefront answers; an empty list closes the storefront */
+                        origins: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    replace_account_store_origins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The browser origins the storefront answers; an empty list closes the storefront */
+                    origins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Replace the store's allowed origins (owner and admin); effective on the next storefront request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The browser origins the storefront answers; an empty list closes the storefront */
+                        origins: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_api_keys: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the organization's API keys (never their secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            expiresAt: string | null;
+                            firstUsedAt: string | null;
+                            id: string;
+                            lastUsedAt: string | null;
+                            name: string;
+                            /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
+                            prefix: string;
+                            revokedAt: string | null;
+                            role: string;
+                            /** @description Empty: unrestricted */
+                            scopes: string[];
+                            status: "active" | "expired" | "revoked";
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_api_key: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 8601 UTC; in the future and within 5 years */
+                    expiresAt?: string;
+                    name: string;
+                    role: "admin" | "editor" | "viewer";
+                    /** @description `read`, `write`, `<resource>:read`, `<resource>:write`; empty or absent: unrestricted */
+                    scopes?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create an API key; the secret is in this response only */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        expiresAt: string | null;
+                        firstUsedAt: string | null;
+                        id: string;
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
+                        prefix: string;
+                        revokedAt: string | null;
+                        role: string;
+                        /** @description Empty: unrestricted */
+                        scopes: string[];
+                        /** @description Shown once; store it now */
+                        secret: string;
+                        status: "active" | "expired" | "revoked";
+                    };
+                };
+            };
+            /** @description Bad Request: `expiry_exceeds_credential`, `invalid_expiry`, `invalid_request`, `invalid_scope`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "expiry_exceeds_credential" | "invalid_expiry" | "invalid_request" | "invalid_scope" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_escalation`, `role_forbidden`, `role_read_only`, `scope_escalation`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "credential_not_allowed" | "insufficient_scope" | "role_escalation" | "role_forbidden" | "role_read_only" | "scope_escalation" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_api_key: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        expiresAt: string | null;
+                        firstUsedAt: string | null;
+                        id: string;
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
+                        prefix: string;
+                        revokedAt: string | null;
+                        role: string;
+                        /** @description Empty: unrestricted */
+                        scopes: string[];
+                        status: "active" | "expired" | "revoked";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_api_key: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Revoke a key at once (no grace period); revoking again changes nothing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        expiresAt: string | null;
+                        firstUsedAt: string | null;
+                        id: string;
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description `svc_` and the first 8 characters of the secret, for recognising a key */
+                        prefix: string;
+                        revokedAt: string | null;
+                        role: string;
+                        /** @description Empty: unrestricted */
+                        scopes: string[];
+                        status: "active" | "expired" | "revoked";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_connectors_connections: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the organization's live OAuth connections (grants) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            client: {
+                                id: string;
+                                name: string | null;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The grant id; also the connection's rate-limit budget and audit actor (`oauth:<id>`) */
+                            id: string;
+                            lastUsedAt: string | null;
+                            person: {
+                                email: string | null;
+                                id: string;
+                            };
+                            role: string;
+                            scopes: string[];
+                            storeIds: string[];
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_connectors_connection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Revoke a connection and every token of it at once; revoking again answers 204 too */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_connectors_hooks: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                targetUrl?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the store's REST hooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The event type this hook receives, e.g. `review.created` */
+                            event: string;
+                            /** @description `hook_…` */
+                            id: string;
+                            /** @description disabled: deliveries failed for about three days */
+                            status: "active" | "disabled";
+                            targetUrl: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_connectors_hook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: string;
+                    targetUrl: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Subscribe a REST hook (automation platforms): deliveries carry the polling item shape, signed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The event type this hook receives, e.g. `review.created` */
+                        event: string;
+                        /** @description `hook_…` */
+                        id: string;
+                        /** @description `whsec_…`, shown once: verifies `x-service-signature-v2` */
+                        secret: string;
+                        /** @description disabled: deliveries failed for about three days */
+                        status: "active" | "disabled";
+                        targetUrl: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_connectors_hook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One REST hook (404 once deleted) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The event type this hook receives, e.g. `review.created` */
+                        event: string;
+                        /** @description `hook_…` */
+                        id: string;
+                        /** @description disabled: deliveries failed for about three days */
+                        status: "active" | "disabled";
+                        targetUrl: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_connectors_hook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Unsubscribe a REST hook; 204 again for a hook already deleted, 404 for an id this store never had */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_connectors_me: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Who this credential is: organization, store environment and authority (connection tests and labels); any valid credential may call it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credential: {
+                            /** @description The person who granted an OAuth connection; null for API keys */
+                            person: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                            } | null;
+                            role: string;
+                            /** @description Empty: unrestricted */
+                            scopes: string[];
+                            type: "api_key" | "oauth";
+                        };
+                        organization: {
+                            id: string;
+                            name: string;
+                        };
+                        storeEnv: {
+                            id: string;
+                            name: string;
+                            plan: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_connectors_oauth_clients: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the OAuth clients this organization may authorize: its own and the operator's */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            /** @description Public clients have no secret and must use PKCE */
+                            public: boolean;
+                            redirectUris: string[];
+                            /** @description `operator`: registered with the CLI for every organization; only the operator changes it */
+                            registeredBy: "organization" | "operator";
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_connectors_oauth_client: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description A public (PKCE-only) client gets no secret */
+                    public?: boolean;
+                    /** @description Matched exactly */
+                    redirectUris: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Register an OAuth client; the secret is in this response only */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        /** @description Shown once; null for a public client */
+                        clientSecret: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        /** @description Public clients have no secret and must use PKCE */
+                        public: boolean;
+                        redirectUris: string[];
+                        /** @description `operator`: registered with the CLI for every organization; only the operator changes it */
+                        registeredBy: "organization" | "operator";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_connectors_triggers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The trigger catalogue: every event type that can be polled or subscribed to, with a sample item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        description: string;
+                        /** @description The event type; poll it at /connectors/triggers/{key} */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description Polling or subscribing needs `<resource>:read`
+                         * @enum {string}
+                         */
+                        resource: "reviews" | "products" | "orders" | "loyalty";
+                        /** @description The event's data flattened beside `id`, `type` and `createdAt`; the record's own id is under the trigger's id field (`reviewId`, `orderId`, …) */
+                        sample: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The event id (`evt_…`); never changes, so platforms de-duplicate on it */
+                            id: string;
+                            /** @description The event type, e.g. `review.created` */
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_connectors_trigger: {
+        parameters: {
+            query?: {
+                /** @description How many items; values above 100 are clamped to 100 */
+                limit?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description review.created, review.published, review.updated, review.deleted, product.upserted, order.upserted, order.review_request.updated, loyalty.birthday_reward, loyalty.referral_reward */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Poll a trigger: the newest events of one type in this store, newest first (needs read scope on the event's resource) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The event id (`evt_…`); never changes, so platforms de-duplicate on it */
+                        id: string;
+                        /** @description The event type, e.g. `review.created` */
+                        type: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_events: {
+        parameters: {
+            query?: {
+                /** @description At most 500 */
+                limit?: number;
+                /** @description A `next_cursor`, or an event id (`evt_…`) */
+                since?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The event log, oldest first, as a cursor envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @description `evt_…`; ids increase with time within a store */
+                            id: string;
+                            storeEnvId: string;
+                            /** @description Dotted, e.g. `review.created`; the set is open, ignore types you do not know */
+                            type: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_event: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One event of the log; 404 for an event of a resource the credential may not read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @description `evt_…`; ids increase with time within a store */
+                        id: string;
+                        storeEnvId: string;
+                        /** @description Dotted, e.g. `review.created`; the set is open, ignore types you do not know */
+                        type: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Liveness and dependencies; 503 when the database is unreachable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            database: "ok" | "error";
+                            redis: "ok" | "error" | "not_configured";
+                        };
+                        code?: string;
+                        message?: string;
+                        status: "ok" | "unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            database: "ok" | "error";
+                            redis: "ok" | "error" | "not_configured";
+                        };
+                        code?: string;
+                        message?: string;
+                        status: "ok" | "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    create_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        authorEmail?: string | null;
+                        authorName: string;
+                        body: string;
+                        orderId?: string | null;
+                        productId: string;
+                        rating: number;
+                        /** @description Default: published */
+                        status?: "pending" | "published" | "rejected";
+                        title?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the review was originally written
+                         */
+                        writtenAt: string;
+                    }[];
+                    /** @enum {string} */
+                    type: "reviews";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Import up to 1,000 reviews with their original writtenAt */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        errors: {
+                            /** @description `invalid_item` or `duplicate_item` */
+                            code: string;
+                            /** @description Position of the item in the request array */
+                            index: number;
+                            message: string;
+                            platformId: string | null;
+                        }[];
+                        /** @description Check this: items are independent, as in the bulk upserts */
+                        failed: number;
+                        id: string;
+                        imported: number;
+                        received: number;
+                        /** @enum {string} */
+                        status: "completed";
+                        /** @enum {string} */
+                        type: "reviews";
+                    };
+                };
+            };
+            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One import and its per-item errors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        errors: {
+                            /** @description `invalid_item` or `duplicate_item` */
+                            code: string;
+                            /** @description Position of the item in the request array */
+                            index: number;
+                            message: string;
+                            platformId: string | null;
+                        }[];
+                        /** @description Check this: items are independent, as in the bulk upserts */
+                        failed: number;
+                        id: string;
+                        imported: number;
+                        received: number;
+                        /** @enum {string} */
+                        status: "completed";
+                        /** @enum {string} */
+                        type: "reviews";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_orders: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                reviewRequestState?: "scheduled" | "sent" | "failed" | "skipped";
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List orders, most recently updated first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string | null;
+                            customerEmail: string | null;
+                            customerName: string | null;
+                            fulfilledAt: string | null;
+                            lineItems: {
+                                platformProductId: string;
+                                quantity: number;
+                            }[];
+                            placedAt: string | null;
+                            platformOrderId: string;
+                            /** @description Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to `scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email or no line items, or the request would fall after 9999-12-31. Each upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` and `failed` are final. Every change appends `order.review_request.updated`. */
+                            reviewRequest: {
+                                reason: string | null;
+                                scheduledFor: string | null;
+                                state: ("scheduled" | "sent" | "failed" | "skipped") | null;
+                            };
+                            total: number | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_orders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    orders: {
+                        currency?: string | null;
+                        customerEmail?: string | null;
+                        customerName?: string | null;
+                        fulfilledAt?: string | null;
+                        lineItems?: {
+                            platformProductId: string;
+                            quantity: number;
+                        }[];
+                        placedAt?: string | null;
+                        /** @description The upsert key */
+                        platformOrderId: string;
+                        total?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Upsert up to 250 orders keyed on platformOrderId; each item replaces the stored order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            /** @description `invalid_item` or `duplicate_item` */
+                            code: string;
+                            /** @description Position of the item in the request array */
+                            index: number;
+                            message: string;
+                            platformId: string | null;
+                        }[];
+                        /** @description Check this: the status is 200 even when items failed */
+                        failed: number;
+                        received: number;
+                        /** @description Items stored as sent (including those already identical) */
+                        upserted: number;
+                    };
+                };
+            };
+            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                platformOrderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One order by its platform id, with its review request state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string | null;
+                        customerEmail: string | null;
+                        customerName: string | null;
+                        fulfilledAt: string | null;
+                        lineItems: {
+                            platformProductId: string;
+                            quantity: number;
+                        }[];
+                        placedAt: string | null;
+                        platformOrderId: string;
+                        /** @description Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to `scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email or no line items, or the request would fall after 9999-12-31. Each upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` and `failed` are final. Every change appends `order.review_request.updated`. */
+                        reviewRequest: {
+                            reason: string | null;
+                            scheduledFor: string | null;
+                            state: ("scheduled" | "sent" | "failed" | "skipped") | null;
+                        };
+                        total: number | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_outbound_webhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Default: active and disabled */
+                status?: "active" | "disabled" | "retired";
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List outbound webhooks (never their secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            consecutiveFailures: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            /** @description Event types, or `["*"]` for every type (only for a creator that may read every resource) */
+                            events: string[];
+                            /** @description `whk_…` */
+                            id: string;
+                            /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
+                            status: "active" | "disabled" | "retired";
+                            statusChangedAt: string | null;
+                            statusReason: string | null;
+                            url: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_outbound_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description Event types, or `["*"]`: every type whose resource the credential may read (`review.*`: `reviews:read`, …), fixed now */
+                    events: string[];
+                    /** @description http(s); not a private, loopback or link-local address */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Register an outbound webhook; its signing secret is in this response only */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        consecutiveFailures: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @description Event types, or `["*"]` for every type (only for a creator that may read every resource) */
+                        events: string[];
+                        /** @description `whk_…` */
+                        id: string;
+                        /** @description `whsec_…`: shown once; to rotate, register a second webhook and retire the first */
+                        secret: string;
+                        /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
+                        status: "active" | "disabled" | "retired";
+                        statusChangedAt: string | null;
+                        statusReason: string | null;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_outbound_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One outbound webhook (never its secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        consecutiveFailures: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @description Event types, or `["*"]` for every type (only for a creator that may read every resource) */
+                        events: string[];
+                        /** @description `whk_…` */
+                        id: string;
+                        /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
+                        status: "active" | "disabled" | "retired";
+                        statusChangedAt: string | null;
+                        statusReason: string | null;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_outbound_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Retire an outbound webhook: nothing more is sent to it; retiring again changes nothing */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_outbound_webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Delivery attempts to one webhook, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description 1 for the first attempt of a delivery */
+                            attempt: number;
+                            /** @description `dlv_…`, also sent as `x-service-delivery-id` */
+                            deliveryId: string;
+                            durationMs: number;
+                            error: string | null;
+                            eventId: string;
+                            eventType: string | null;
+                            /** @description `att_…` */
+                            id: string;
+                            nextRetryAt: string | null;
+                            responseCode: number | null;
+                            status: "succeeded" | "retrying" | "failed";
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_outbound_webhooks_events: {
+        parameters: {
+            query?: {
+                /** @description At most 500 */
+                limit?: number;
+                /** @description A `next_cursor`, or an event id (`evt_…`) */
+                since?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The event log, oldest first, as a cursor envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @description `evt_…`; ids increase with time within a store */
+                            id: string;
+                            storeEnvId: string;
+                            /** @description Dotted, e.g. `review.created`; the set is open, ignore types you do not know */
+                            type: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_products: {
+        parameters: {
+            query?: {
+                excludedFromReviewRequests?: boolean;
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List products, most recently updated first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            excludedFromReviewRequests: boolean;
+                            exclusionReason: string | null;
+                            imageUrl: string | null;
+                            platformProductId: string;
+                            title: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string | null;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_products: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    products: {
+                        /** @description Omitted: false */
+                        excludedFromReviewRequests?: boolean;
+                        exclusionReason?: string | null;
+                        imageUrl?: string | null;
+                        /** @description The upsert key */
+                        platformProductId: string;
+                        title?: string | null;
+                        url?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Upsert up to 250 products keyed on platformProductId; each item replaces the stored product */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            /** @description `invalid_item` or `duplicate_item` */
+                            code: string;
+                            /** @description Position of the item in the request array */
+                            index: number;
+                            message: string;
+                            platformId: string | null;
+                        }[];
+                        /** @description Check this: the status is 200 even when items failed */
+                        failed: number;
+                        received: number;
+                        /** @description Items stored as sent (including those already identical) */
+                        upserted: number;
+                    };
+                };
+            };
+            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_product: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                platformProductId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One product by its platform id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        excludedFromReviewRequests: boolean;
+                        exclusionReason: string | null;
+                        imageUrl: string | null;
+                        platformProductId: string;
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_reviews: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                orderId?: string;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                productId?: string;
+                rating?: number;
+                status?: "pending" | "published" | "rejected";
+                /** @description `false` returns only unverified reviews */
+                verified?: boolean;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List reviews, newest writtenAt first (imported reviews by their original date) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Last 4 characters of the reviewer's email */
+                            authorEmailLast4: string | null;
+                            authorName: string;
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            helpfulCount: number;
+                            id: string;
+                            media: {
+                                id: string;
+                                mime: string;
+                                /** @enum {string} */
+                                type: "image";
+                                url: string;
+                            }[];
+                            /** @description The order's platformOrderId */
+                            orderId: string | null;
+                            /** @description The product's platformProductId */
+                            productId: string;
+                            rating: number;
+                            /** @description The merchant's public reply */
+                            reply: {
+                                body: string;
+                                /** Format: date-time */
+                                repliedAt: string;
+                            } | null;
+                            source: "storefront" | "import" | "api";
+                            status: "pending" | "published" | "rejected";
+                            title: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description The author email matches the customer email of the order named */
+                            verified: boolean;
+                            /** Format: date-time */
+                            writtenAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    authorEmail: string;
+                    authorName: string;
+                    body: string;
+                    /** @description Ids from POST /uploads/image */
+                    mediaIds?: string[];
+                    orderId?: string | null;
+                    productId: string;
+                    rating: number;
+                    title?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Submit a review from the storefront (stored as pending for moderation); 3/s and 5/min per IP */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        status: "pending" | "published" | "rejected";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_review: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Last 4 characters of the reviewer's email */
+                        authorEmailLast4: string | null;
+                        authorName: string;
+                        body: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        helpfulCount: number;
+                        id: string;
+                        media: {
+                            id: string;
+                            mime: string;
+                            /** @enum {string} */
+                            type: "image";
+                            url: string;
+                        }[];
+                        /** @description The order's platformOrderId */
+                        orderId: string | null;
+                        /** @description The product's platformProductId */
+                        productId: string;
+                        rating: number;
+                        /** @description The merchant's public reply */
+                        reply: {
+                            body: string;
+                            /** Format: date-time */
+                            repliedAt: string;
+                        } | null;
+                        source: "storefront" | "import" | "api";
+                        status: "pending" | "published" | "rejected";
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description The author email matches the customer email of the order named */
+                        verified: boolean;
+                        /** Format: date-time */
+                        writtenAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_review: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete a review (appends `review.deleted`) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_review: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description null removes the reply */
+                    reply?: string | null;
+                    status?: "pending" | "published" | "rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Moderate a review and set or clear the merchant reply */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Last 4 characters of the reviewer's email */
+                        authorEmailLast4: string | null;
+                        authorName: string;
+                        body: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        helpfulCount: number;
+                        id: string;
+                        media: {
+                            id: string;
+                            mime: string;
+                            /** @enum {string} */
+                            type: "image";
+                            url: string;
+                        }[];
+                        /** @description The order's platformOrderId */
+                        orderId: string | null;
+                        /** @description The product's platformProductId */
+                        productId: string;
+                        rating: number;
+                        /** @description The merchant's public reply */
+                        reply: {
+                            body: string;
+                            /** Format: date-time */
+                            repliedAt: string;
+                        } | null;
+                        source: "storefront" | "import" | "api";
+                        status: "pending" | "published" | "rejected";
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description The author email matches the customer email of the order named */
+                        verified: boolean;
+                        /** Format: date-time */
+                        writtenAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_review_helpful: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Vote a published review helpful; one vote per visitor per review; 5/s and 20/min per IP */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        helpfulCount: number;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_uploads_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: Upload a review image from the storefront (multipart field `image`); 5/s and 20/min per IP */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description Public URL of the stored image */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+}

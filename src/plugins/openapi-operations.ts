@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { RouteOptions } from 'fastify'
 import { accessFor, isOrgManagement } from '../lib/permissions.js'
+import { operationName } from '../lib/operation-names.js'
 import { errors } from '../errors.js'
 import { ErrorBody } from '../schemas.js'
 
@@ -90,6 +91,13 @@ const STORE_PARAMETER = {
 export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): Schema {
   const schema = { ...(route.schema ?? {}) } as Schema
   const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>
+  const method = Array.isArray(route.method) ? route.method[0] : route.method
+  // The same name the MCP server gives the operation's tool.
+  if (!schema.operationId && route.url.startsWith('/v1/')) {
+    const responses = (schema.response ?? {}) as Record<string, Schema>
+    const ok = responses[200] ?? responses[201]
+    schema.operationId = operationName(method, route.url, ok?.type === 'object' ? ok : undefined)
+  }
   const own = (schema.response ?? {}) as Schema
   const responses: Record<string, unknown> = {}
   for (const [status, response] of Object.entries(own)) {
@@ -114,7 +122,6 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
   if (config.auth === 'credential') {
     schema.security = [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }]
     // The scope that opens the operation (besides `read`/`write` and unrestricted keys), for docs and generated tools.
-    const method = Array.isArray(route.method) ? route.method[0] : route.method
     if (!config.scopeExempt) schema['x-scope'] = `${config.resource}:${accessFor(method)}`
     if (config.minRole) schema['x-min-role'] = config.minRole
   } else if (!schema.security) {

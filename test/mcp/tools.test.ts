@@ -28,6 +28,17 @@ t.test('every credential operation of the OpenAPI document has a tool for an adm
   t.ok(checked > 30, `${checked} operations checked`)
 })
 
+t.test('each tool is named as its operation\'s operationId in the OpenAPI document', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId?: string }>> }
+  const idOf = new Map(Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [routeOf(method, path), op.operationId])))
+  const tools = (await client.listTools()).tools
+  t.ok(tools.length > 30)
+  for (const tool of tools) t.equal(tool.name, idOf.get(String(tool._meta?.['evidence-hub/operation'])), tool.name)
+})
+
 t.test('a route added later gets its tools without being listed anywhere', async (t) => {
   const app = await build(t, { routes: probeRoutes(['reviews']) })
   const tenant = await makeTenant(app)

@@ -34,6 +34,7 @@ export default fp(async (app) => {
   app.post('/mcp', {
     schema: {
       tags: ['agents'],
+      operationId: 'mcp',
       summary: 'Model Context Protocol (Streamable HTTP, stateless): POST JSON-RPC messages; tools are the REST operations the credential may call',
       security: [{ bearer: [] }, { oauth2: [] }]
     },
@@ -47,9 +48,9 @@ export default fp(async (app) => {
     reply.header('allow', 'POST')
     throw new errors.MethodNotAllowed('This MCP server is stateless: POST each JSON-RPC message to /mcp')
   }
-  const stateless = { schema: { tags: ['agents'], summary: 'Not served: the MCP server keeps no sessions (405)' }, config: { auth: 'none' as const, errors: ['method_not_allowed'] } }
-  app.get('/mcp', stateless, notAllowed)
-  app.delete('/mcp', stateless, notAllowed)
+  const stateless = (operationId: string) => ({ schema: { tags: ['agents'], operationId, summary: 'Not served: the MCP server keeps no sessions (405)' }, config: { auth: 'none' as const, errors: ['method_not_allowed'] } })
+  app.get('/mcp', stateless('mcp_stream_not_served'), notAllowed)
+  app.delete('/mcp', stateless('mcp_session_end_not_served'), notAllowed)
 
   /**
    * The REST pipeline's own credential step. A tools/call is counted against the credential's limits by the REST

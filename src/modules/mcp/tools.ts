@@ -3,6 +3,7 @@
  * route added later gets its tool without anyone keeping a second list. Names come from method and path alone.
  */
 import type { Resource, Role } from '../../lib/permissions.js'
+import { operationName } from '../../lib/operation-names.js'
 import type { Plan } from '../../types.js'
 
 type JsonSchema = Record<string, unknown>
@@ -33,47 +34,6 @@ export interface ToolSpec {
 /** A plain JSON copy: TypeBox schemas carry symbol keys and shared references that JSON Schema readers do not expect. */
 function plain (schema: unknown): JsonSchema | undefined {
   return schema && typeof schema === 'object' ? JSON.parse(JSON.stringify(schema)) as JsonSchema : undefined
-}
-
-function singular (word: string): string {
-  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`
-  if (word.endsWith('sses')) return word.slice(0, -2)
-  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
-  return word
-}
-
-/** A GET that answers an array, or an object holding one (a page, a cursor's batch), lists. */
-function isList (schema: JsonSchema | undefined): boolean {
-  if (!schema) return true
-  return Object.values(propertiesOf(schema)).some((property) => property.type === 'array')
-}
-
-function verbOf (method: string, endsWithParam: boolean, hasParams: boolean, output: JsonSchema | undefined): string {
-  switch (method) {
-    case 'GET': return !endsWithParam && isList(output) ? 'list' : 'get'
-    case 'POST': return 'create'
-    case 'PUT': return hasParams ? 'replace' : 'upsert'
-    case 'PATCH': return 'update'
-    case 'DELETE': return 'delete'
-    default: return method.toLowerCase()
-  }
-}
-
-/**
- * `GET /v1/reviews` -> list_reviews, `GET /v1/reviews/:id` -> get_review, `PUT /v1/products` -> upsert_products,
- * `POST /v1/api-keys` -> create_api_key, `GET /v1/outbound-webhooks/:id/deliveries` -> list_outbound_webhook_deliveries.
- * A segment followed by a parameter names one item; a created thing is one item.
- */
-export function toolName (method: string, url: string, output?: JsonSchema): string {
-  const segments = url.replace(/^\/v1\//, '').split('/').filter(Boolean)
-  const words: string[] = []
-  segments.forEach((segment, i) => {
-    if (segment.startsWith(':')) return
-    const one = segments[i + 1]?.startsWith(':') || (method === 'POST' && i === segments.length - 1)
-    words.push(one ? singular(segment) : segment)
-  })
-  const verb = verbOf(method, segments.at(-1)?.startsWith(':') ?? false, segments.some((s) => s.startsWith(':')), output)
-  return [verb, ...words].join('_').replace(/[^a-zA-Z0-9_]/g, '_')
 }
 
 function propertiesOf (schema: JsonSchema | undefined): Record<string, JsonSchema> {
@@ -125,7 +85,7 @@ export function toolFor (op: RestOperation): ToolSpec {
   const outputSchema = outputOf(op)
   const summary = typeof schema.summary === 'string' ? schema.summary : `${op.method} ${op.url}`
   const details = typeof schema.description === 'string' ? `\n\n${schema.description}` : ''
-  const name = toolName(op.method, op.url, outputSchema)
+  const name = operationName(op.method, op.url, outputSchema)
   const read = op.method === 'GET'
   return {
     name,
