@@ -23,8 +23,11 @@ export function toEvent (row: Row): EventRecord {
   return { id: eventId(row.id), type: row.type, createdAt: iso(Number(row.created_at))!, storeEnvId: row.store_env_id, data: JSON.parse(row.data) }
 }
 
-/** Listeners run inside the appending transaction (e.g. the webhook outbox fans out there). */
-export type AppendListener = (trx: Knex.Transaction, event: EventRecord & { orgId: string }) => Promise<void>
+/**
+ * Listeners run inside the appending transaction (e.g. the webhook outbox fans out there), once per append call
+ * with all its events (one store's), so a bulk batch costs a listener one round of queries, not one per event.
+ */
+export type AppendListener = (trx: Knex.Transaction, events: Array<EventRecord & { orgId: string }>) => Promise<void>
 
 /** One per app instance: several apps in one process (tests) must not hear each other's appends. */
 export function eventLog (clock: () => number) {
@@ -49,13 +52,14 @@ export function eventLog (clock: () => number) {
         created_at: now
       })
       const record = { id: eventId(id), type: event.type, createdAt: iso(now)!, storeEnvId: event.storeEnvId, data: event.data }
-      for (const listener of listeners) await listener(trx, { ...record, orgId: event.orgId })
+      for (const listener of listeners) await listener(trx, [{ ...record, orgId: event.orgId }])
       return record
     },
 
     /**
      * Appends several events of one store with one counter bump and one multi-row insert (bulk upserts write up to
      * 250 at a time). The store row lock is held from the bump to commit, so the newest ids are exactly these.
+     * Bulk writers call this last, after their item rows: the store is then serialised only from here to commit.
      */
     async appendMany (trx: Knex.Transaction, storeEnvId: string, orgId: string, events: Array<{ type: string, data: Record<string, unknown> }>): Promise<EventRecord[]> {
       if (events.length === 0) return []
@@ -66,9 +70,8 @@ export function eventLog (clock: () => number) {
       for (let i = 0; i < rows.length; i += 200) await trx('events').insert(rows.slice(i, i + 200))
       const ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
       const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt: iso(now)!, storeEnvId, data: event.data }))
-      for (const record of records) {
-        for (const listener of listeners) await listener(trx, { ...record, orgId })
-      }
+      const withOrg = records.map((record) => ({ ...record, orgId }))
+      for (const listener of listeners) await listener(trx, withOrg)
       return records
     }
   }

@@ -34,7 +34,8 @@ function maskedTo (email: string): string {
 export function reviewRequestScheduler ({ db, repo, products, events, mail, clock }: Deps) {
   async function processOne (id: number, storeId: string): Promise<ReviewRequestState | null> {
     return db.transaction(async (trx) => {
-      // Store row first, as every writer of the store does (bulk upserts, the event log): no lock-order deadlock.
+      // Store row first; the order is then claimed with SKIP LOCKED, so a bulk upsert holding the order row (and
+      // waiting for the store row to append its events) is skipped, never waited on: no lock-order deadlock.
       await lockStoreRow(trx, storeId)
       const order = await repo.claim(id, trx)
       if (!order) return null
