@@ -116,7 +116,7 @@ export interface BulkSteps<I, R> {
   toRows: (items: I[], existing: Map<string, R>, trx: Knex.Transaction) => Promise<R[]>
   /** Columns whose equality means "nothing to do" for an item. */
   columns: readonly string[]
-  /** Stores the changed rows, then appends their events (the event log takes the store's lock: keep it last). */
+  /** Stores the changed rows, then appends their events (the event log takes the store's event lock: keep it last). */
   write: (changed: R[], existing: Map<string, R>, trx: Knex.Transaction) => Promise<void>
 }
 
@@ -124,8 +124,8 @@ export interface BulkSteps<I, R> {
  * One batch in one transaction: items identical to what is stored are left alone (an identical re-send changes
  * nothing and appends no event); the others are written with every column, so an omitted field is cleared.
  *
- * Locking: the batch locks its own item rows, in key order, and takes the store's row only when it appends the
- * events, just before commit. Batches of one store over disjoint keys therefore run side by side up to the append;
+ * Locking: the batch locks its own item rows, in key order, and takes the store's event lock only when it appends
+ * the events, just before commit. Batches of one store over disjoint keys therefore run side by side up to the append;
  * batches sharing keys queue on the shared rows, so the later one sees (and replaces) the earlier one's values, and
  * the event log stays commit-ordered because ids are still allocated under the store lock (events.repository.ts).
  * MySQL runs it under READ COMMITTED: a locking read of a missing key then takes no gap lock, so batches inserting
@@ -158,9 +158,4 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
 export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boolean): Q {
   if (lock && (query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forUpdate()
   return query
-}
-
-/** Locks the store's row until commit (MySQL); SQLite has a single writer, so the transaction is the lock. */
-export async function lockStoreRow (trx: Knex.Transaction, storeId: string): Promise<void> {
-  if (trx.client.config.client === 'mysql2') await trx('store_envs').where({ id: storeId }).forUpdate().first('id')
 }
