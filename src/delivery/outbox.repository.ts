@@ -87,8 +87,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         next_attempt_at: now,
         created_at: now
       })))
-      // Chunks of 200: SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there).
-      for (let i = 0; i < rows.length; i += 200) await trx('webhook_deliveries').insert(rows.slice(i, i + 200))
+      // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200 there.
+      const chunk = isMysql(trx) ? 1000 : 200
+      for (let i = 0; i < rows.length; i += chunk) await trx('webhook_deliveries').insert(rows.slice(i, i + chunk))
     },
 
     /**

@@ -73,8 +73,10 @@ export function eventLog (clock: () => number) {
       const now = clock()
       await lockEventLog(trx, storeEnvId, events.length)
       const rows = events.map((event) => ({ org_id: orgId, store_env_id: storeEnvId, type: event.type, data: JSON.stringify(event.data), created_at: now }))
-      // Chunks of 200: SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there).
-      for (let i = 0; i < rows.length; i += 200) await trx('events').insert(rows.slice(i, i + 200))
+      // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200. MySQL
+      // takes the batch in one statement, one round trip less while the store's appenders wait on this lock.
+      const chunk = trx.client.config.client === 'mysql2' ? rows.length : 200
+      for (let i = 0; i < rows.length; i += chunk) await trx('events').insert(rows.slice(i, i + chunk))
       const ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
       const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt: iso(now)!, storeEnvId, data: event.data }))
       const withOrg = records.map((record) => ({ ...record, orgId }))
