@@ -125,8 +125,8 @@ export function buildServices (deps: ServiceDeps) {
   const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailer.direct })
 
   // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8).
-  events.onAppended(async (trx, event) => {
-    await outbox.fanOut(trx, { seq: parseEventId(event.id)!, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type }, clock())
+  events.onAppended(async (trx, appended) => {
+    await outbox.fanOut(trx, appended.map((event) => ({ seq: parseEventId(event.id)!, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
   })
 
   /** The delivery pipeline shared by outbound webhooks and connector hooks; jobs and tests start workers from it. */

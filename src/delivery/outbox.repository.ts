@@ -69,11 +69,15 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
   }
 
   return {
-    /** Runs inside the appending transaction, so an event and its deliveries commit (or vanish) together. */
-    async fanOut (trx: Knex.Transaction, event: { seq: number, orgId: string, storeEnvId: string, type: string }, now: number): Promise<void> {
-      const targets = (await subscriptions.active(trx, event.storeEnvId)).filter((s) => matchesEvent(JSON.parse(s.events) as string[], event.type))
-      if (targets.length === 0) return
-      await trx('webhook_deliveries').insert(targets.map((s) => ({
+    /**
+     * Runs inside the appending transaction, so events and their deliveries commit (or vanish) together. The events
+     * of one append are one store's: one subscription lookup and multi-row inserts serve the whole batch.
+     */
+    async fanOut (trx: Knex.Transaction, events: Array<{ seq: number, orgId: string, storeEnvId: string, type: string }>, now: number): Promise<void> {
+      if (events.length === 0) return
+      const subs = (await subscriptions.active(trx, events[0].storeEnvId)).map((s) => ({ id: s.id, events: JSON.parse(s.events) as string[] }))
+      if (subs.length === 0) return
+      const rows = events.flatMap((event) => subs.filter((s) => matchesEvent(s.events, event.type)).map((s) => ({
         org_id: event.orgId,
         store_env_id: event.storeEnvId,
         subscription_id: s.id,
@@ -83,6 +87,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         next_attempt_at: now,
         created_at: now
       })))
+      // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200 there.
+      const chunk = isMysql(trx) ? 1000 : 200
+      for (let i = 0; i < rows.length; i += chunk) await trx('webhook_deliveries').insert(rows.slice(i, i + chunk))
     },
 
     /**

@@ -2,6 +2,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Knex } from 'knex'
 import type { TObject, Static } from '@sinclair/typebox'
 import { addApiFormats } from './formats.js'
+import { isMysql } from '../db.js'
 import { firstUnstorable } from './storable.js'
 
 /** decisions.md section 5: one entry per refused item; the rest of the batch is stored. */
@@ -110,19 +111,25 @@ export function sameColumns (a: object, b: object, columns: readonly string[]): 
 export interface BulkSteps<I, R> {
   storeId: string
   keyOf: (item: I) => string
-  /** Takes the per-store write lock (the event log's store row), so batches of one store apply one at a time. */
-  lock: (trx: Knex.Transaction) => Promise<void>
+  /** Reads the stored rows of these keys with `lockForWrite`, so what "changed" is judged against stays current. */
   load: (keys: string[], trx: Knex.Transaction) => Promise<Map<string, R>>
   toRows: (items: I[], existing: Map<string, R>, trx: Knex.Transaction) => Promise<R[]>
   /** Columns whose equality means "nothing to do" for an item. */
   columns: readonly string[]
-  /** Stores the changed rows and appends their events. */
+  /** Stores the changed rows, then appends their events (the event log takes the store's event lock: keep it last). */
   write: (changed: R[], existing: Map<string, R>, trx: Knex.Transaction) => Promise<void>
 }
 
 /**
  * One batch in one transaction: items identical to what is stored are left alone (an identical re-send changes
  * nothing and appends no event); the others are written with every column, so an omitted field is cleared.
+ *
+ * Locking: the batch locks its own item rows, in key order, and takes the store's event lock only when it appends
+ * the events, just before commit. Batches of one store over disjoint keys therefore run side by side up to the append;
+ * batches sharing keys queue on the shared rows, so the later one sees (and replaces) the earlier one's values, and
+ * the event log stays commit-ordered because ids are still allocated under the store lock (events.repository.ts).
+ * MySQL runs it under READ COMMITTED: a locking read of a missing key then takes no gap lock, so batches inserting
+ * new keys side by side do not deadlock on each other's gaps; a deadlock that still happens is retried whole.
  */
 export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, received: number, steps: BulkSteps<I, R>): Promise<BulkResult> {
   const items = checked.valid.map((v) => v.item)
@@ -130,7 +137,6 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
     // Keys in a fixed order: concurrent batches over the same rows lock them in the same order.
     items.sort((a, b) => (steps.keyOf(a) < steps.keyOf(b) ? -1 : 1))
     await withDeadlockRetry(() => db.transaction(async (trx) => {
-      await steps.lock(trx)
       const existing = await steps.load(items.map(steps.keyOf), trx)
       const rows = await steps.toRows(items, existing, trx)
       const changed = rows.filter((row, i) => {
@@ -138,13 +144,18 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
         return !before || !sameColumns(before as object, row as object, steps.columns)
       })
       if (changed.length > 0) await steps.write(changed, existing, trx)
-    }))
+    }, isMysql(db) ? { isolationLevel: 'read committed' } : {}))
   }
   const errors = checked.errors.sort((a, b) => a.index - b.index)
   return { received, upserted: items.length, failed: errors.length, errors }
 }
 
-/** Locks the store's row until commit (MySQL); SQLite has a single writer, so the transaction is the lock. */
-export async function lockStoreRow (trx: Knex.Transaction, storeId: string): Promise<void> {
-  if (trx.client.config.client === 'mysql2') await trx('store_envs').where({ id: storeId }).forUpdate().first('id')
+/**
+ * Makes a read of rows about to be written a locking read (MySQL, FOR UPDATE): InnoDB locks them in the order of
+ * the index it walks, the same for every batch, and the read sees the latest committed values, not a snapshot.
+ * SQLite has a single writer, so its transaction already is the lock.
+ */
+export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boolean): Q {
+  if (lock && (query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forUpdate()
+  return query
 }

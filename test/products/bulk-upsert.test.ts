@@ -1,6 +1,7 @@
 import t from 'tap'
 import { call, sharedApp } from '../helper.js'
 import { makeTenant, makeStore } from '../factories.js'
+import { newId } from '../../src/lib/ids.js'
 
 const put = (app: Parameters<typeof call>[0], tenant: { key: string, storeId: string }, products: unknown[]) =>
   call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products } })
@@ -113,4 +114,53 @@ t.test('one store cannot read or change another store\'s products', async (t) =>
   const otherStore = await makeStore(app, a)
   const empty = (await call(app, { method: 'GET', url: '/v1/products', key: a.key, store: otherStore })).json()
   t.equal(empty.meta.total, 0)
+})
+
+const subscribe = (app: Parameters<typeof call>[0], tenant: { orgId: string, storeId: string }, events: string[]) =>
+  app.db('webhook_subscriptions').insert({
+    id: newId('whk'),
+    org_id: tenant.orgId,
+    store_env_id: tenant.storeId,
+    kind: 'webhook',
+    url: 'https://receiver.example/hook',
+    events: JSON.stringify(events),
+    secret_sealed: 'x',
+    status: 'active',
+    consecutive_failures: 0,
+    created_at: Date.now()
+  })
+
+t.test('disjoint batches of one store written side by side are all stored, each item with one event and one delivery per subscription', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await subscribe(app, tenant, ['product.upserted'])
+  await subscribe(app, tenant, ['*'])
+  await subscribe(app, tenant, ['order.upserted'])
+  const batch = (w: number) => Array.from({ length: 50 }, (_, i) => ({ platformProductId: `d-${i}-${w}`, title: `w${w}` }))
+  const results = await Promise.all([0, 1, 2, 3, 4, 5].map((w) => put(app, tenant, batch(w))))
+  for (const res of results) t.same(res.json(), { received: 50, upserted: 50, failed: 0, errors: [] })
+  t.equal(Number((await app.db('products').where({ store_env_id: tenant.storeId }).count({ n: '*' }))[0].n), 300)
+  t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 300)
+  const deliveries = await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId }).select('event_id', 'subscription_id')
+  t.equal(deliveries.length, 600, 'two matching subscriptions, the order one gets nothing')
+  t.equal(new Set(deliveries.map((d: { event_id: number, subscription_id: string }) => `${d.event_id}/${d.subscription_id}`)).size, 600)
+})
+
+t.test('writers racing over the same ids lose no item: the newest event of each product carries its stored values', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app, { plan: 'pro' })
+  const batch = (tag: string, offset: number) => Array.from({ length: 40 }, (_, i) => ({ platformProductId: `r-${(i + offset) % 50}`, title: tag }))
+  for (let round = 0; round < 2; round++) {
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((tag, w) => put(app, tenant, batch(`${tag}${round}`, w * 7))))
+    for (const res of results) t.equal(res.statusCode, 200)
+  }
+  const stored = await app.db('products').where({ store_env_id: tenant.storeId }).select('platform_product_id', 'title')
+  t.equal(stored.length, 50)
+  const events = await app.db('events').where({ store_env_id: tenant.storeId, type: 'product.upserted' }).orderBy('id').select('data')
+  const newest = new Map<string, string>()
+  for (const e of events) {
+    const data = JSON.parse(e.data)
+    newest.set(data.platformProductId, data.title)
+  }
+  for (const row of stored) t.equal(newest.get(row.platform_product_id), row.title, `${row.platform_product_id}: the last event is the stored value`)
 })

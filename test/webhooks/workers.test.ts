@@ -2,7 +2,8 @@ import t, { type Test } from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { base62 } from '../../src/lib/ids.js'
-import { build } from '../helper.js'
+import { createServer } from 'node:net'
+import { build, call, onMysql, testConfig } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { appendEvent, createWebhook, receiver, testWorker } from './support.js'
 
@@ -75,4 +76,53 @@ t.test('a worker process killed mid-delivery loses nothing: a new process delive
   t.pass('every event reached the receiver')
   const rows = await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId })
   t.equal(rows.filter((r) => r.status === 'succeeded').length, events.length, 'every delivery recorded as succeeded')
+})
+
+/** An API instance as deployed apart from the workers: src/server.ts with WORKERS=false, on the test database. */
+async function startApiProcess (t: Test): Promise<string> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const port = (probe.address() as { port: number }).port
+  await new Promise((resolve) => probe.close(resolve))
+  const config = testConfig()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, SECRET_KEY: config.secretKey, WORKERS: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: 'true' },
+    stdio: ['ignore', 'ignore', 'inherit']
+  })
+  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`API process exited early (${child.exitCode})`)
+    if (await fetch(`${url}/health`).then(() => true, () => false)) return url
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+t.test('two API processes and two worker processes on one database deliver every event exactly once', { skip: onMysql ? false : 'several processes share one MySQL + Redis' }, async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app, { plan: 'pro' })
+  const rx = await receiver(t)
+  await createWebhook(app, tenant, rx.url, ['product.upserted'])
+  const env = { WORKER_STORE_IDS: tenant.storeId, WORKER_TIMEOUT_MS: '2000', WORKER_REDIS_PREFIX: `eh:test:${base62(10)}:` }
+  const [apiA, apiB] = await Promise.all([startApiProcess(t), startApiProcess(t), startWorkerProcess(t, env), startWorkerProcess(t, env)])
+  // Disjoint batches of one store, written side by side through both API processes.
+  const results = await Promise.all([0, 1, 2, 3].map((w) => fetch(`${w % 2 ? apiB : apiA}/v1/products`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, 'content-type': 'application/json' },
+    body: JSON.stringify({ products: Array.from({ length: 30 }, (_, i) => ({ platformProductId: `s-${w}-${i}`, title: `w${w}` })) })
+  })))
+  t.same(results.map((r) => r.status), [200, 200, 200, 200])
+  const events = await app.db('events').where({ store_env_id: tenant.storeId, type: 'product.upserted' }).pluck('id')
+  t.equal(events.length, 120)
+  await rx.waitFor(120)
+  // Anything sent twice would arrive within the workers' next polls: wait until the outbox is finished.
+  while (await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId }).whereNot({ status: 'succeeded' }).first()) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const ids = rx.bodies().map((body) => body.id)
+  t.equal(ids.length, 120, 'no event sent twice')
+  t.same([...ids].sort(), events.map((id: number) => `evt_${id}`).sort(), 'every event sent')
+  const list = await call(app, { method: 'GET', url: '/v1/products?limit=1', key: tenant.key, store: tenant.storeId })
+  t.equal(list.json().meta.total, 120)
 })

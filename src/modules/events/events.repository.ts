@@ -24,8 +24,21 @@ export function toEvent (row: Row): EventRecord {
   return { id: eventId(row.id), type: row.type, createdAt: iso(Number(row.created_at))!, storeEnvId: row.store_env_id, data: JSON.parse(row.data) }
 }
 
-/** Listeners run inside the appending transaction (e.g. the webhook outbox fans out there). */
-export type AppendListener = (trx: Knex.Transaction, event: EventRecord & { orgId: string }) => Promise<void>
+/**
+ * Listeners run inside the appending transaction (e.g. the webhook outbox fans out there), once per append call
+ * with all its events (one store's), so a bulk batch costs a listener one round of queries, not one per event.
+ */
+export type AppendListener = (trx: Knex.Transaction, events: Array<EventRecord & { orgId: string }>) => Promise<void>
+
+/**
+ * Serialises the event appenders of one store from here to commit, so their auto-increment ids commit in order
+ * (MySQL): a reader resuming after id N never later sees a smaller id appear. The row is `event_heads`', which no
+ * foreign key points at (see its migration); SQLite has a single writer anyway. `count` keeps a running total.
+ */
+export async function lockEventLog (trx: Knex.Transaction, storeEnvId: string, count = 0): Promise<void> {
+  await trx('event_heads').insert({ store_env_id: storeEnvId, seq: count })
+    .onConflict('store_env_id').merge({ seq: trx.raw('?? + ?', ['event_heads.seq', count]) })
+}
 
 /** One per app instance: several apps in one process (tests) must not hear each other's appends. */
 export function eventLog (clock: () => number) {
@@ -35,13 +48,10 @@ export function eventLog (clock: () => number) {
       listeners.push(listener)
     },
 
-    /**
-     * Appends an event inside the caller's transaction. Taking the store row's lock first serialises appenders of
-     * one store until commit, so their auto-increment ids commit in order (MySQL); SQLite has one writer anyway.
-     */
+    /** Appends an event inside the caller's transaction, under the store's event lock (`lockEventLog`). */
     async append (trx: Knex.Transaction, event: NewEvent): Promise<EventRecord> {
       const now = clock()
-      await trx('store_envs').where({ id: event.storeEnvId }).increment('event_seq', 1)
+      await lockEventLog(trx, event.storeEnvId, 1)
       const [id] = await trx('events').insert({
         org_id: event.orgId,
         store_env_id: event.storeEnvId,
@@ -50,26 +60,28 @@ export function eventLog (clock: () => number) {
         created_at: now
       })
       const record = { id: eventId(id), type: event.type, createdAt: iso(now)!, storeEnvId: event.storeEnvId, data: event.data }
-      for (const listener of listeners) await listener(trx, { ...record, orgId: event.orgId })
+      for (const listener of listeners) await listener(trx, [{ ...record, orgId: event.orgId }])
       return record
     },
 
     /**
      * Appends several events of one store with one counter bump and one multi-row insert (bulk upserts write up to
-     * 250 at a time). The store row lock is held from the bump to commit, so the newest ids are exactly these.
+     * 250 at a time). The event lock is held from here to commit, so the newest ids are exactly these. Bulk
+     * writers call this last, after their item rows: a store's writers are then serialised only from here to commit.
      */
     async appendMany (trx: Knex.Transaction, storeEnvId: string, orgId: string, events: Array<{ type: string, data: Record<string, unknown> }>): Promise<EventRecord[]> {
       if (events.length === 0) return []
       const now = clock()
-      await trx('store_envs').where({ id: storeEnvId }).increment('event_seq', events.length)
+      await lockEventLog(trx, storeEnvId, events.length)
       const rows = events.map((event) => ({ org_id: orgId, store_env_id: storeEnvId, type: event.type, data: JSON.stringify(event.data), created_at: now }))
-      // Chunks of 200: SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there).
-      for (let i = 0; i < rows.length; i += 200) await trx('events').insert(rows.slice(i, i + 200))
+      // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200. MySQL
+      // takes the batch in one statement, one round trip less while the store's appenders wait on this lock.
+      const chunk = trx.client.config.client === 'mysql2' ? rows.length : 200
+      for (let i = 0; i < rows.length; i += chunk) await trx('events').insert(rows.slice(i, i + chunk))
       const ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
       const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt: iso(now)!, storeEnvId, data: event.data }))
-      for (const record of records) {
-        for (const listener of listeners) await listener(trx, { ...record, orgId })
-      }
+      const withOrg = records.map((record) => ({ ...record, orgId }))
+      for (const listener of listeners) await listener(trx, withOrg)
       return records
     }
   }

@@ -3,8 +3,8 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import { toMs } from '../../lib/formats.js'
-import { itemChecker, lockStoreRow, withDeadlockRetry, type ItemError } from '../../lib/bulk.js'
-import type { EventLog } from '../events/events.repository.js'
+import { itemChecker, withDeadlockRetry, type ItemError } from '../../lib/bulk.js'
+import { lockEventLog, type EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
 import type { ReviewRow, ReviewsRepository } from '../reviews/reviews.repository.js'
 import { isVerified, presentReview } from '../reviews/reviews.service.js'
@@ -50,7 +50,7 @@ export function importsService ({ db, repo, reviews, events, clock }: Deps) {
         completed_at: now
       }
       await withDeadlockRetry(() => db.transaction(async (trx) => {
-        await lockStoreRow(trx, store.id)
+        await lockEventLog(trx, store.id)
         const emails = await reviews.orderEmails(store.id, valid.flatMap(({ item }) => (item.orderId ? [item.orderId] : [])), trx)
         const rows = valid.map(({ item }): ReviewRow => ({
           id: newId('rev'),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { lockForWrite } from '../../lib/bulk.js'
 import type { ReviewRequestState } from './review-request.js'
 import { countAndPage } from '../../lib/pagination.js'
 
@@ -27,8 +28,9 @@ export const ORDER_FIELDS = ['customer_email', 'customer_name', 'total', 'curren
 
 export function ordersRepository (db: Knex) {
   return {
-    async findByKeys (storeId: string, keys: string[], trx: Knex = db): Promise<Map<string, OrderRow>> {
-      const rows = keys.length ? await trx<OrderRow>('orders').where({ store_env_id: storeId }).whereIn('platform_order_id', keys) : []
+    /** `lock`: a bulk upsert's read of the rows it is about to write (lib/bulk.ts). */
+    async findByKeys (storeId: string, keys: string[], trx: Knex = db, lock = false): Promise<Map<string, OrderRow>> {
+      const rows = keys.length ? await lockForWrite(trx<OrderRow>('orders').where({ store_env_id: storeId }).whereIn('platform_order_id', keys), lock) : []
       return new Map(rows.map((row) => [row.platform_order_id, row]))
     },
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { toMs } from '../../lib/formats.js'
-import { applyBulk, itemChecker, lockStoreRow } from '../../lib/bulk.js'
+import { applyBulk, itemChecker } from '../../lib/bulk.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -114,8 +114,7 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
       return applyBulk(db, checkOrders(items), items.length, {
         storeId: store.id,
         keyOf: (item) => item.platformOrderId,
-        lock: (trx) => lockStoreRow(trx, store.id),
-        load: (keys, trx) => repo.findByKeys(store.id, keys, trx),
+        load: (keys, trx) => repo.findByKeys(store.id, keys, trx, true),
         columns: ORDER_FIELDS,
         toRows: (list, existing, trx) => toRows(store, list, existing, trx, now),
         write: (changed, existing, trx) => write(store, changed, existing, trx)

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex'
 import type { Clock } from '../../lib/clock.js'
-import { lockStoreRow } from '../../lib/bulk.js'
 import type { MailTransport } from '../../lib/mail.js'
-import type { EventLog } from '../events/events.repository.js'
+import { lockEventLog, type EventLog } from '../events/events.repository.js'
 import type { ProductRow, ProductsRepository } from '../products/products.repository.js'
 import type { OrderRow, OrdersRepository } from './orders.repository.js'
 import { presentOrder } from './orders.service.js'
@@ -34,8 +33,9 @@ function maskedTo (email: string): string {
 export function reviewRequestScheduler ({ db, repo, products, events, mail, clock }: Deps) {
   async function processOne (id: number, storeId: string): Promise<ReviewRequestState | null> {
     return db.transaction(async (trx) => {
-      // Store row first, as every writer of the store does (bulk upserts, the event log): no lock-order deadlock.
-      await lockStoreRow(trx, storeId)
+      // The store's event lock first; the order is then claimed with SKIP LOCKED, so a bulk upsert holding the order
+      // row (and waiting for the event lock to append its events) is skipped, never waited on: no lock-order deadlock.
+      await lockEventLog(trx, storeId)
       const order = await repo.claim(id, trx)
       if (!order) return null
       const now = clock()

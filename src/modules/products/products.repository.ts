@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { lockForWrite } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
 
 export interface ProductRow {
@@ -19,8 +20,9 @@ export const PRODUCT_FIELDS = ['title', 'url', 'image_url', 'excluded_from_revie
 
 export function productsRepository (db: Knex) {
   return {
-    async findByKeys (storeId: string, keys: string[], trx: Knex = db): Promise<Map<string, ProductRow>> {
-      const rows = keys.length ? await trx<ProductRow>('products').where({ store_env_id: storeId }).whereIn('platform_product_id', keys) : []
+    /** `lock`: a bulk upsert's read of the rows it is about to write (lib/bulk.ts). */
+    async findByKeys (storeId: string, keys: string[], trx: Knex = db, lock = false): Promise<Map<string, ProductRow>> {
+      const rows = keys.length ? await lockForWrite(trx<ProductRow>('products').where({ store_env_id: storeId }).whereIn('platform_product_id', keys), lock) : []
       return new Map(rows.map((row) => [row.platform_product_id, row]))
     },
 

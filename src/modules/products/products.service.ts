@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
-import { applyBulk, itemChecker, lockStoreRow } from '../../lib/bulk.js'
+import { applyBulk, itemChecker } from '../../lib/bulk.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -35,8 +35,7 @@ export function productsService ({ db, repo, events, clock }: Deps) {
       return applyBulk(db, checkProducts(items), items.length, {
         storeId: store.id,
         keyOf: (item) => item.platformProductId,
-        lock: (trx) => lockStoreRow(trx, store.id),
-        load: (keys, trx) => repo.findByKeys(store.id, keys, trx),
+        load: (keys, trx) => repo.findByKeys(store.id, keys, trx, true),
         columns: PRODUCT_FIELDS,
         toRows: async (list, existing) => list.map((item): ProductRow => ({
           org_id: store.orgId,
