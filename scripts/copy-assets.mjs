@@ -1,6 +1,9 @@
-// Part of `npm run build`: the files the compiled service reads beside its modules (admin views, styles, scripts).
-import { cpSync } from 'node:fs'
+// Part of `npm run build`: the files the compiled service reads beside its modules, at the same relative paths as
+// from the sources (admin views, styles and scripts; the changelog and version the MCP server serves).
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 
-for (const dir of ['src/modules/admin/views', 'src/modules/admin/assets']) {
-  cpSync(dir, `dist/${dir}`, { recursive: true })
+for (const path of ['src/modules/admin/views', 'src/modules/admin/assets', 'docs/changelog.md']) {
+  cpSync(path, `dist/${path}`, { recursive: true })
 }
+const { name, version, type } = JSON.parse(readFileSync('package.json', 'utf8'))
+writeFileSync('dist/package.json', JSON.stringify({ name, version, type, private: true }, null, 2) + '\n')

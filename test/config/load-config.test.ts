@@ -119,7 +119,8 @@ function freePort (): Promise<number> {
 }
 
 t.test('npm start runs the compiled service, and SIGTERM to the npm process stops it', async (t) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'eh-start-')), PORT: String(await freePort()), LOG_LEVEL: 'silent' }
+  const port = await freePort()
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'eh-start-')), PORT: String(port), LOG_LEVEL: 'silent' }
   delete env.DATABASE_URL
   const child = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -127,10 +128,16 @@ t.test('npm start runs the compiled service, and SIGTERM to the npm process stop
     stdout += chunk
     if (stdout.includes('is listening on')) resolve()
   }))
+  let stderr = ''
+  child.stderr.on('data', (chunk) => { stderr += chunk })
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-  await listening
+  const early = await Promise.race([listening.then(() => null), closed.then((code) => `npm start exited (${code}) before listening: ${stderr}`)])
+  if (early) return t.fail(early)
   const server = execFileSync('pgrep', ['-f', 'node --enable-source-maps dist/src/server.js'], { encoding: 'utf8' }).trim()
   t.ok(server, 'the server runs compiled JavaScript')
+  // What the compiled service reads beside its modules is there: admin pages and the changelog the MCP server serves.
+  t.equal((await fetch(`http://127.0.0.1:${port}/v1/health`)).status, 200)
+  t.match(await (await fetch(`http://127.0.0.1:${port}/admin/login`)).text(), /Sign in/)
   child.kill('SIGTERM')
   t.equal(await closed, 0, 'the server shut down cleanly')
   const left = spawnSync('pgrep', ['-f', 'node --enable-source-maps dist/src/server.js'], { encoding: 'utf8' }).stdout.trim().split('\n').filter((pid) => server.split('\n').includes(pid))
