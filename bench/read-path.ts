@@ -1,12 +1,12 @@
 /**
  * npm run bench:read — the read path measured the way it runs: the service as its own process started like
- * `npm start` (node --import tsx src/server.ts, MySQL + Redis), a bare fastify process as the anchor, and wrk as
+ * `npm start` (the compiled node dist/src/server.js, MySQL + Redis), a bare fastify process as the anchor, and wrk as
  * the load generator in a third process (bench/rotate.lua rotates credentials so no per-credential budget is hit).
  * Seeds one store with 1,000,000 reviews and 1,000,000 events (bench/read-seed.ts, kept between runs). Records
  * req/s, the ratio to the bare route, p50/p99 and the service's peak RSS in bench/RESULTS.md.
  * Benchmarks are not tests: nothing here asserts on time.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { loadavg, tmpdir } from 'node:os'
@@ -126,7 +126,9 @@ function wrk (name: string, port: number, path: string, credentials: keyof typeo
 
 const barePort = PORT + 1000
 const bare = await start(['--import', 'tsx', 'bench/bare-server.ts'], { PORT: String(barePort) }, /listening/)
-const service = await start(['--import', 'tsx', 'src/server.ts'], {}, /is listening/)
+// As npm start runs it: compiled, without the TypeScript loader.
+execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
+const service = await start(['--enable-source-maps', 'dist/src/server.js'], {}, /is listening/)
 const pid = service.pid!
 const figures: Figure[] = []
 try {
@@ -155,7 +157,7 @@ try {
   const apiKey = figures[1]
   const oauth = figures[2]
   record('read', 'bench:read — the read path, service in its own process (MySQL + Redis, wrk)', [
-    `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node --import tsx src/server.ts\`; the bare route in a third process. ${KEYS} viewer keys and ${TOKENS} OAuth tokens in rotation, each used once in a warm-up first. One store holds ${REVIEWS} reviews and ${EVENTS} events.`,
+    `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node dist/src/server.js\` (as npm start runs it); the bare route in a third process. ${KEYS} viewer keys and ${TOKENS} OAuth tokens in rotation, each used once in a warm-up first. One store holds ${REVIEWS} reviews and ${EVENTS} events.`,
     '',
     lines.join('\n'),
     '',
