@@ -1395,6 +1395,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "origins": [
+                     *         "https://shop.example",
+                     *         "https://www.shop.example"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The browser origins the storefront answers; an empty list closes the storefront */
                         origins: string[];
@@ -1528,6 +1536,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "origins": [
+                 *         "https://shop.example",
+                 *         "https://www.shop.example"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The browser origins the storefront answers; an empty list closes the storefront */
                     origins: string[];
@@ -1541,6 +1557,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "origins": [
+                     *         "https://shop.example",
+                     *         "https://www.shop.example"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The browser origins the storefront answers; an empty list closes the storefront */
                         origins: string[];
@@ -1879,6 +1903,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Storefront sync",
+                 *       "role": "editor",
+                 *       "scopes": [
+                 *         "products:write",
+                 *         "orders:write"
+                 *       ],
+                 *       "expiresAt": "2027-06-30T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /** @description ISO 8601 UTC; in the future and within 5 years */
                     expiresAt?: string;
@@ -2858,6 +2893,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "targetUrl": "https://hooks.zapier.com/hooks/standard/123/abc",
+                 *       "event": "review.created"
+                 *     }
+                 */
                 "application/json": {
                     event: string;
                     targetUrl: string;
@@ -3657,6 +3698,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Make",
+                 *       "redirectUris": [
+                 *         "https://www.make.com/oauth/cb/oauth2"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description A public (PKCE-only) client gets no secret */
@@ -4535,6 +4584,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "reviews",
+                 *       "items": [
+                 *         {
+                 *           "productId": "sku-1001",
+                 *           "rating": 4,
+                 *           "body": "Good shirt, runs a little large.",
+                 *           "authorName": "Ben",
+                 *           "authorEmail": "ben@example.com",
+                 *           "writtenAt": "2025-06-01T10:00:00Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     items: {
                         authorEmail?: string | null;
@@ -5087,6 +5151,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "orders": [
+                 *         {
+                 *           "platformOrderId": "#1042",
+                 *           "customerEmail": "ann@example.com",
+                 *           "customerName": "Ann Lee",
+                 *           "total": 89.5,
+                 *           "currency": "EUR",
+                 *           "placedAt": "2026-11-20T09:12:00Z",
+                 *           "fulfilledAt": "2026-11-21T15:00:00Z",
+                 *           "lineItems": [
+                 *             {
+                 *               "platformProductId": "sku-1001",
+                 *               "quantity": 2
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     orders: {
                         currency?: string | null;
@@ -5622,6 +5707,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.shop.example/evidence",
+                 *       "events": [
+                 *         "review.created",
+                 *         "review.published"
+                 *       ],
+                 *       "description": "Moderation queue"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /** @description Event types, or `["*"]`: every type whose resource the credential may read (`review.*`: `reviews:read`, …), fixed now */
@@ -6599,6 +6694,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "products": [
+                 *         {
+                 *           "platformProductId": "sku-1001",
+                 *           "title": "Linen shirt",
+                 *           "url": "https://shop.example/p/linen-shirt",
+                 *           "imageUrl": "https://cdn.shop.example/linen.jpg"
+                 *         },
+                 *         {
+                 *           "platformProductId": "gift-card",
+                 *           "title": "Gift card",
+                 *           "excludedFromReviewRequests": true,
+                 *           "exclusionReason": "Gift cards are not reviewed"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     products: {
                         /** @description Omitted: false */
@@ -7142,6 +7255,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "productId": "sku-1001",
+                 *       "rating": 5,
+                 *       "title": "Fits perfectly",
+                 *       "body": "Soft linen, true to size.",
+                 *       "authorName": "Ann",
+                 *       "authorEmail": "ann@example.com",
+                 *       "orderId": "#1042"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     authorEmail: string;
@@ -7630,6 +7754,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "published",
+                 *       "reply": "Thank you, Ann! Glad the shirt fits."
+                 *     }
+                 */
                 "application/json": {
                     /** @description null removes the reply */
                     reply?: string | null;

@@ -2,6 +2,9 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { sharedApp } from '../helper.js'
 import { errors } from '../../src/errors.js'
+import { createRequire } from 'node:module'
+import { Ajv } from 'ajv'
+import { addApiFormats } from '../../src/lib/formats.js'
 
 type Operation = { security?: unknown[], parameters?: Array<{ in: string, name: string, required?: boolean }>, responses: Record<string, { description: string, content?: Record<string, { schema: { properties?: { code?: { enum?: string[] } } } }> }> }
 
@@ -109,4 +112,26 @@ t.test('success responses are named after their status and operation, never "Def
   const unnamed = [...operations].flatMap(([name, op]) => Object.entries(op.responses).filter(([, r]) => !r.description || r.description === 'Default Response').map(([status]) => `${name} ${status}`))
   t.same(unnamed, [])
   t.equal(operations.get('POST /v1/api-keys')!.responses['201'].description, 'Created: Create an API key; the secret is in this response only')
+})
+
+t.test('every JSON request body has an example, and each example is valid against the operation\'s own schema', async (t) => {
+  const app = await sharedApp()
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
+  // The formats the service validates with: ajv-formats (as fastify's compiler loads it) and the API's own.
+  const ajv = new Ajv({ strict: false, allErrors: true })
+  ;(createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv)(ajv)
+  addApiFormats(ajv)
+  let checked = 0
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object, example?: unknown, examples?: Record<string, { value: unknown }> }> } }>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      const media = op.requestBody?.content['application/json']
+      if (!media) continue
+      checked++
+      const examples = [...(media.example === undefined ? [] : [media.example]), ...Object.values(media.examples ?? {}).map((e) => e.value)]
+      t.ok(examples.length > 0, `${method.toUpperCase()} ${path} has an example`)
+      const validate = ajv.compile(media.schema)
+      for (const example of examples) t.ok(validate(example), `${method.toUpperCase()} ${path}: ${ajv.errorsText(validate.errors)}`)
+    }
+  }
+  t.ok(checked >= 8, `${checked} request bodies checked`)
 })

@@ -23,7 +23,7 @@ const Origins = Type.Object({
     maxItems: MAX_ORIGINS,
     description: 'The browser origins the storefront answers; an empty list closes the storefront'
   })
-})
+}, { examples: [{ origins: ['https://shop.example', 'https://www.shop.example'] }] })
 
 const ORIGINS_NOTE = 'Owner and admin keys, or an OAuth token granted this store with an admin role and `account:write`. ' +
   'Not in the organization or the grant: 404 `store_env_not_found`.'

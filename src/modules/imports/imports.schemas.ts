@@ -33,6 +33,8 @@ export const createImport = {
   body: Type.Object({
     type: Type.Literal('reviews'),
     items: Type.Array(ImportReviewItem, { maxItems: MAX_IMPORT_ITEMS })
+  }, {
+    examples: [{ type: 'reviews', items: [{ productId: 'sku-1001', rating: 4, body: 'Good shirt, runs a little large.', authorName: 'Ben', authorEmail: 'ben@example.com', writtenAt: '2025-06-01T10:00:00Z' }] }]
   }),
   response: { 201: Import, ...authErrors }
 }

@@ -56,7 +56,9 @@ export const upsertOrders = {
   description: 'As PUT /products: items are independent (check `failed`), more than 250 is `batch_too_large`, an ' +
     'identical re-send changes nothing. Each changed order appends `order.upserted`, and ' +
     '`order.review_request.updated` when its review request changed. ' + stateDoc,
-  body: Type.Object({ orders: Type.Array(OrderItem, { maxItems: 250 }) }),
+  body: Type.Object({ orders: Type.Array(OrderItem, { maxItems: 250 }) }, {
+    examples: [{ orders: [{ platformOrderId: '#1042', customerEmail: 'ann@example.com', customerName: 'Ann Lee', total: 89.5, currency: 'EUR', placedAt: '2026-11-20T09:12:00Z', fulfilledAt: '2026-11-21T15:00:00Z', lineItems: [{ platformProductId: 'sku-1001', quantity: 2 }] }] }]
+  }),
   response: { 200: BulkResult, ...authErrors }
 }
 

@@ -27,7 +27,7 @@ export const createWebhook = {
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s); not a private, loopback or link-local address' }),
     events: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 50, description: 'Event types, or `["*"]`: every type whose resource the credential may read (`review.*`: `reviews:read`, …), fixed now' }),
     description: Type.Optional(Type.String({ maxLength: 500 }))
-  }, { additionalProperties: false }),
+  }, { additionalProperties: false, examples: [{ url: 'https://hooks.shop.example/evidence', events: ['review.created', 'review.published'], description: 'Moderation queue' }] }),
   response: {
     201: Type.Object({ ...webhookFields, secret: Type.String({ description: '`whsec_…`: shown once; to rotate, register a second webhook and retire the first' }) }),
     ...authErrors

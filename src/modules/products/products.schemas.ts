@@ -42,7 +42,9 @@ export const upsertProducts = {
   description: 'Items are independent: a bad item is reported in `errors` with its index and the rest are stored, ' +
     'with status 200, so check `failed`. More than 250 items is refused whole with `batch_too_large`. Re-sending an ' +
     'identical payload changes nothing and appends no event; each changed product appends `product.upserted`.',
-  body: Type.Object({ products: Type.Array(ProductItem, { maxItems: 250 }) }),
+  body: Type.Object({ products: Type.Array(ProductItem, { maxItems: 250 }) }, {
+    examples: [{ products: [{ platformProductId: 'sku-1001', title: 'Linen shirt', url: 'https://shop.example/p/linen-shirt', imageUrl: 'https://cdn.shop.example/linen.jpg' }, { platformProductId: 'gift-card', title: 'Gift card', excludedFromReviewRequests: true, exclusionReason: 'Gift cards are not reviewed' }] }]
+  }),
   response: { 200: BulkResult, ...authErrors }
 }
 

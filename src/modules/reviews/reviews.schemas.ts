@@ -50,7 +50,7 @@ export const updateReview = {
   body: Type.Object({
     status: Type.Optional(Status),
     reply: Type.Optional(Type.Union([Str({ minLength: 1, maxLength: 5000 }), Type.Null()], { description: 'null removes the reply' }))
-  }, { additionalProperties: false, minProperties: 1 }),
+  }, { additionalProperties: false, minProperties: 1, examples: [{ status: 'published', reply: 'Thank you, Ann! Glad the shirt fits.' }] }),
   response: { 200: Review, ...authErrors }
 }
 
@@ -83,7 +83,7 @@ export const submitReview = {
     ...ReviewInput,
     authorEmail: Str({ format: 'email', maxLength: 320 }),
     mediaIds: Type.Optional(Type.Array(Str({ maxLength: 64 }), { maxItems: 10, description: 'Ids from POST /uploads/image' }))
-  }, { additionalProperties: false }),
+  }, { additionalProperties: false, examples: [{ productId: 'sku-1001', rating: 5, title: 'Fits perfectly', body: 'Soft linen, true to size.', authorName: 'Ann', authorEmail: 'ann@example.com', orderId: '#1042' }] }),
   response: { 201: Type.Object({ id: Str(), status: Status }), ...storefrontErrors }
 }
 

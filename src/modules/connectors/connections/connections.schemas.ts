@@ -49,7 +49,7 @@ export const createClient = {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     redirectUris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 10, description: 'Matched exactly' }),
     public: Type.Optional(Type.Boolean({ description: 'A public (PKCE-only) client gets no secret' }))
-  }, { additionalProperties: false }),
+  }, { additionalProperties: false, examples: [{ name: 'Make', redirectUris: ['https://www.make.com/oauth/cb/oauth2'] }] }),
   response: {
     201: Type.Object({ ...OauthClient.properties, clientId: Type.String(), clientSecret: Type.Union([Type.String(), Type.Null()], { description: 'Shown once; null for a public client' }) }),
     ...authErrors

@@ -19,7 +19,7 @@ export const subscribe = {
   body: Type.Object({
     targetUrl: Type.String({ minLength: 1, maxLength: 2048 }),
     event: Type.String({ minLength: 1, maxLength: 80 })
-  }),
+  }, { examples: [{ targetUrl: 'https://hooks.zapier.com/hooks/standard/123/abc', event: 'review.created' }] }),
   response: {
     201: Type.Object({ ...hookFields, secret: Type.String({ description: '`whsec_…`, shown once: verifies `x-service-signature-v2`' }) }),
     ...authErrors
