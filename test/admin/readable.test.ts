@@ -97,3 +97,21 @@ t.test('the audit log never shows another organization\'s key names or member em
   t.match(body, `<code>api_key:${otherKey.id}</code>`, 'the foreign id is shown unresolved')
   t.match(body, `<code>person:${other.owner.id}</code>`)
 })
+
+t.test('the audit log looks names up with one query per kind, however many entries it shows', async (t) => {
+  const { app, tenant, agent } = await ownerWithKey(t)
+  for (let i = 0; i < 5; i++) {
+    const key = await app.services.apiKeys.create({ type: 'cli', orgId: tenant.orgId, role: 'viewer', scopes: [] }, { name: `Batch ${i}`, role: 'viewer', scopes: [] }, null)
+    await app.db('audit_log').insert({ org_id: tenant.orgId, at: Date.now(), action: 'api_key.revoked', actor: `person:${tenant.owner.id}`, subject: `api_key:${key.id}` })
+  }
+  const sql: string[] = []
+  const listen = (query: { sql: string }) => { sql.push(query.sql) }
+  app.db.on('query', listen)
+  const body = (await agent.get('/admin/audit-log')).body
+  app.db.removeListener('query', listen)
+  for (let i = 0; i < 5; i++) t.match(body, `>Batch ${i}</span>`)
+  // The sign-in check reads people and keys too; the name look-ups are the queries that take a list of ids.
+  const lookups = (table: string) => sql.filter((q) => new RegExp(`from [\`"]${table}[\`"].* in \\(`, 'i').test(q)).length
+  t.equal(lookups('api_keys'), 1, 'one query for the keys')
+  t.equal(lookups('people'), 1, 'one query for the people')
+})
