@@ -104,6 +104,12 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
       return audit.list(orgId, { action: query.action, ...page }).then(({ total, entries }) => envelope(entries, total, page))
     },
 
+    /** The actions the organization's audit log holds. */
+    auditActions: (orgId: string) => audit.actions(orgId),
+
+    /** Names for the actors and subjects of the organization's audit entries, resolved within the organization. */
+    auditNames: (orgId: string, refs: Iterable<string>) => audit.names(orgId, refs),
+
     now: () => clock()
   }
 }
