@@ -89,7 +89,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true }, onCreate: addApiFormats },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true }, onCreate: addApiFormats },
     schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never, buildSerializer: reusedSerializers() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -1,5 +1,6 @@
 import { AjvCompiler } from '@fastify/ajv-compiler'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import { once } from './lib/once.js'
 import { storableOnly } from './lib/storable.js'
 
 /**
@@ -29,22 +30,62 @@ function isEmpty (external: unknown): boolean {
  * admin and OAuth screens, keep ajv's type coercion. Whatever passes must also be storable (lib/storable.ts).
  */
 export function typedJsonBodies (): ValidatorFactory {
-  const coercing = AjvCompiler() as unknown as ValidatorFactory
-  const exact = AjvCompiler() as unknown as ValidatorFactory
+  const compilers = (allErrors: boolean) => {
+    const coercing = AjvCompiler() as unknown as ValidatorFactory
+    const exact = AjvCompiler() as unknown as ValidatorFactory
+    return (external: unknown, options: { customOptions?: Record<string, unknown> }) => {
+      const customOptions = { ...options.customOptions, allErrors }
+      return {
+        loose: coercing(external, { ...options, customOptions }),
+        strict: exact(external, { ...options, customOptions: { ...customOptions, coerceTypes: false } })
+      }
+    }
+  }
+  const firstProblem = compilers(false)
+  const everyProblem = compilers(true)
   return (external, options) => {
-    const loose = coercing(external, options)
-    const strict = exact(external, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } })
+    const first = firstProblem(external, options)
+    let every: ReturnType<typeof everyProblem> | undefined
     const cacheable = isEmpty(external)
     return (route) => {
       const kind = route.httpPart === 'body' && route.url.startsWith('/v1/') ? 'strict' : 'loose'
       const schema = route.schema
       const cached = cacheable && schema && typeof schema === 'object' ? validators.get(schema) : undefined
       if (cached?.[kind]) return cached[kind]
-      const compiled = storableOnly((kind === 'strict' ? strict : loose)(route) as Parameters<typeof storableOnly>[0])
+      const listing = once(() => {
+        every ??= everyProblem(external, options)
+        return every[kind](route) as Validate
+      })
+      const compiled = storableOnly(listingProblems(first[kind](route) as Validate, listing) as Parameters<typeof storableOnly>[0])
       if (cacheable && schema && typeof schema === 'object') validators.set(schema, { ...cached, [kind]: compiled })
       return compiled
     }
   }
+}
+
+type Validate = ((data: unknown, context?: unknown) => unknown) & { errors?: unknown, schemaEnv?: unknown }
+
+/** Requests up to this size (as JSON) that fail are checked again to list every problem. */
+const LIST_PROBLEMS_MAX_CHARS = 16_384
+
+/**
+ * ajv with allErrors walks every item of an over-long array even once `maxItems` has failed: a 2 MB body costs a
+ * second of CPU (fastify's documentation warns of it). So a request is validated up to its first problem, and only
+ * a failing one of modest size is validated again, with allErrors (compiled on first need), to list every problem.
+ */
+function listingProblems (first: Validate, every: () => Validate): Validate {
+  const wrapped: Validate = (data, context) => {
+    const result = first(data, context)
+    if (result !== false) return result
+    wrapped.errors = first.errors
+    if ((JSON.stringify(data) ?? '').length <= LIST_PROBLEMS_MAX_CHARS) {
+      const all = every()
+      if (all(data, context) === false) wrapped.errors = all.errors
+    }
+    return false
+  }
+  wrapped.schemaEnv = first.schemaEnv
+  return wrapped
 }
 
 /** fast-json-stringify, as fastify uses it by default, with each response schema's serializer kept. */

@@ -1,7 +1,8 @@
 /**
  * ajv's errors rewritten for people: every problem with the path of its field ("authorName is required", not
  * "authorName must have required property 'authorName'"), a union of fixed values as the list of them, and the
- * failed branches of a union folded into one line. ajv runs with allErrors, so one answer lists every problem.
+ * failed branches of a union folded into one line. A failing request of modest size is validated with allErrors
+ * (src/compilers.ts), so one answer lists every problem.
  */
 export interface ValidationIssue {
   instancePath?: string

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import type { Catalogue, McpResource } from './server.js'
 import { toolsFor, type RestOperation } from './tools.js'
+import { once } from '../../lib/once.js'
 
 /** Every credential route under /v1, as fastify registers it (after the auth plugin filled in its defaults). */
 export function collectOperations (app: FastifyInstance): RestOperation[] {
@@ -18,11 +19,6 @@ export function collectOperations (app: FastifyInstance): RestOperation[] {
 }
 
 const CHANGELOG = new URL('../../../docs/changelog.md', import.meta.url)
-
-function once (read: () => string): () => string {
-  let text: string | undefined
-  return () => (text ??= read())
-}
 
 /** The tools, and the documents an agent may want to read before calling them. */
 export function catalogueOf (app: FastifyInstance, operations: RestOperation[], version: string): Catalogue {
