@@ -53,10 +53,14 @@ export function errorCodesOf (route: Pick<RouteOptions, 'method' | 'url' | 'sche
   return [...codes].filter((code) => ERROR_STATUS.has(code)).sort()
 }
 
+function described (status: number, codes: string[]): string {
+  return `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(', ')}`
+}
+
 function errorResponse (status: number, codes: string[]): Schema {
   return {
     type: 'object',
-    description: `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+    description: described(status, codes),
     required: ['message', 'code'],
     properties: {
       message: { type: 'string', description: 'For people; may change. Branch on `code`.' },
@@ -111,7 +115,7 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
   for (const [status, codes] of byStatus) {
     // A route whose error has a shape of its own (health's 503) keeps it, with the codes named.
     const shaped = own[status] && own[status] !== ErrorBody ? own[status] as Schema : null
-    responses[status] = shaped ? { ...shaped, description: errorResponse(status, codes).description } : errorResponse(status, codes)
+    responses[status] = shaped ? { ...shaped, description: described(status, codes) } : errorResponse(status, codes)
   }
   schema.response = responses
   if (config.auth === 'credential' && config.storeScoped !== false) {
