@@ -1,0 +1,63 @@
+import type { Knex } from 'knex'
+import type { Clock } from './lib/clock.js'
+import type { EventLog } from './modules/events/events.repository.js'
+import type { ReviewsRepository } from './modules/reviews/reviews.repository.js'
+import type { ProductsService } from './modules/products/products.service.js'
+import type { UploadsService } from './modules/uploads/uploads.service.js'
+import { galleriesRepository } from './modules/galleries/galleries.repository.js'
+import { galleriesService, type OnLead } from './modules/galleries/galleries.service.js'
+import { galleryVisitorsService } from './modules/galleries/gallery-visitors.service.js'
+import { faqsRepository } from './modules/faqs/faqs.repository.js'
+import { faqsService } from './modules/faqs/faqs.service.js'
+import { categoriesRepository } from './modules/categories/categories.repository.js'
+import { categoriesService } from './modules/categories/categories.service.js'
+import { webPagesRepository } from './modules/web-pages/web-pages.repository.js'
+import { webPagesService } from './modules/web-pages/web-pages.service.js'
+import { placementsRepository } from './modules/placements/placements.repository.js'
+import { placementsService } from './modules/placements/placements.service.js'
+import { storefrontService } from './modules/storefront/storefront.service.js'
+
+interface Deps {
+  db: Knex
+  clock: Clock
+  events: EventLog
+  secretKey: string
+  repos: { reviews: ReviewsRepository }
+  products: ProductsService
+  uploads: UploadsService
+  /** The lead form's customer hook (decisions.md section 15); the customers resource wires it. */
+  onLead?: OnLead
+}
+
+/**
+ * The part of the composition root (services.ts) for issue 15's resources: each repository and service built
+ * once, the cross-resource rules (a deleted category leaves FAQs and products; a placement needs its web page)
+ * wired here rather than by the modules importing each other's internals.
+ */
+export function contentServices ({ db, clock, events, secretKey, repos, products, uploads, onLead }: Deps) {
+  const repo = {
+    galleries: galleriesRepository(db),
+    faqs: faqsRepository(db),
+    categories: categoriesRepository(db),
+    webPages: webPagesRepository(db),
+    placements: placementsRepository(db)
+  }
+  const categoryExists = async (storeId: string, id: string, trx: Knex) => Boolean(await repo.categories.find(storeId, id, trx))
+  const faqs = faqsService({ db, repo: repo.faqs, events, clock, categoryExists })
+  const categories = categoriesService({
+    db,
+    repo: repo.categories,
+    events,
+    clock,
+    detach: async (trx, store, id) => {
+      await faqs.uncategorise(trx, store, id)
+      await products.uncategorise(trx, store, id)
+    }
+  })
+  const webPages = webPagesService({ db, repo: repo.webPages, events, clock })
+  const placements = placementsService({ db, repo: repo.placements, events, clock, pageExists: webPages.exists, pageByUrl: webPages.byUrl })
+  const galleries = galleriesService({ db, repo: repo.galleries, events, clock, urlOf: uploads.urlOf })
+  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, onLead })
+  const storefront = storefrontService({ reviews: repos.reviews })
+  return { contentRepos: repo, galleries, galleryVisitors, faqs, categories, webPages, placements, storefront }
+}

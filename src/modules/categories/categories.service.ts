@@ -1,0 +1,79 @@
+import type { Knex } from 'knex'
+import { errors } from '../../errors.js'
+import { stamps } from '../../lib/content.js'
+import { newId } from '../../lib/ids.js'
+import type { Clock } from '../../lib/clock.js'
+import type { EventLog } from '../events/events.repository.js'
+import { contentWriter } from '../content/writer.js'
+import type { StoreEnv } from '../../types.js'
+import type { CategoriesRepository, CategoryFilter, CategoryRow } from './categories.repository.js'
+
+export interface CategoryInput { name: string, slug: string, parentId?: string | null }
+
+/** What else refers to a category and lets go of it when it is deleted (FAQs, products), in the same transaction. */
+export type Detach = (trx: Knex.Transaction, store: StoreEnv, categoryId: string) => Promise<void>
+
+interface Deps { db: Knex, repo: CategoriesRepository, events: EventLog, clock: Clock, detach: Detach }
+
+/** A tree deeper than this is refused: it also bounds the walk up from a new parent. */
+export const MAX_DEPTH = 32
+
+export function presentCategory (row: CategoryRow) {
+  return { id: row.id, name: row.name, slug: row.slug, parentId: row.parent_id, ...stamps(row) }
+}
+
+export function categoriesService ({ db, repo, events, clock, detach }: Deps) {
+  const writer = contentWriter({ db, events, clock, repo, singular: 'category', label: 'Category', present: presentCategory })
+
+  async function checkSlug (row: CategoryRow, trx: Knex) {
+    const holder = await repo.bySlug(row.store_env_id, row.slug, trx)
+    if (holder && holder.id !== row.id) throw new errors.Conflict(`Another category already has the slug "${row.slug}"`)
+  }
+
+  /** The parent exists in the store, and walking up from it never meets the category itself (no cycles). */
+  async function checkParent (row: CategoryRow, trx: Knex) {
+    let at = row.parent_id
+    for (let depth = 1; at !== null; depth++) {
+      if (at === row.id) throw new errors.Conflict('A category cannot be its own ancestor')
+      if (depth >= MAX_DEPTH) throw new errors.Conflict(`Categories nest at most ${MAX_DEPTH} levels deep`)
+      const parent = await repo.find(row.store_env_id, at, trx)
+      if (!parent) throw new errors.InvalidRequest('parentId names no category of this store')
+      at = parent.parent_id
+    }
+  }
+
+  return {
+    create (store: StoreEnv, input: CategoryInput) {
+      return writer.create(store, { name: input.name, slug: input.slug, parent_id: input.parentId ?? null }, newId('cat'), async (row, trx) => {
+        await checkSlug(row, trx)
+        await checkParent(row, trx)
+      })
+    },
+
+    list: (storeId: string, query: CategoryFilter) => writer.list(storeId, { parent_id: query.parentId }, query),
+
+    get: writer.get,
+
+    update (store: StoreEnv, id: string, patch: Partial<CategoryInput>) {
+      return writer.update(store, id, { name: patch.name, slug: patch.slug, parent_id: patch.parentId }, async (after, before, trx) => {
+        if (after.slug !== before.slug) await checkSlug(after, trx)
+        if (after.parent_id !== before.parent_id) await checkParent(after, trx)
+      })
+    },
+
+    /** A category with subcategories is kept (409): deleting it would silently reshape the tree. */
+    remove (store: StoreEnv, id: string) {
+      return writer.remove(store, id, async (row, trx) => {
+        if (await repo.hasChildren(store.id, row.id, trx)) throw new errors.Conflict('Move or delete its subcategories first')
+        await detach(trx, store, row.id)
+      })
+    },
+
+    /** For FAQs and products: whether these ids are all categories of the store. */
+    async exist (storeId: string, ids: string[], trx?: Knex): Promise<boolean> {
+      const unique = [...new Set(ids)]
+      return (await repo.findMany(storeId, unique, trx)).length === unique.length
+    }
+  }
+}
+export type CategoriesService = ReturnType<typeof categoriesService>

@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { categoriesRoutes } from './categories.routes.js'
+
+/** The store's category tree; products list theirs in `categoryIds` (decisions.md section 15). */
+export default async function categories (app: FastifyInstance) {
+  await app.register(categoriesRoutes, { service: app.services.categories })
+}

@@ -1,0 +1,81 @@
+import type { Knex } from 'knex'
+import { errors } from '../../errors.js'
+import { changedColumns, type ContentRow, type contentTable, type SinceQuery } from '../../lib/content.js'
+import type { Clock } from '../../lib/clock.js'
+import type { EventLog } from '../events/events.repository.js'
+import type { StoreEnv } from '../../types.js'
+
+interface Deps<R extends ContentRow, P> {
+  db: Knex
+  events: EventLog
+  clock: Clock
+  repo: ReturnType<typeof contentTable<R>>
+  /** The event prefix (decisions.md section 15: `<resource-singular>.<created|updated|deleted>`). */
+  singular: string
+  /** For "<label> not found". */
+  label: string
+  present: (row: R) => P
+}
+
+/**
+ * The create / update / delete steps every content resource takes: each write and its event in one transaction, an
+ * update that changes nothing appends nothing, and a row of another store is "not found" (never "forbidden").
+ * `check` runs inside the transaction with the row as it would be stored, for the resource's own rules.
+ */
+export function contentWriter<R extends ContentRow, P extends Record<string, unknown>> ({ db, events, clock, repo, singular, label, present }: Deps<R, P>) {
+  async function load (storeId: string, id: string, trx?: Knex): Promise<R> {
+    const row = await repo.find(storeId, id, trx)
+    if (!row) throw new errors.NotFound(label)
+    return row
+  }
+
+  const emit = (trx: Knex.Transaction, store: StoreEnv, action: string, data: Record<string, unknown>) =>
+    events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: `${singular}.${action}`, data })
+
+  return {
+    load,
+
+    get: async (storeId: string, id: string): Promise<P> => present(await load(storeId, id)),
+
+    /** A page of the store's rows filtered by column (a filter left undefined is no filter). */
+    list: (storeId: string, where: Record<string, unknown>, query: SinceQuery) => repo.listWhere(storeId, where, query, present),
+
+    async create (store: StoreEnv, fields: Omit<R, keyof ContentRow>, id: string, check?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
+      return db.transaction(async (trx) => {
+        const now = clock()
+        const row = { ...fields, id, org_id: store.orgId, store_env_id: store.id, created_at: now, updated_at: now } as R
+        await check?.(row, trx)
+        await repo.insert(row, trx)
+        const shown = present(row)
+        await emit(trx, store, 'created', shown)
+        return shown
+      })
+    },
+
+    async update (store: StoreEnv, id: string, patch: Partial<R>, check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
+      return db.transaction(async (trx) => {
+        const before = await load(store.id, id, trx)
+        const changes = changedColumns(before, patch)
+        if (Object.keys(changes).length === 0) return present(before)
+        const after = { ...before, ...changes, updated_at: clock() }
+        await check?.(after, before, trx)
+        await repo.update(store.id, id, { ...changes, updated_at: after.updated_at } as Partial<R>, trx)
+        const shown = present(after)
+        await emit(trx, store, 'updated', shown)
+        return shown
+      })
+    },
+
+    async remove (store: StoreEnv, id: string, before?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<void> {
+      await db.transaction(async (trx) => {
+        const row = await load(store.id, id, trx)
+        await before?.(row, trx)
+        await repo.remove(store.id, id, trx)
+        await emit(trx, store, 'deleted', present(row))
+      })
+    },
+
+    emit
+  }
+}
+export type ContentWriter<R extends ContentRow, P extends Record<string, unknown>> = ReturnType<typeof contentWriter<R, P>>

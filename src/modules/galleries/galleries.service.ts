@@ -1,0 +1,100 @@
+import type { Knex } from 'knex'
+import { errors } from '../../errors.js'
+import { stamps, type SinceQuery } from '../../lib/content.js'
+import { newId } from '../../lib/ids.js'
+import type { Clock } from '../../lib/clock.js'
+import type { EventLog } from '../events/events.repository.js'
+import { contentWriter } from '../content/writer.js'
+import type { StoreEnv } from '../../types.js'
+import type { GalleriesRepository, GalleryFilter, GalleryRow, LeadRow, PhotoRow, PhotoStatus } from './galleries.repository.js'
+
+export interface GalleryInput { name: string, description?: string | null, productId?: string | null, status?: GalleryRow['status'] }
+
+/**
+ * Called in the lead's transaction once it is stored: the customers resource (issue 8/11) makes or updates the
+ * customer there (decisions.md section 15: "the lead becomes or updates a customer").
+ */
+export type OnLead = (trx: Knex.Transaction, lead: { orgId: string, storeEnvId: string, email: string, name: string | null }) => Promise<void>
+
+interface Deps { db: Knex, repo: GalleriesRepository, events: EventLog, clock: Clock, urlOf: (uploadId: string) => string }
+
+export function presentGallery (row: GalleryRow) {
+  return { id: row.id, name: row.name, description: row.description, productId: row.product_id, status: row.status, ...stamps(row) }
+}
+
+export function presentLead (row: LeadRow) {
+  return { id: row.id, galleryId: row.gallery_id, email: row.email, name: row.name, consent: Boolean(row.consent), ...stamps(row) }
+}
+
+export function galleriesService ({ db, repo, events, clock, urlOf }: Deps) {
+  const writer = contentWriter({ db, events, clock, repo, singular: 'gallery', label: 'Gallery', present: presentGallery })
+
+  function presentPhoto (row: PhotoRow) {
+    return {
+      id: row.id,
+      galleryId: row.gallery_id,
+      imageUrl: urlOf(row.upload_id),
+      caption: row.caption,
+      authorName: row.author_name,
+      authorEmailLast4: row.author_email ? row.author_email.slice(-4) : null,
+      status: row.status,
+      favouriteCount: Number(row.favourite_count),
+      ...stamps(row)
+    }
+  }
+
+  const photoWriter = contentWriter({ db, events, clock, repo: repo.photos, singular: 'gallery.photo', label: 'Photo', present: presentPhoto })
+
+  return {
+    presentPhoto,
+
+    create (store: StoreEnv, input: GalleryInput) {
+      return writer.create(store, {
+        name: input.name,
+        description: input.description ?? null,
+        product_id: input.productId ?? null,
+        status: input.status ?? 'draft'
+      }, newId('gal'))
+    },
+
+    list: (storeId: string, query: GalleryFilter) => writer.list(storeId, { product_id: query.productId, status: query.status }, query),
+
+    get: writer.get,
+
+    update (store: StoreEnv, id: string, patch: Partial<GalleryInput>) {
+      return writer.update(store, id, { name: patch.name, description: patch.description, product_id: patch.productId, status: patch.status })
+    },
+
+    /** The gallery's photos, favourites and leads go with it. */
+    remove (store: StoreEnv, id: string) {
+      return writer.remove(store, id)
+    },
+
+    async photos (storeId: string, galleryId: string, query: SinceQuery & { status?: PhotoStatus }) {
+      await writer.load(storeId, galleryId)
+      return photoWriter.list(storeId, { gallery_id: galleryId, status: query.status }, query)
+    },
+
+    async moderate (store: StoreEnv, galleryId: string, photoId: string, status: PhotoStatus) {
+      const photo = await repo.photos.find(store.id, photoId)
+      if (!photo || photo.gallery_id !== galleryId) throw new errors.NotFound('Photo')
+      return photoWriter.update(store, photoId, { status })
+    },
+
+    async leads (storeId: string, galleryId: string, query: SinceQuery) {
+      await writer.load(storeId, galleryId)
+      return repo.leads.listWhere(storeId, { gallery_id: galleryId }, query, presentLead)
+    },
+
+    /** A gallery the storefront may show and send to: published, of this store. */
+    async published (storeId: string, id: string, trx?: Knex): Promise<GalleryRow> {
+      const row = await repo.find(storeId, id, trx)
+      if (!row || row.status !== 'published') throw new errors.NotFound('Gallery')
+      return row
+    },
+
+    writer,
+    photoWriter
+  }
+}
+export type GalleriesService = ReturnType<typeof galleriesService>

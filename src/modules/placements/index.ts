@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { placementsRoutes } from './placements.routes.js'
+
+/** Which widget renders where on which web page (decisions.md section 15); /widget.js reads them per page. */
+export default async function placements (app: FastifyInstance) {
+  await app.register(placementsRoutes, { service: app.services.placements })
+}

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify'
+import { storefrontRoutes } from './storefront.routes.js'
+import { widgetRoutes } from './widget.routes.js'
+
+export { widgetRoutes as widget }
+
+/** What the storefront widget reads (decisions.md section 15, "Storefront"): no key, origin-checked, cacheable. */
+export default async function storefront (app: FastifyInstance) {
+  const s = app.services
+  await app.register(storefrontRoutes, { storefront: s.storefront, galleries: s.galleryVisitors, faqs: s.faqs, placements: s.placements })
+}

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox'
+import { DateTime, ErrorBody, IdParams } from '../../schemas.js'
+import { MAX_VIDEO_BYTES, VIDEO_TYPES } from './videos.service.js'
+
+const storefrontDoc = 'Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows ' +
+  '(else 403 `origin_not_allowed`). Limited per visitor IP.'
+
+export const issueUrl = {
+  tags: ['reviews'],
+  summary: 'Get a signed single-use URL to upload a review video; 1/s and 3/min per IP',
+  description: storefrontDoc + ' PUT the video\'s bytes to `uploadUrl` within 15 minutes (with the same store header ' +
+    'and origin); then name `videoId` in `mediaIds` of POST /reviews.',
+  security: [],
+  body: Type.Object({
+    contentType: Type.Union(VIDEO_TYPES.map((type) => Type.Literal(type)), { description: 'Checked again against the bytes on upload' }),
+    size: Type.Integer({ minimum: 1, maximum: MAX_VIDEO_BYTES, description: 'Bytes; at most 100 MB. The upload may not be larger.' })
+  }, { additionalProperties: false, examples: [{ contentType: 'video/mp4', size: 7_340_032 }] }),
+  response: {
+    201: Type.Object({ videoId: Type.String(), uploadUrl: Type.String({ description: 'PUT the bytes here; the URL works once' }), expiresAt: DateTime }),
+    400: ErrorBody,
+    403: ErrorBody,
+    404: ErrorBody,
+    429: ErrorBody
+  }
+}
+
+export const upload = {
+  tags: ['reviews'],
+  summary: 'Upload a review video to the signed URL from POST /reviews/video-upload-url (the raw bytes as the body)',
+  description: storefrontDoc + ' MP4, WebM or QuickTime decided by content (415 `unsupported_media_type`), no larger ' +
+    'than the size asked for (413 `payload_too_large`). The URL works once and for 15 minutes (410 `upload_url_expired`).',
+  security: [],
+  consumes: ['video/mp4', 'video/webm', 'video/quicktime', 'application/octet-stream'],
+  params: IdParams,
+  querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) }),
+  response: {
+    201: Type.Object({ videoId: Type.String(), mime: Type.String(), size: Type.Integer() }),
+    400: ErrorBody,
+    403: ErrorBody,
+    404: ErrorBody,
+    410: ErrorBody,
+    413: ErrorBody,
+    415: ErrorBody,
+    429: ErrorBody
+  }
+}

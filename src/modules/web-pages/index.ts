@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { webPagesRoutes } from './web-pages.routes.js'
+
+/** The store's pages that carry widgets, keyed by URL (decisions.md section 15). */
+export default async function webPages (app: FastifyInstance) {
+  await app.register(webPagesRoutes, { service: app.services.webPages })
+}
