@@ -1,0 +1,111 @@
+import type { Knex } from 'knex'
+import type { EventLog } from '../events/events.repository.js'
+import type { StoreEnv } from '../../types.js'
+import { emailKey } from './customers.repository.js'
+import { trackOrders } from '../analytics/rollups.js'
+
+/** What an erasure step gets: the customer and the address they had (null when they had none). */
+export interface ErasureSubject { orgId: string, storeEnvId: string, customerId: string, email: string | null }
+
+/**
+ * One more place an erasure clears (decisions.md section 15), run inside the erasure's transaction: leads, the
+ * suppression list, loyalty referrals. The composition root (src/services.ts) lists them.
+ */
+export type ErasureStep = (trx: Knex.Transaction, subject: ErasureSubject) => Promise<void>
+
+export const ANONYMOUS = 'Anonymous'
+
+/** Fields of an object that name the person it is about; cleared where the object is about the erased customer. */
+const PERSONAL_FIELDS: Record<string, string | null> = {
+  email: null,
+  customerEmail: null,
+  authorEmail: null,
+  referredEmail: null,
+  refereeEmail: null,
+  firstName: null,
+  lastName: null,
+  customerName: null,
+  name: null,
+  phone: null,
+  birthday: null,
+  authorName: ANONYMOUS,
+  authorEmailLast4: null
+}
+
+const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : null)
+
+/**
+ * The event data with the customer gone: every object that names them (an address or their id as one of its values)
+ * loses its personal fields, and an address anywhere inside a longer text becomes `[erased]`.
+ */
+export function scrub (value: unknown, addresses: string[], needles: Set<string>): unknown {
+  if (typeof value === 'string') {
+    let out = value
+    for (const address of addresses) {
+      let at = out.toLowerCase().indexOf(address)
+      while (at >= 0) {
+        out = `${out.slice(0, at)}[erased]${out.slice(at + address.length)}`
+        at = out.toLowerCase().indexOf(address)
+      }
+    }
+    return out
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, addresses, needles))
+  if (!value || typeof value !== 'object') return value
+  const entries = Object.entries(value as Record<string, unknown>)
+  const aboutThem = entries.some(([, v]) => needles.has(lower(v) ?? ''))
+  return Object.fromEntries(entries.map(([k, v]) => [k, aboutThem && k in PERSONAL_FIELDS ? PERSONAL_FIELDS[k] : scrub(v, addresses, needles)]))
+}
+
+interface Input { store: StoreEnv, customerId: string, email: string | null, events: EventLog, now: number }
+
+/**
+ * The built-in steps: the customer's orders (linked to them, or carrying their address), their reviews (by address,
+ * or on those orders), the mails queued to them and the events that name them. Rows are found first, then changed by
+ * id, so MySQL locks only those rows, not every row of the store its scan passes.
+ */
+export async function eraseCustomerData (trx: Knex.Transaction, { store, customerId, email, events, now }: Input) {
+  const storeId = store.id
+  const own = emailKey(email)
+  const orders: Array<{ id: number, platform_order_id: string, customer_email: string | null }> = await trx('orders').where({ store_env_id: storeId })
+    .where((q) => { q.where({ customer_id: customerId }); if (own) q.orWhereRaw('lower(customer_email) = ?', [own]) })
+    .select('id', 'platform_order_id', 'customer_email')
+  const addresses = [...new Set([own, ...orders.map((o) => emailKey(o.customer_email))].filter((a): a is string => a !== null))]
+  if (orders.length) {
+    const ids = orders.map((o) => o.id)
+    await trx('orders').whereIn('id', ids).update({ customer_email: null, customer_name: null, platform_customer_id: null, customer_id: customerId })
+    // Through the funnel's tracker: the skipped requests leave "scheduled" in GET /analytics/review-requests too.
+    await trackOrders(trx, storeId, orders.map((o) => o.platform_order_id), () => trx('orders').whereIn('id', ids).where({ review_request_state: 'scheduled' })
+      .update({ review_request_state: 'skipped', review_request_reason: 'The customer was erased', review_request_updated_at: now }))
+  }
+  const orderIds = orders.map((o) => o.platform_order_id)
+  const reviews: Array<{ id: string, title: string | null, body: string, reply: string | null }> = (addresses.length || orderIds.length)
+    ? await trx('reviews').where({ store_env_id: storeId }).where((q) => {
+      if (addresses.length) q.whereRaw(`lower(author_email) in (${addresses.map(() => '?').join(', ')})`, addresses)
+      if (orderIds.length) q.orWhereIn('order_id', orderIds)
+    }).select('id', 'title', 'body', 'reply')
+    : []
+  // The texts stay (the review is kept) but lose the address where the author wrote it in.
+  for (const r of reviews) {
+    const [title, body, reply] = [r.title, r.body, r.reply].map((text) => (text == null ? text : scrub(text, addresses, new Set()) as string))
+    await trx('reviews').where({ id: r.id }).update({ author_email: null, author_name: ANONYMOUS, title, body, reply, updated_at: now })
+  }
+  if (addresses.length) await trx('mail_outbox').where({ store_env_id: storeId }).whereRaw(`lower(${trx.raw('??', ['to']).toQuery()}) in (${addresses.map(() => '?').join(', ')})`, addresses).delete()
+  const scrubbed = await scrubEvents(trx, storeId, customerId, addresses)
+  await events.append(trx, { orgId: store.orgId, storeEnvId: storeId, type: 'customer.deleted', data: { id: customerId, orderIds, reviewIds: reviews.map((r) => r.id) } })
+  return { counts: { orders: orders.length, reviews: reviews.length, events: scrubbed } }
+}
+
+async function scrubEvents (trx: Knex.Transaction, storeId: string, customerId: string, addresses: string[]): Promise<number> {
+  const needles = [customerId.toLowerCase(), ...addresses]
+  const rows: Array<{ id: number, data: string }> = await trx('events').where({ store_env_id: storeId })
+    .where((q) => { for (const needle of needles) q.orWhereRaw('lower(data) like ?', [`%${needle}%`]) }).select('id', 'data')
+  let changed = 0
+  for (const row of rows) {
+    const data = JSON.stringify(scrub(JSON.parse(row.data), addresses, new Set(needles)))
+    if (data === row.data) continue
+    await trx('events').where({ id: row.id }).update({ data })
+    changed++
+  }
+  return changed
+}

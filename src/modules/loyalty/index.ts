@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { loyaltyRoutes } from './loyalty.routes.js'
+
+/** Loyalty: settings, accounts with their ledger, transactions and referrals (the birthday job runs in src/jobs.ts). */
+export default async function loyalty (app: FastifyInstance) {
+  await app.register(loyaltyRoutes, { service: app.services.loyalty })
+}

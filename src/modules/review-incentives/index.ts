@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { reviewIncentivesRoutes } from './review-incentives.routes.js'
+
+/** Review incentives: rules, coupon code pools, and the one reward a qualifying published review gets. */
+export default async function reviewIncentives (app: FastifyInstance) {
+  await app.register(reviewIncentivesRoutes, { service: app.services.reviewIncentives })
+}
