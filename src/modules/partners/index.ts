@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { partnersRoutes } from './partners.routes.js'
+
+/** Partner (agency) grants of the organization, and the clients a partner works for (decisions.md section 15). */
+export default async function partners (app: FastifyInstance) {
+  await app.register(partnersRoutes, { service: app.services.partners })
+}
