@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { emailBrandingRoutes } from './email-branding.routes.js'
+
+/** The sender name, logo, colour and footer of a store's mails, with a rendered preview. */
+export default async function emailBranding (app: FastifyInstance) {
+  await app.register(emailBrandingRoutes, { service: app.services.emailBranding, email: app.services.email })
+}

@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { emailSuppressionsRoutes } from './email-suppressions.routes.js'
+
+/** The addresses a store's mail never goes to (decisions.md section 15 "Email"). */
+export default async function emailSuppressions (app: FastifyInstance) {
+  await app.register(emailSuppressionsRoutes, { service: app.services.emailSuppressions })
+}

@@ -1,0 +1,17 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { EmailProvidersService } from './providers.service.js'
+import * as schemas from './providers.schemas.js'
+
+export const emailProvidersRoutes: FastifyPluginAsyncTypebox<{ service: EmailProvidersService }> = async (app, { service }) => {
+  app.get('/email/providers/:provider', { schema: schemas.getProvider }, async (request) => {
+    return service.get(request.store!.id, request.params.provider)
+  })
+
+  app.put('/email/providers/:provider', { schema: schemas.putProvider, config: { errors: ['invalid_url', 'invalid_event_type'] } }, async (request) => {
+    return service.put(request.credential!, request.store!, request.params.provider, request.body)
+  })
+
+  app.get('/email/providers/:provider/deliveries', { schema: schemas.listProviderDeliveries }, async (request) => {
+    return service.deliveries(request.store!.id, request.params.provider, request.query)
+  })
+}

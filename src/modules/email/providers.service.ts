@@ -1,0 +1,111 @@
+import type { Knex } from 'knex'
+import { errors } from '../../errors.js'
+import { iso, type Clock } from '../../lib/clock.js'
+import { base62, newId } from '../../lib/ids.js'
+import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
+import { decrypt, encrypt } from '../../lib/secrets.js'
+import type { Provider, ProviderConfig } from '../../delivery/providers.js'
+import type { OutboxRepository } from '../../delivery/outbox.repository.js'
+import type { SubscriptionRow } from '../../delivery/subscriptions.repository.js'
+import { SECRET_PREFIX } from '../../delivery/subscriptions.js'
+import { checkUrl, UnsafeUrlError } from '../../delivery/url-guard.js'
+import { presentAttempt, type AttemptRow } from '../outbound-webhooks/outbound-webhooks.service.js'
+import type { Credential, StoreEnv } from '../../types.js'
+import { actorOf } from '../../types.js'
+import { isEventType } from '../events/event-types.js'
+
+interface Deps { db: Knex, outbox: OutboxRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
+
+export const DEFAULT_PROVIDER_EVENTS = ['loyalty.referral_reward', 'loyalty.birthday_reward']
+
+export interface ProviderInput { apiKey?: string, baseUrl?: string, listId?: string, events?: string[], enabled?: boolean }
+
+/** Mailchimp's data centre is the key's suffix (`…-us21`): its API lives at https://us21.api.mailchimp.com. */
+function defaultBaseUrl (provider: Provider, apiKey: string | undefined): string | null {
+  if (provider === 'klaviyo') return 'https://a.klaviyo.com'
+  const dc = provider === 'mailchimp' ? /-([a-z]{2}\d{1,3})$/.exec(apiKey ?? '')?.[1] : undefined
+  return dc ? `https://${dc}.api.mailchimp.com` : null
+}
+
+/**
+ * Email providers of a store (klaviyo, mailchimp, webhook): each is a `provider` subscription of the durable outbox
+ * (delivery/providers.ts), so its events get the retries, the throttle and the delivery log of outbound webhooks.
+ * The API key (and a webhook's signing secret) is sealed with SECRET_KEY; only its last four characters are shown.
+ */
+export function emailProvidersService ({ db, outbox, clock, secretKey, allowPrivate }: Deps) {
+  const find = (storeId: string, provider: Provider): Promise<SubscriptionRow | undefined> =>
+    db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind: 'provider', description: provider }).whereIn('status', ['active', 'disabled']).first()
+
+  function present (row: SubscriptionRow, provider: Provider, signingSecret?: string) {
+    const config = JSON.parse(decrypt(row.secret_sealed, secretKey)) as ProviderConfig
+    return {
+      provider,
+      baseUrl: row.url,
+      listId: config.listId ?? null,
+      events: JSON.parse(row.events) as string[],
+      enabled: row.status === 'active',
+      statusReason: row.status_reason,
+      apiKeyLast4: config.apiKey ? config.apiKey.slice(-4) : null,
+      ...(signingSecret ? { signingSecret } : {}),
+      createdAt: iso(row.created_at)!
+    }
+  }
+
+  async function found (storeId: string, provider: Provider) {
+    const row = await find(storeId, provider)
+    if (!row) throw new errors.NotFound(`Email provider ${provider}`)
+    return row
+  }
+
+  return {
+    get: async (storeId: string, provider: Provider) => present(await found(storeId, provider), provider),
+
+    /** Creates or replaces the provider; an omitted API key keeps the stored one. A webhook's secret is shown once. */
+    async put (actor: Credential, store: StoreEnv, provider: Provider, input: ProviderInput) {
+      for (const type of input.events ?? []) if (!isEventType(type)) throw new errors.InvalidEventType(type)
+      const before = await find(store.id, provider)
+      const old = before ? JSON.parse(decrypt(before.secret_sealed, secretKey)) as ProviderConfig : null
+      const apiKey = input.apiKey ?? old?.apiKey
+      if (provider !== 'webhook' && !apiKey) throw new errors.InvalidRequest(`apiKey: ${provider} needs an API key`)
+      const listId = input.listId ?? old?.listId
+      if (provider === 'mailchimp' && !listId) throw new errors.InvalidRequest('listId: Mailchimp needs the audience (list) id')
+      const baseUrl = input.baseUrl ?? before?.url ?? defaultBaseUrl(provider, apiKey)
+      if (!baseUrl) throw new errors.InvalidRequest(provider === 'webhook' ? 'baseUrl: give the URL to post events to' : 'baseUrl: the API key names no data centre; give the base URL')
+      // A URL the store gave is checked now (SSRF); the providers' own are known. The worker checks every connection.
+      try {
+        if (baseUrl !== defaultBaseUrl(provider, apiKey)) await checkUrl(baseUrl, allowPrivate)
+      } catch (err) {
+        if (err instanceof UnsafeUrlError) throw new errors.InvalidUrl(err.message)
+        throw err
+      }
+      const fresh = provider === 'webhook' && !old?.signingSecret ? SECRET_PREFIX + base62(32) : undefined
+      const config: ProviderConfig = { provider, apiKey, listId, signingSecret: old?.signingSecret ?? fresh }
+      const now = clock()
+      const fields = {
+        url: baseUrl,
+        events: JSON.stringify(input.events ?? (before ? JSON.parse(before.events) : DEFAULT_PROVIDER_EVENTS)),
+        secret_sealed: encrypt(JSON.stringify(config), secretKey),
+        status: input.enabled === false ? 'disabled' as const : 'active' as const,
+        status_reason: input.enabled === false ? 'Turned off by the store' : null,
+        status_changed_at: now,
+        consecutive_failures: 0
+      }
+      if (before) {
+        await db('webhook_subscriptions').where({ id: before.id }).update(fields)
+        return present({ ...before, ...fields }, provider)
+      }
+      const row: SubscriptionRow = { id: newId('esp'), org_id: store.orgId, store_env_id: store.id, kind: 'provider', description: provider, created_by: actorOf(actor), created_at: now, ...fields }
+      await db('webhook_subscriptions').insert(row)
+      return present(row, provider, fresh)
+    },
+
+    /** The delivery log: every attempt to the provider, newest first. */
+    async deliveries (storeId: string, provider: Provider, query: PageQuery) {
+      const row = await found(storeId, provider)
+      const page = toPage(query)
+      const { total, rows } = await outbox.listAttempts(storeId, row.id, page)
+      return envelope((rows as AttemptRow[]).map(presentAttempt), total, page)
+    }
+  }
+}
+export type EmailProvidersService = ReturnType<typeof emailProvidersService>
