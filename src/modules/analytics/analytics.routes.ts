@@ -1,0 +1,17 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AnalyticsService } from './analytics.service.js'
+import * as schemas from './analytics.schemas.js'
+
+export const analyticsRoutes: FastifyPluginAsyncTypebox<{ service: AnalyticsService }> = async (app, { service }) => {
+  app.get('/analytics/reviews', { schema: schemas.reviewAnalytics }, async (request) => {
+    return service.reviews(request.store!.id, request.query)
+  })
+
+  app.get('/analytics/review-requests', { schema: schemas.reviewRequestAnalytics }, async (request) => {
+    return service.reviewRequests(request.store!.id)
+  })
+
+  app.get('/analytics/storefront', { schema: schemas.storefrontAnalytics }, async (request) => {
+    return service.storefront(request.store!.id, request.query)
+  })
+}

@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { backupsRoutes } from './backups.routes.js'
+
+/** Store backups: a background export as gzipped NDJSON, its download, and its restore into an empty store. */
+export default async function backups (app: FastifyInstance) {
+  await app.register(backupsRoutes, { service: app.services.backups })
+}

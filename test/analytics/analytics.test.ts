@@ -1,0 +1,255 @@
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import type { MailTransport } from '../../src/lib/mail.js'
+import { mailTransport } from '../../src/lib/mail.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
+import { makeTenant, type Tenant } from '../factories.js'
+import { storefront } from '../storefront.js'
+
+const DAY = 86_400_000
+const NOW = Date.parse('2026-03-20T12:00:00Z')
+
+/** mulberry32: the same "random" data on every run, so a failure can be replayed. */
+function prng (seed: number) {
+  return () => {
+    seed = (seed + 0x6D2B79F5) | 0
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+type Clock = ReturnType<typeof manualClock>
+
+/** Each call a little later: the manual clock stands still, and the per-credential limit is 10/s. */
+function api (app: FastifyInstance, tenant: Tenant, clock: Clock | null) {
+  return (method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+    clock?.advance(150)
+    return call(app, { method, url, key: tenant.key, store: tenant.storeId, payload: payload as object })
+  }
+}
+
+interface Row { product_id: string, status: string, rating: number, written_at: number }
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+/** The brute force: every period label from the calendar, every count from the review rows themselves. */
+function expected (rows: Row[], q: { from: string, to: string, interval: 'day' | 'week' | 'month', productId?: string, status?: string }) {
+  const label = (ms: number) => {
+    const d = new Date(ms)
+    if (q.interval === 'day') return isoDay(ms)
+    if (q.interval === 'week') return isoDay(ms - ((d.getUTCDay() + 6) % 7) * DAY)
+    return `${isoDay(ms).slice(0, 7)}-01`
+  }
+  const from = Date.parse(`${q.from}T00:00:00Z`)
+  const to = Date.parse(`${q.to}T00:00:00Z`) + DAY - 1
+  const periods = new Map<string, number[]>()
+  for (let day = from; day <= to; day += DAY) if (!periods.has(label(day))) periods.set(label(day), [])
+  const kept = rows.filter((r) => r.written_at >= from && r.written_at <= to && (!q.productId || r.product_id === q.productId) && (!q.status || r.status === q.status))
+  for (const r of kept) periods.get(label(r.written_at))!.push(r.rating)
+  const avg = (list: number[]) => list.length ? Math.round(list.reduce((a, b) => a + b, 0) / list.length * 100) / 100 : null
+  const all = kept.map((r) => r.rating)
+  return {
+    series: [...periods].map(([period, list]) => ({ period, count: list.length, averageRating: avg(list) })),
+    distribution: Object.fromEntries([1, 2, 3, 4, 5].map((r) => [String(r), all.filter((x) => x === r).length])),
+    totals: { count: all.length, averageRating: avg(all) }
+  }
+}
+
+async function reviewRows (app: FastifyInstance, storeId: string): Promise<Row[]> {
+  const rows = await app.services.db('reviews').where({ store_env_id: storeId }).select('product_id', 'status', 'rating', 'written_at')
+  return rows.map((r: Row) => ({ ...r, rating: Number(r.rating), written_at: Number(r.written_at) }))
+}
+
+/** An app on a manual clock, a tenant, and product p1. */
+async function withProduct (t: Parameters<typeof build>[0], options: Parameters<typeof build>[1] = {}) {
+  const clock = manualClock(NOW)
+  const app = await build(t, { clock, ...options })
+  const tenant = await makeTenant(app)
+  const as = api(app, tenant, clock)
+  await as('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
+  return { app, tenant, as, clock }
+}
+
+t.test('review series, distribution and totals equal a brute-force recount after random imports, moderation and deletes', async (t) => {
+  const clock = manualClock(NOW)
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const as = api(app, tenant, clock)
+  const random = prng(18)
+  const products = ['p1', 'p2', 'p3']
+  await as('PUT', '/v1/products', { products: products.map((id) => ({ platformProductId: id })) })
+  // Dates around a year end, month ends and week boundaries (2025-12-29 is a Monday).
+  const start = Date.parse('2025-12-20T00:00:00Z')
+  const items = Array.from({ length: 160 }, (_, i) => ({
+    productId: products[Math.floor(random() * 3)],
+    rating: 1 + Math.floor(random() * 5),
+    body: `Review ${i}`,
+    authorName: 'Ann',
+    writtenAt: new Date(start + Math.floor(random() * 80 * DAY)).toISOString(),
+    status: (['pending', 'published', 'rejected'] as const)[Math.floor(random() * 3)]
+  }))
+  // The last minute of a day and the first of the next fall on their own days.
+  items.push({ ...items[0], writtenAt: '2026-01-31T23:59:59.999Z' }, { ...items[0], writtenAt: '2026-02-01T00:00:00Z' })
+  t.equal((await as('POST', '/v1/imports', { type: 'reviews', items })).json().imported, items.length)
+  const ids = (await app.services.db('reviews').where({ store_env_id: tenant.storeId }).orderBy('id').pluck('id')) as string[]
+  for (const id of ids.filter(() => random() < 0.15)) {
+    const status = (['pending', 'published', 'rejected'] as const)[Math.floor(random() * 3)]
+    t.equal((await as('PATCH', `/v1/reviews/${id}`, { status })).statusCode, 200)
+  }
+  for (const id of ids.filter(() => random() < 0.08)) t.equal((await as('DELETE', `/v1/reviews/${id}`)).statusCode, 204)
+
+  const rows = await reviewRows(app, tenant.storeId)
+  const queries = [
+    { from: '2025-12-15', to: '2026-03-15', interval: 'day' as const },
+    { from: '2025-12-31', to: '2026-03-01', interval: 'week' as const },
+    { from: '2025-12-20', to: '2026-03-10', interval: 'month' as const, status: 'published' },
+    { from: '2026-01-06', to: '2026-02-20', interval: 'week' as const, productId: 'p2' },
+    { from: '2026-01-31', to: '2026-02-01', interval: 'day' as const, productId: 'p1', status: 'rejected' }
+  ]
+  for (const q of queries) {
+    const res = await as('GET', `/v1/analytics/reviews?${new URLSearchParams(q as Record<string, string>)}`)
+    t.equal(res.statusCode, 200, res.body)
+    t.same(res.json(), { ...q, productId: q.productId ?? null, status: q.status ?? null, ...expected(rows, q) }, JSON.stringify(q))
+  }
+})
+
+t.test('publishing, rejecting and deleting a review move it between the status counts of its own day', async (t) => {
+  const { app, tenant, as } = await withProduct(t)
+  const submitted = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', rating: 2, body: 'Meh', authorName: 'Ann', authorEmail: 'ann@example.test' } })
+  const id = submitted.json().id
+  const counts = async () => Object.fromEntries(await Promise.all(['pending', 'published', 'rejected'].map(async (status) =>
+    [status, (await as('GET', `/v1/analytics/reviews?from=2026-03-20&to=2026-03-20&status=${status}`)).json().totals.count])))
+  t.same(await counts(), { pending: 1, published: 0, rejected: 0 })
+  await as('PATCH', `/v1/reviews/${id}`, { status: 'published' })
+  t.same(await counts(), { pending: 0, published: 1, rejected: 0 })
+  await as('PATCH', `/v1/reviews/${id}`, { status: 'rejected' })
+  t.same(await counts(), { pending: 0, published: 0, rejected: 1 })
+  await as('DELETE', `/v1/reviews/${id}`)
+  t.same(await counts(), { pending: 0, published: 0, rejected: 0 })
+})
+
+t.test('without from and to the series is the last 30 days up to today', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await api(app, tenant, null)('GET', '/v1/analytics/reviews?interval=day')
+  t.equal(res.statusCode, 200)
+  t.equal(res.json().series.length, 30)
+  t.equal(res.json().to, isoDay(Date.now()))
+  t.same(res.json().totals, { count: 0, averageRating: null })
+})
+
+t.test('absurd or contradictory ranges are refused with 400 invalid_request', async (t) => {
+  const clock = manualClock(NOW)
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const as = api(app, tenant, clock)
+  const refused = [
+    'from=0000-01-01&to=2026-01-01', 'from=1969-12-31&to=1970-01-05', 'from=9999-12-31&to=10000-01-01', 'from=2026-02-30&to=2026-03-01',
+    'from=2026-03-02&to=2026-03-01', 'from=2020-01-01&to=2026-01-01&interval=day', 'from=1970-01-01&to=9999-12-31&interval=month',
+    'interval=year', 'productId=' + 'x'.repeat(192), 'from=2026-01-01T00:00:00Z', 'status=deleted', 'from=' + '9'.repeat(400)
+  ]
+  for (const query of refused) {
+    const res = await as('GET', `/v1/analytics/reviews?${query}`)
+    t.equal(res.statusCode, 400, query)
+    t.equal(res.json().code, 'invalid_request', query)
+  }
+  t.equal((await as('GET', '/v1/analytics/storefront?from=1969-01-01')).statusCode, 400)
+  t.equal((await as('GET', '/v1/analytics/reviews?from=1970-01-01&to=1972-09-26&interval=day')).statusCode, 200, 'exactly 1,000 days')
+  t.equal((await as('GET', '/v1/analytics/reviews?from=9990-01-01&to=9999-12-31&interval=week')).statusCode, 200)
+})
+
+/** A transport that refuses mail to addresses at bounce.test and keeps the rest in the local outbox. */
+function flakyMailer (): MailTransport {
+  const outbox = mailTransport({ mailFrom: 'test@localhost' }, Date.now)
+  return {
+    ...outbox,
+    async send (trx, mail) {
+      if (mail.to.endsWith('@bounce.test')) throw new Error('550 mailbox unavailable')
+      await outbox.send(trx, mail)
+    }
+  }
+}
+
+t.test('the review request funnel counts every state and reason, and reviewed follows reviews added and deleted', async (t) => {
+  const clock = manualClock(NOW)
+  const app = await build(t, { clock, mailer: flakyMailer() })
+  const tenant = await makeTenant(app)
+  const as = api(app, tenant, clock)
+  await as('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }, { platformProductId: 'gift', excludedFromReviewRequests: true, exclusionReason: 'Gift card' }] })
+  const fulfilledAt = new Date(NOW - DAY).toISOString()
+  const order = (id: string, email: string | null, product = 'p1') => ({ platformOrderId: id, customerEmail: email, fulfilledAt, lineItems: [{ platformProductId: product, quantity: 1 }] })
+  await as('PUT', '/v1/orders', {
+    orders: [order('o1', 'a@example.test'), order('o2', 'b@example.test'), order('o3', 'c@bounce.test'), order('o4', null), order('o5', 'e@example.test', 'gift'),
+      order('o6', 'f@example.test'), { platformOrderId: 'o7', customerEmail: 'g@example.test' }]
+  })
+  const funnel = async () => (await as('GET', '/v1/analytics/review-requests')).json()
+  t.match(await funnel(), { scheduled: 4, sent: 0, failed: 0, skipped: 2, reviewed: 0, conversionRate: null })
+
+  clock.advance(4 * DAY)
+  await app.services.reviewRequests.runDue(tenant.storeId)
+  // o6 is re-sent fixed after it was sent: a sent request is final, so the funnel keeps it as sent.
+  await as('PUT', '/v1/orders', { orders: [order('o6', null)] })
+  await as('POST', '/v1/imports', { type: 'reviews', items: [1, 2].map((n) => ({ productId: 'p1', orderId: 'o1', rating: 5, body: `Yes ${n}`, authorName: 'A', writtenAt: fulfilledAt })) })
+  const o2 = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', orderId: 'o2', rating: 4, body: 'Good', authorName: 'B', authorEmail: 'b@example.test' } })
+  t.same(await funnel(), {
+    scheduled: 0,
+    sent: 3,
+    failed: 1,
+    skipped: 2,
+    reviewed: 2,
+    conversionRate: 0.6667,
+    reasons: [
+      { state: 'failed', code: 'mail_transport_error', description: 'The mail transport refused the message', count: 1 },
+      { state: 'skipped', code: 'no_customer_email', description: 'The order has no customer email', count: 1 },
+      { state: 'skipped', code: 'products_excluded', description: 'Every product of the order is excluded from review requests', count: 1 }
+    ]
+  })
+  await as('DELETE', `/v1/reviews/${o2.json().id}`)
+  const ids = (await as('GET', '/v1/reviews?orderId=o1')).json().data.map((r: { id: string }) => r.id)
+  await as('DELETE', `/v1/reviews/${ids[0]}`)
+  t.match(await funnel(), { sent: 3, reviewed: 1, conversionRate: 0.3333 }, 'o1 keeps one review; o2 has none left')
+
+  // The brute force: the orders and reviews tables themselves.
+  const orders = await app.services.db('orders').where({ store_env_id: tenant.storeId }).select('platform_order_id', 'review_request_state')
+  const reviewed = new Set(await app.services.db('reviews').where({ store_env_id: tenant.storeId }).pluck('order_id'))
+  const byState = (s: string) => orders.filter((o: { review_request_state: string }) => o.review_request_state === s).length
+  t.match(await funnel(), {
+    scheduled: byState('scheduled'),
+    sent: byState('sent'),
+    failed: byState('failed'),
+    skipped: byState('skipped'),
+    reviewed: orders.filter((o: { review_request_state: string, platform_order_id: string }) => o.review_request_state === 'sent' && reviewed.has(o.platform_order_id)).length
+  })
+})
+
+t.test('storefront engagement counts one helpful vote per visitor on the day it was cast', async (t) => {
+  const { app, tenant, as, clock } = await withProduct(t)
+  await as('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: '2026-01-01T00:00:00Z' }] })
+  const id = (await as('GET', '/v1/reviews')).json().data[0].id
+  const vote = (ip: string) => storefront(app, { url: `/v1/reviews/${id}/helpful`, store: tenant.storeId, ip })
+  await vote('198.51.100.1')
+  await vote('198.51.100.1')
+  clock.advance(DAY)
+  await vote('198.51.100.2')
+  await vote('198.51.100.3')
+  const res = await as('GET', '/v1/analytics/storefront?from=2026-03-19&to=2026-03-22')
+  t.equal(res.statusCode, 200)
+  t.same(res.json().series.map((p: { period: string, helpfulVotes: number }) => [p.period, p.helpfulVotes]), [['2026-03-19', 0], ['2026-03-20', 1], ['2026-03-21', 2], ['2026-03-22', 0]])
+  t.same(res.json().totals, { helpfulVotes: 3, favourites: 0, leads: 0, videoUploads: 0 })
+})
+
+t.test('one store never sees another store\'s analytics', async (t) => {
+  const clock = manualClock(NOW)
+  const app = await build(t, { clock })
+  const a = await makeTenant(app)
+  const b = await makeTenant(app)
+  await api(app, a, clock)('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
+  await api(app, a, clock)('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: new Date(NOW).toISOString() }] })
+  t.equal((await api(app, a, clock)('GET', '/v1/analytics/reviews')).json().totals.count, 1)
+  t.equal((await api(app, b, clock)('GET', '/v1/analytics/reviews')).json().totals.count, 0)
+  clock.advance(150)
+  const crossed = await call(app, { method: 'GET', url: '/v1/analytics/reviews', key: b.key, store: a.storeId })
+  t.equal(crossed.statusCode, 404)
+  t.equal(crossed.json().code, 'store_env_not_found')
+})
