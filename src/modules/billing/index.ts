@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { billingRoutes } from './billing.routes.js'
+
+/** The store's subscription, plan changes through the billing provider, and invoices (decisions.md section 15). */
+export default async function billing (app: FastifyInstance) {
+  await app.register(billingRoutes, { service: app.services.billing })
+}
