@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { versioningUrl } from '../../delivery/sign.js'
+import { changelogJson, changelogSource, versioningPage } from './changelog.source.js'
+import * as schemas from './changelog.schemas.js'
+
+/**
+ * Versioning (service-api.md section 9): the page the deprecation `Link` of legacy-signed deliveries points at, its
+ * JSON twin and the Markdown source, all from docs/changelog.md. Registered without a prefix: the page lives at
+ * PUBLIC_URL/docs/versioning (beside the API reference at /docs), the JSON under /v1.
+ */
+const changelog: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/v1/changelog', { schema: schemas.getChangelog, config: { auth: 'public' } }, async () => {
+    return { ...changelogJson(), pageUrl: versioningUrl(app.config.publicUrl) }
+  })
+
+  app.get('/docs/versioning', { schema: { hide: true } }, async (_request, reply) => {
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300').send(versioningPage())
+  })
+
+  app.get('/docs/changelog.md', { schema: { hide: true } }, async (_request, reply) => {
+    return reply.type('text/markdown; charset=utf-8').header('cache-control', 'public, max-age=300').send(changelogSource())
+  })
+}
+export default changelog

@@ -1,0 +1,60 @@
+import type { Knex } from 'knex'
+import type { Platform } from './platform-signatures.js'
+
+export interface PlatformSecretRow { org_id: string, store_env_id: string, platform: Platform, secret_sealed: string, created_at: number, updated_at: number }
+
+export interface ReceiptRow {
+  id?: number
+  org_id: string
+  store_env_id: string
+  platform: Platform
+  delivery_id: string
+  topic: string
+  outcome: 'processing' | 'applied' | 'ignored' | 'rejected'
+  detail: string | null
+  received_at: number
+}
+
+function isDuplicateKey (err: unknown): boolean {
+  const code = (err as { code?: string }).code
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
+/** Inbound platform webhooks: per-store secrets (sealed) and the receipts that de-duplicate deliveries. */
+export function webhooksRepository (db: Knex) {
+  return {
+    async saveSecret (row: PlatformSecretRow): Promise<void> {
+      await db('platform_webhook_secrets').insert(row).onConflict(['store_env_id', 'platform']).merge(['secret_sealed', 'updated_at'])
+    },
+
+    findSecret (storeId: string, platform: Platform): Promise<PlatformSecretRow | undefined> {
+      return db<PlatformSecretRow>('platform_webhook_secrets').where({ store_env_id: storeId, platform }).first()
+    },
+
+    listSecrets (storeId: string): Promise<PlatformSecretRow[]> {
+      return db<PlatformSecretRow>('platform_webhook_secrets').where({ store_env_id: storeId }).orderBy('platform')
+    },
+
+    /** Claims a delivery id for this store and platform; false when it was already received (a retry or a replay). */
+    async claimDelivery (row: ReceiptRow): Promise<boolean> {
+      try {
+        await db('platform_webhook_receipts').insert(row)
+        return true
+      } catch (err) {
+        if (isDuplicateKey(err)) return false
+        throw err
+      }
+    },
+
+    async settle (storeId: string, platform: Platform, deliveryId: string, outcome: ReceiptRow['outcome'], detail: string | null): Promise<void> {
+      await db('platform_webhook_receipts').where({ store_env_id: storeId, platform, delivery_id: deliveryId })
+        .update({ outcome, detail: detail?.slice(0, 500) ?? null })
+    },
+
+    /** Lets a delivery that could not be applied be received again (the platform retries it). */
+    async release (storeId: string, platform: Platform, deliveryId: string): Promise<void> {
+      await db('platform_webhook_receipts').where({ store_env_id: storeId, platform, delivery_id: deliveryId }).delete()
+    }
+  }
+}
+export type WebhooksRepository = ReturnType<typeof webhooksRepository>
