@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { join, relative } from 'node:path'
 import { tmpdir } from 'node:os'
 import knex from 'knex'
 import { createKnex, migrateLatest } from '../src/db.js'
@@ -17,15 +17,17 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
 /**
  * Files whose behaviour cannot differ between the two storage modes run in the MySQL + Redis half only: the browser
  * files drive pages whose routes both halves already test through app.inject, the Zapier app talks to the API over
- * HTTP only (its OAuth storage is covered by test/oauth in both halves), and the rest never touch storage (the
- * SDK's generated-files check compares files with the document; its client tests run in both halves).
+ * HTTP only (its OAuth storage is covered by test/oauth in both halves), test/config starts `npm start` on the
+ * embedded default whatever the half, and the rest never touch storage (the SDK's generated-files check compares
+ * files with the document; its client tests run in both halves).
  */
 const STORAGE_INDEPENDENT = [
-  /^test\/admin\/browser-(ci|integrations|keys|members)\.test\.ts$/,
+  /^test\/admin\/browser-(ci|integrations|keys|members|widget)\.test\.ts$/,
   /^connectors\/zapier\/test\//,
   /^test\/openapi\/(document|operations|reference|lint)\.test\.ts$/,
   /^test\/orders\/openapi\.test\.ts$/,
   /^test\/webhooks\/verify\.test\.ts$/,
+  /^test\/config\//,
   /^test\/auth\/(permissions|passwords)\.test\.ts$/,
   /^sdk\/test\/generated\.test\.ts$/
 ]
@@ -50,35 +52,30 @@ function suiteFiles (mode: string): string[] {
 }
 
 const BUNDLES = '.tap/bundles'
-const FILES_PER_BUNDLE = 6
+/** Processes per half: twice tap's jobs, so that one long bundle does not run alone at the end. */
+const BUNDLE_COUNT = Number(process.env.EH_TEST_BUNDLES ?? 8)
 
 /**
- * Most of a test file's cost is its process: tap's child, the TypeScript loader and the app's modules (~2 s of
- * CPU), more than its tests. So the files of one folder run together, a few per process, each still making its own
+ * Most of a test file's cost is its process: tap's child, the TypeScript loader and the app's modules (~2.5 s of
+ * CPU), more than its tests. So the files run together, a few bundles per half, each file still making its own
  * tenants and apps (test/helper.ts keeps `sharedApp()` per file). A bundle only imports its files, in order; tap
- * counts and names their tests as it would file by file.
+ * counts and names their tests as it would file by file. Files go to the lightest bundle, heaviest first, weighed
+ * by their count of tests, so that the bundles end together.
  */
 function bundle (files: string[]): string[] {
   rmSync(BUNDLES, { recursive: true, force: true })
   mkdirSync(BUNDLES, { recursive: true })
-  const byFolder = new Map<string, string[]>()
-  const own: string[] = []
-  for (const file of files) {
-    if (OWN_PROCESS.some((pattern) => pattern.test(file))) own.push(file)
-    else byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file])
+  const own = files.filter((file) => OWN_PROCESS.some((pattern) => pattern.test(file)))
+  const shared = files.filter((file) => !own.includes(file)).map((file) => ({ file, weight: 1 + testsIn(file) }))
+  const bundles = Array.from({ length: BUNDLE_COUNT }, (_, i) => ({ path: join(BUNDLES, `bundle-${i + 1}.test.ts`), files: [] as string[], weight: 0 }))
+  for (const { file, weight } of shared.sort((a, b) => b.weight - a.weight || a.file.localeCompare(b.file))) {
+    const lightest = bundles.reduce((min, b) => b.weight < min.weight ? b : min)
+    lightest.files.push(file)
+    lightest.weight += weight
   }
-  const bundles: Array<{ path: string, tests: number }> = []
-  for (const [folder, inFolder] of byFolder) {
-    const count = Math.ceil(inFolder.length / FILES_PER_BUNDLE)
-    for (let i = 0; i < count; i++) {
-      const part = inFolder.filter((_, index) => index % count === i)
-      const path = join(BUNDLES, `${folder.replaceAll('/', '-')}-${i + 1}.test.ts`)
-      writeFileSync(path, part.map((file) => `import '${relative(BUNDLES, file)}'\n`).join(''))
-      bundles.push({ path, tests: part.reduce((sum, file) => sum + testsIn(file), 0) })
-    }
-  }
-  // The longest first, so that the parallel jobs end together rather than one long bundle running alone at the end.
-  return [...own, ...bundles.sort((a, b) => b.tests - a.tests).map((b) => b.path)]
+  const used = bundles.filter((b) => b.files.length > 0)
+  for (const b of used) writeFileSync(b.path, b.files.sort().map((file) => `import '${relative(BUNDLES, file)}'\n`).join(''))
+  return [...own, ...used.map((b) => b.path)]
 }
 
 function testsIn (file: string): number {

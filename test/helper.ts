@@ -92,7 +92,7 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<Fasti
   return app
 }
 
-const shared = new Map<string, Promise<FastifyInstance>>()
+let shared: { file: string, app: Promise<FastifyInstance> } | undefined
 
 /** The test file that called the function calling this one (a bundle runs several files in one process). */
 function callerFile (): string {
@@ -103,17 +103,18 @@ function callerFile (): string {
 /**
  * One app for the tests of a file that do not change it (no clock, config, deps or routes of their own): building
  * an app compiles every route's schemas, and each test makes its own tenant anyway. One per calling file, even when
- * several files share a process (scripts/test.ts), so that one file's per-IP counts never reach another's; closed
- * when the process's tests end. A test that closes the app, moves time or counts per-IP limits builds its own.
+ * several files share a process (scripts/test.ts), so that one file's per-IP counts never reach another's. A bundle's
+ * files run one after the other, so the previous file's app is closed when the next file asks for its own (its
+ * connections would otherwise stay open to the end of the bundle); the last one closes when the process's tests end.
+ * A test that closes the app, moves time or counts per-IP limits builds its own.
  */
 export function sharedApp (): Promise<FastifyInstance> {
   const file = callerFile()
-  let app = shared.get(file)
-  if (!app) {
-    app = build(tap)
-    shared.set(file, app)
+  if (shared?.file !== file) {
+    const previous = shared?.app
+    shared = { file, app: (previous ? previous.then((app) => app.close(), () => {}) : Promise.resolve()).then(() => build(tap)) }
   }
-  return app
+  return shared.app
 }
 
 export interface Call extends Omit<InjectOptions, 'headers'> {
