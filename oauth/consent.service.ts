@@ -16,7 +16,10 @@ export class ConsentError extends Error {
   constructor (message: string, readonly status = 400) { super(message) }
 }
 
-interface Deps { db: Knex, provider: Provider, people: PeopleRepository, stores: StoresRepository, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, audience: string }
+/** The stores of the clients that granted an organization partner access (modules/partners). */
+export type ClientStores = (partnerOrgId: string) => Promise<Array<{ store: { id: string, name: string }, client: { name: string } }>>
+
+interface Deps { db: Knex, provider: Provider, people: PeopleRepository, stores: StoresRepository, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, audience: string, clientStores?: ClientStores }
 
 /** An organization's client serves only that organization; an operator-registered one (no orgId) serves all. */
 export function clientServes (client: Pick<ClientRegistrar, 'orgId'>, orgId: string): boolean {
@@ -30,13 +33,23 @@ export function grantableRoles (personRole: Role): Role[] {
 
 /** The consent step (decisions.md section 10): the person picks organization, stores and role; we record it on the grant. */
 export function consentService (deps: Deps) {
+  /**
+   * The organization's own stores, then those of its partner clients (decisions.md section 15): a connection made
+   * for an agency may reach them, and every request re-checks the client's grant (plugins/tenancy.ts).
+   */
+  async function storesOf (orgId: string): Promise<Array<{ id: string, name: string }>> {
+    const own = (await deps.stores.listForOrg(orgId)).map((s) => ({ id: s.id, name: s.name }))
+    const clients = deps.clientStores ? await deps.clientStores(orgId) : []
+    return [...own, ...clients.map(({ store, client }) => ({ id: store.id, name: `${store.name} (client: ${client.name})` }))]
+  }
+
   return {
     /** The organizations the person may connect this client to, with their stores, and the grantable roles. */
     async options (personId: string, client: Pick<ClientRegistrar, 'orgId'>) {
       const orgs = (await deps.people.organizationsOf(personId)).filter((org) => clientServes(client, org.id))
       const organizations = await Promise.all(orgs.map(async (org) => ({
         ...org,
-        stores: (await deps.stores.listForOrg(org.id)).map((s) => ({ id: s.id, name: s.name }))
+        stores: await storesOf(org.id)
       })))
       const highest = orgs.reduce<Role>((best, o) => roleRank(o.role) > roleRank(best) ? o.role : best, 'viewer')
       return { organizations, roles: grantableRoles(highest) }
@@ -53,7 +66,7 @@ export function consentService (deps: Deps) {
       if (!grantableRoles(memberRole).includes(choice.role as Role)) throw new ConsentError('Choose a role that is not above your own.')
       const storeIds = [...new Set(choice.stores)]
       if (storeIds.length === 0) throw new ConsentError('Choose at least one store environment.')
-      const orgStores = new Set((await deps.stores.listForOrg(choice.org)).map((s) => s.id))
+      const orgStores = new Set((await storesOf(choice.org)).map((s) => s.id))
       if (storeIds.some((id) => !orgStores.has(id))) throw new ConsentError('Choose store environments of the chosen organization.')
       const apiScopes = input.apiScopes.filter(isValidScope)
 

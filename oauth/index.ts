@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import middie from '@fastify/middie'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type Provider from 'oidc-provider'
+import type { JWK } from 'jose'
 import { loadSigningKeys } from './keys.js'
 import { createProvider } from './provider.js'
 import { consentService } from './consent.service.js'
@@ -9,7 +10,11 @@ import { oauthCredentialResolver } from './credential.js'
 import interactionRoutes from './interaction.routes.js'
 
 declare module 'fastify' {
-  interface FastifyInstance { oidc: Provider }
+  interface FastifyInstance {
+    oidc: Provider
+    /** The keys the provider signs with and publishes at /oauth/jwks, the one it signs with first. */
+    oidcSigningKeys: JWK[]
+  }
 }
 
 /**
@@ -21,7 +26,7 @@ export default fp(async (app) => {
   const issuer = `${app.config.publicUrl}/oauth`
   const audience = `${app.config.publicUrl}/v1`
   const { db, clock } = app
-  const { clients, grants, people, stores, audit, connections, freshness } = app.services
+  const { clients, grants, people, stores, audit, connections, freshness, partners } = app.services
   const secretKey = app.config.secretKey
   const keys = await loadSigningKeys(db, secretKey, clock())
 
@@ -42,6 +47,7 @@ export default fp(async (app) => {
   })
   provider.on('server_error', (_ctx, err: Error) => app.log.error({ err: { message: err.message, stack: err.stack } }, 'oauth provider error'))
   app.decorate('oidc', provider)
+  app.decorate('oidcSigningKeys', keys)
 
   if (!app.hasDecorator('use')) await app.register(middie)
   const callback = provider.callback()
@@ -56,6 +62,6 @@ export default fp(async (app) => {
     callback(req, res)
   })
 
-  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience }) })
+  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience, clientStores: partners.clientStores }) })
   app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
 }, { name: 'oauth', dependencies: ['auth', 'tenancy', 'session', 'services'] })

@@ -2,7 +2,7 @@
 // from the sources (admin views, styles and scripts; the changelog and version the MCP server serves).
 import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 
-for (const path of ['src/modules/admin/views', 'src/modules/admin/assets', 'docs/changelog.md']) {
+for (const path of ['src/modules/admin/views', 'src/modules/admin/assets', 'docs/changelog.md', 'src/modules/storefront/widget.js']) {
   cpSync(path, `dist/${path}`, { recursive: true })
 }
 const { name, version, type } = JSON.parse(readFileSync('package.json', 'utf8'))

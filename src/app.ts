@@ -6,7 +6,7 @@ import type { Config } from './config.js'
 import { systemClock, type Clock } from './lib/clock.js'
 import type { MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
-import { buildServices, type Services } from './services.js'
+import { buildServices, type ServiceDeps, type Services } from './services.js'
 import { startJobs } from './jobs.js'
 import configPlugin from './plugins/config.js'
 import dbPlugin from './plugins/db.js'
@@ -38,6 +38,33 @@ import connectorTriggers from './modules/connectors/triggers/index.js'
 import oauth from '../oauth/index.js'
 import admin from './modules/admin/index.js'
 import mcp from './modules/mcp/index.js'
+import requestIds from './plugins/request-ids.js'
+import features from './modules/features/index.js'
+import billing from './modules/billing/index.js'
+import orgs from './modules/orgs/index.js'
+import support from './modules/support/index.js'
+import { newId } from './lib/ids.js'
+import customers from './modules/customers/index.js'
+import loyalty from './modules/loyalty/index.js'
+import reviewIncentives from './modules/review-incentives/index.js'
+import affiliates from './modules/affiliates/index.js'
+import partners from './modules/partners/index.js'
+import email from './modules/email/index.js'
+import emailSuppressions from './modules/email-suppressions/index.js'
+import emailBranding from './modules/email-branding/index.js'
+import emailSequences from './modules/email-sequences/index.js'
+import sendingDomain from './modules/sending-domain/index.js'
+import analytics from './modules/analytics/index.js'
+import evidence from './modules/evidence/index.js'
+import backups from './modules/backups/index.js'
+import galleries from './modules/galleries/index.js'
+import faqs from './modules/faqs/index.js'
+import categories from './modules/categories/index.js'
+import webPages from './modules/web-pages/index.js'
+import placements from './modules/placements/index.js'
+import storefrontReads, { widget } from './modules/storefront/index.js'
+import webhooks from './modules/webhooks/index.js'
+import changelog from './modules/changelog/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -54,6 +81,8 @@ export interface AppDeps {
   mailer?: MailTransport
   /** Services built by the caller from the same db (a process that also runs jobs); otherwise built here. */
   services?: Services
+  /** DNS for sending-domain checks (tests point one at a local server); the system's resolvers unless given. */
+  resolver?: ServiceDeps['resolver']
 }
 
 const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]']
@@ -89,6 +118,8 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: false,
+    // Unique across instances and restarts: the id a caller quotes to support (plugins/request-ids.ts).
+    genReqId: () => newId('req'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true }, onCreate: addApiFormats },
     schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never, buildSerializer: reusedSerializers() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -98,9 +129,11 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(dbPlugin, { db: deps.db })
   await app.register(redisPlugin, { redis: deps.redis, prefix: deps.redisPrefix })
   const services = deps.services ?? buildServices({
-    db: app.db, clock: app.clock, config, redis: app.redis, redisPrefix: app.redisPrefix, hash: app.hash, mailer: deps.mailer, log: app.log
+    db: app.db, clock: app.clock, config, redis: app.redis, redisPrefix: app.redisPrefix, hash: app.hash, mailer: deps.mailer, log: app.log, resolver: deps.resolver
   })
   await app.register(servicesPlugin, { services, owned: !deps.services })
+  // Before auth: a refused request still gets its x-request-id.
+  await app.register(requestIds)
   await app.register(rateLimit)
   await app.register(auth)
   await app.register(tenancy)
@@ -124,7 +157,33 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(oauth)
   await app.register(connectorConnections, { prefix: '/v1' })
   await app.register(connectorTriggers, { prefix: '/v1' })
+  await app.register(features, { prefix: '/v1' })
+  await app.register(billing, { prefix: '/v1' })
+  await app.register(orgs, { prefix: '/v1' })
+  await app.register(support, { prefix: '/v1' })
   await app.register(admin, { prefix: '/admin' })
+  await app.register(customers, { prefix: '/v1' })
+  await app.register(loyalty, { prefix: '/v1' })
+  await app.register(reviewIncentives, { prefix: '/v1' })
+  await app.register(affiliates, { prefix: '/v1' })
+  await app.register(partners, { prefix: '/v1' })
+  await app.register(email, { prefix: '/v1' })
+  await app.register(emailSuppressions, { prefix: '/v1' })
+  await app.register(emailBranding, { prefix: '/v1' })
+  await app.register(emailSequences, { prefix: '/v1' })
+  await app.register(sendingDomain, { prefix: '/v1' })
+  await app.register(analytics, { prefix: '/v1' })
+  await app.register(evidence, { prefix: '/v1' })
+  await app.register(backups, { prefix: '/v1' })
+  await app.register(galleries, { prefix: '/v1' })
+  await app.register(faqs, { prefix: '/v1' })
+  await app.register(categories, { prefix: '/v1' })
+  await app.register(webPages, { prefix: '/v1' })
+  await app.register(placements, { prefix: '/v1' })
+  await app.register(storefrontReads, { prefix: '/v1' })
+  await app.register(widget)
+  await app.register(webhooks, { prefix: '/v1' })
+  await app.register(changelog)
 
   if (config.workers) runJobsWith(app, services)
   return app

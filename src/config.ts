@@ -19,7 +19,9 @@ export const ConfigSchema = Type.Object({
   smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://', env: 'SMTP_URL' })),
   mailFrom: Type.String({ minLength: 3, env: 'MAIL_FROM' }),
   reviewRequestDelayHours: Type.Number({ minimum: 0, maximum: 24 * 90, env: 'REVIEW_REQUEST_DELAY_HOURS' }),
-  workers: Type.Boolean({ env: 'WORKERS' })
+  workers: Type.Boolean({ env: 'WORKERS' }),
+  /** Where support requests are mailed (decisions.md section 15 `support`); absent: they are only kept. */
+  supportEmail: Type.Optional(Type.String({ maxLength: 320, pattern: '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$', env: 'SUPPORT_EMAIL' }))
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -69,7 +71,8 @@ export function loadConfig (env: Env = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Evidence Hub <no-reply@localhost>',
     reviewRequestDelayHours: num(env.REVIEW_REQUEST_DELAY_HOURS, 72),
-    workers: bool(env.WORKERS, true)
+    workers: bool(env.WORKERS, true),
+    supportEmail: env.SUPPORT_EMAIL || undefined
   }
   return validateConfig(raw)
 }

@@ -31,7 +31,11 @@ export const errors = {
   PayloadTooLarge: createError('payload_too_large', 'The request body is too large', 413),
   UnsupportedMediaType: createError('unsupported_media_type', '%s', 415),
   RateLimited: createError('rate_limited', 'Too many requests, retry after %s seconds', 429),
-  ServiceUnavailable: createError('service_unavailable', '%s', 503)
+  ServiceUnavailable: createError('service_unavailable', '%s', 503),
+  InsufficientPoints: createError('insufficient_points', 'The account holds %s points; a transaction of %s would take it below zero', 409),
+  IdempotencyKeyReused: createError('idempotency_key_reused', 'This idempotency key was already used with other points or another reason', 409),
+  UploadUrlExpired: createError('upload_url_expired', 'This upload URL has expired or was already used; ask for a new one', 410),
+  InvalidSignature: createError('invalid_signature', '%s', 401)
 }
 
 /** @fastify/error upper-cases codes; the API's codes are the lower-case names of decisions.md section 3. */

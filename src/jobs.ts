@@ -15,6 +15,11 @@ export interface Job {
 
 const REVIEW_REQUESTS_EVERY_MS = 30_000
 const OAUTH_HOUSEKEEPING_EVERY_MS = 10 * 60_000
+/** The birthday grant is daily; passing hourly grants soon after midnight UTC (once per year whatever runs it). */
+const BIRTHDAYS_EVERY_MS = 60 * 60_000
+const BACKUPS_EVERY_MS = 5_000
+/** Hourly: the notice itself goes out at most once a week per organization (modules/changelog/deprecation-notices.ts). */
+const DEPRECATION_NOTICES_EVERY_MS = 3_600_000
 
 /** Runs `work` every `everyMs`; a pass still running when the next is due is not doubled. */
 export function intervalJob (name: string, everyMs: number, work: () => Promise<unknown>, log: Services['log']): Job {
@@ -52,7 +57,10 @@ export function jobList (services: Services): Job[] {
   return [
     deliveryJob(services),
     intervalJob('review request scheduler', REVIEW_REQUESTS_EVERY_MS, () => services.reviewRequests.runDue(), log),
-    intervalJob('oauth housekeeping', OAUTH_HOUSEKEEPING_EVERY_MS, () => removeExpiredModels(db, clock()), log)
+    intervalJob('oauth housekeeping', OAUTH_HOUSEKEEPING_EVERY_MS, () => removeExpiredModels(db, clock()), log),
+    intervalJob('loyalty birthdays', BIRTHDAYS_EVERY_MS, () => services.birthdays.run(), log),
+    intervalJob('backups', BACKUPS_EVERY_MS, () => services.backups.runQueued(), log),
+    intervalJob('deprecation notices', DEPRECATION_NOTICES_EVERY_MS, () => services.deprecationNotices.runOnce(), log)
   ]
 }
 

@@ -49,3 +49,24 @@ export const authErrors = {
 export const STORE_HEADER = Type.Object({
   'x-store-env-id': Type.Optional(Type.String({ description: 'The store environment this request acts on (required)' }))
 })
+
+/**
+ * Incremental sync on a list (decisions.md section 15; docs/sync.md): `updatedSince` starts, `cursor` continues.
+ * With either, the list is ordered oldest change first by (updatedAt, id) and `page` is ignored.
+ */
+export const SyncQuery = {
+  updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only records changed at or after this instant, oldest change first (then `page` is ignored: continue with `cursor`)' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '^[A-Za-z0-9_-]+$', description: '`meta.nextCursor` of the previous page: the records changed after it, even those changed while paging' }))
+}
+
+/** A list that also serves incremental sync: `meta.nextCursor` and `meta.hasMore` come with `updatedSince`/`cursor`. */
+export function SyncPaged<T extends TSchema> (item: T) {
+  return Type.Object({
+    data: Type.Array(item),
+    meta: Type.Object({
+      ...PageMeta.properties,
+      nextCursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Sync lists only: the position after the last record returned; keep it to resume' })),
+      hasMore: Type.Optional(Type.Boolean({ description: 'Sync lists only: more changes follow now' }))
+    })
+  })
+}

@@ -33,6 +33,8 @@ import { importsRepository } from './modules/imports/imports.repository.js'
 import { importsService } from './modules/imports/imports.service.js'
 import { uploadsRepository } from './modules/uploads/uploads.repository.js'
 import { uploadsService } from './modules/uploads/uploads.service.js'
+import { localDiskStorage } from './modules/uploads/storage.js'
+import { videosService } from './modules/uploads/videos.service.js'
 import { outboundWebhooksService } from './modules/outbound-webhooks/outbound-webhooks.service.js'
 import { hooksService } from './modules/connectors/hooks/hooks.service.js'
 import { triggersRepository } from './modules/connectors/triggers/triggers.repository.js'
@@ -46,6 +48,53 @@ import { oauthClients } from './modules/connectors/connections/oauth-clients.rep
 import { subscriptionsRepository } from './delivery/subscriptions.repository.js'
 import { outboxRepository } from './delivery/outbox.repository.js'
 import { deliveryWorker, type WorkerOptions } from './delivery/worker.js'
+import { featuresRepository } from './modules/features/features.repository.js'
+import { featuresService } from './modules/features/features.service.js'
+import { billingRepository } from './modules/billing/billing.repository.js'
+import { billingService } from './modules/billing/billing.service.js'
+import { embeddedProvider, type BillingProvider } from './modules/billing/billing.provider.js'
+import { orgsRepository } from './modules/orgs/orgs.repository.js'
+import { orgsService } from './modules/orgs/orgs.service.js'
+import { supportRepository } from './modules/support/support.repository.js'
+import { supportService } from './modules/support/support.service.js'
+import { recentFailures as failureLog } from './lib/recent-failures.js'
+import { customersRepository } from './modules/customers/customers.repository.js'
+import { customersService } from './modules/customers/customers.service.js'
+import type { ErasureStep } from './modules/customers/erasure.js'
+import { loyaltyRepository } from './modules/loyalty/loyalty.repository.js'
+import { loyaltyService } from './modules/loyalty/loyalty.service.js'
+import { birthdayJob } from './modules/loyalty/birthdays.js'
+import { reviewIncentivesRepository } from './modules/review-incentives/review-incentives.repository.js'
+import { reviewIncentivesService } from './modules/review-incentives/review-incentives.service.js'
+import { affiliatesRepository } from './modules/affiliates/affiliates.repository.js'
+import { affiliatesService } from './modules/affiliates/affiliates.service.js'
+import { partnerGrantsRepository } from './modules/partners/partners.repository.js'
+import { partnersService } from './modules/partners/partners.service.js'
+import { emailRepository } from './modules/email/email.repository.js'
+import { emailSender } from './modules/email/email.sender.js'
+import { emailService } from './modules/email/email.service.js'
+import { emailSuppressionsRepository } from './modules/email-suppressions/email-suppressions.repository.js'
+import { emailSuppressionsService } from './modules/email-suppressions/email-suppressions.service.js'
+import { emailBrandingRepository } from './modules/email-branding/email-branding.repository.js'
+import { emailBrandingService } from './modules/email-branding/email-branding.service.js'
+import { emailSequencesRepository } from './modules/email-sequences/email-sequences.repository.js'
+import { emailSequencesService } from './modules/email-sequences/email-sequences.service.js'
+import { Resolver } from 'node:dns/promises'
+import type { DnsResolver } from './modules/sending-domain/dns-records.js'
+import { sendingDomainRepository } from './modules/sending-domain/sending-domain.repository.js'
+import { sendingDomainService } from './modules/sending-domain/sending-domain.service.js'
+import { emailProvidersService } from './modules/email/providers.service.js'
+import { analyticsRepository } from './modules/analytics/analytics.repository.js'
+import { analyticsService } from './modules/analytics/analytics.service.js'
+import { evidenceRepository } from './modules/evidence/evidence.repository.js'
+import { evidenceService } from './modules/evidence/evidence.service.js'
+import { backupsRepository } from './modules/backups/backups.repository.js'
+import { backupsService } from './modules/backups/backups.service.js'
+import { contentServices } from './content-services.js'
+import { webhooksRepository } from './modules/webhooks/webhooks.repository.js'
+import { webhooksService } from './modules/webhooks/webhooks.service.js'
+import { webhookOperations as webhookOperationsService } from './modules/outbound-webhooks/operations.service.js'
+import { deprecationNotices as deprecationNoticesJob } from './modules/changelog/deprecation-notices.js'
 
 export interface ServiceDeps {
   db: Knex
@@ -61,6 +110,10 @@ export interface ServiceDeps {
   mailer?: MailTransport
   /** Where background work reports; silent unless given. */
   log?: Log
+  /** The billing provider adapter (billing.provider.ts); the embedded one unless given. */
+  billingProvider?: BillingProvider
+  /** DNS for sending-domain checks; the system's resolvers unless given (tests point one at a local server). */
+  resolver?: DnsResolver
 }
 
 const SILENT: Log = { info () {}, warn () {}, error () {} }
@@ -94,16 +147,34 @@ export function buildServices (deps: ServiceDeps) {
     imports: importsRepository(db),
     uploads: uploadsRepository(db),
     triggers: triggersRepository(db),
-    invitations: invitationsRepository(db)
+    invitations: invitationsRepository(db),
+    customers: customersRepository(db),
+    loyalty: loyaltyRepository(db),
+    reviewIncentives: reviewIncentivesRepository(db),
+    affiliates: affiliatesRepository(db),
+    partnerGrants: partnerGrantsRepository(db),
+    email: emailRepository(db),
+    emailSuppressions: emailSuppressionsRepository(db),
+    emailBranding: emailBrandingRepository(db),
+    emailSequences: emailSequencesRepository(db),
+    sendingDomain: sendingDomainRepository(db),
+    analytics: analyticsRepository(db),
+    evidence: evidenceRepository(db),
+    backups: backupsRepository(db)
   }
 
   // Services: the rules, each built once from the repositories above.
   const apiKeys = apiKeysService({ db, repo: repos.apiKeys, audit, clock, fresh: freshness, log })
   const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness })
   const operator = operatorService({ db, people, stores, audit, keys: apiKeys, clock, hash })
-  const uploads = uploadsService({ repo: repos.uploads, dataDir: config.dataDir, publicUrl, clock })
+  const storage = localDiskStorage(config.dataDir)
+  const uploads = uploadsService({ repo: repos.uploads, storage, publicUrl, clock })
   const products = productsService({ db, repo: repos.products, events, clock })
-  const reviews = reviewsService({ db, repo: repos.reviews, products: repos.products, uploads, events, clock, secretKey })
+  const reviews = reviewsService({
+    db, repo: repos.reviews, products: repos.products, uploads, events, clock, secretKey, onPublished: (trx, store, review) => reviewIncentives.onPublished(trx, store, review)
+  })
+  const affiliates = affiliatesService({ db, repo: repos.affiliates, events, clock })
+  const partners = partnersService({ db, repo: repos.partnerGrants, people, stores, audit, clock })
   const orders = ordersService({
     db,
     repo: repos.orders,
@@ -111,18 +182,67 @@ export function buildServices (deps: ServiceDeps) {
     events,
     clock,
     reviewRequestDelayMs: config.reviewRequestDelayHours * 3_600_000,
-    onWritten: (trx, store, rows) => reviews.reverify(trx, store, rows)
+    onWritten: async (trx, store, rows) => {
+      await reviews.reverify(trx, store, rows)
+      await loyalty.onOrdersWritten(trx, store, rows)
+      await affiliates.recordReferrals(trx, store, rows)
+    },
+    resolveCustomers: (storeId, refs, trx) => repos.customers.resolve(storeId, refs, trx),
+    activeSequence: (storeId, trx) => repos.emailSequences.active(storeId, trx)
   })
-  const reviewRequests = reviewRequestScheduler({ db, repo: repos.orders, products: repos.products, events, mail: mailer, clock })
+  // Email: every mail goes through the one sender (suppressions first, then the log, then the transport).
+  const emailSuppressions = emailSuppressionsService({ db, repo: repos.emailSuppressions, events, clock })
+  const emailBranding = emailBrandingService({ db, repo: repos.emailBranding, uploads: repos.uploads, uploadUrl: uploads.urlOf, events, clock })
+  const sendingDomain = sendingDomainService({
+    db, repo: repos.sendingDomain, events, resolver: deps.resolver ?? new Resolver({ timeout: 3000, tries: 2 }), clock, secretKey, publicUrl, mailFrom: config.mailFrom
+  })
+  const mailSender = emailSender({
+    db, repo: repos.email, suppressions: repos.emailSuppressions, branding: emailBranding.brandingOf, transport: mailer, signer: sendingDomain.signerFor, clock, publicUrl
+  })
+  const email = emailService({ db, repo: repos.email, sender: mailSender, suppressions: emailSuppressions, events, clock })
+  const emailProviders = emailProvidersService({ db, outbox, clock, secretKey, allowPrivate })
+  const emailSequences = emailSequencesService({ db, repo: repos.emailSequences, events, clock })
+  const reviewRequests = reviewRequestScheduler({
+    db, repo: repos.orders, products: repos.products, events, sender: mailSender, sequences: repos.emailSequences, reviewed: repos.reviews.hasOrderReview, clock
+  })
   const imports = importsService({ db, repo: repos.imports, reviews: repos.reviews, events, clock })
   const outboundWebhooks = outboundWebhooksService({ subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate })
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness })
   // Removing a member ends their OAuth connections (decisions.md section 10).
-  const account = accountService({ db, people, stores, audit, clock, fresh: freshness, endPersonConnections: connections.endPersonConnections })
+  const clientStores = async (orgId: string) => (await partners.clientStores(orgId)).map((c) => c.store)
+  const account = accountService({ db, people, stores, audit, clock, fresh: freshness, endPersonConnections: connections.endPersonConnections, clientStores })
   const eventHistoryService = eventsService({ events: eventHistory })
-  const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailer.direct })
+  /** Extra steps of a customer erasure (leads, the suppression list, …), each run in the erasure's transaction. */
+  const erasure: ErasureStep[] = []
+  const customers = customersService({ db, repo: repos.customers, events, audit, clock, erasure })
+  const loyalty = loyaltyService({ db, repo: repos.loyalty, customers: repos.customers, events, clock })
+  erasure.push(loyalty.erase)
+  erasure.push(async (trx, subject) => {
+    if (subject.email) await repos.email.eraseRecipient(trx, subject.storeEnvId, subject.email)
+    await emailSuppressions.suppressErased(trx, subject)
+  })
+  const birthdays = birthdayJob({ db, loyalty, clock })
+  const reviewIncentives = reviewIncentivesService({ db, repo: repos.reviewIncentives, customers: repos.customers, loyalty, events, clock })
+
+  const features = featuresService({ repo: featuresRepository(db), stores, clock, fresh: freshness })
+  const billing = billingService({ db, repo: billingRepository(db), stores, provider: deps.billingProvider ?? embeddedProvider(), events, audit, clock, fresh: freshness })
+  const orgs = orgsService({ db, repo: orgsRepository(db), people, audit, fresh: freshness })
+  const recentFailures = failureLog(deps.redis, `${deps.redisPrefix ?? 'eh:'}`)
+  const support = supportService({ db, repo: supportRepository(db), failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
+  const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailSender.direct('invitation') })
+  const analytics = analyticsService({ repo: repos.analytics, clock })
+  // galleryPhotos: the galleries module's approved photos of a product, once it is merged (GalleryPhotosSource).
+  const evidence = evidenceService({ repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth` })
+  const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, log })
+
+  const webhooks = webhooksService({
+    repo: webhooksRepository(db), stores, products, productRows: repos.products, orders, audit, clock, secretKey, publicUrl
+  })
+
+  const webhookOperations = webhookOperationsService({ subscriptions, outbox, audit, clock })
+  const deprecationNotices = deprecationNoticesJob({ db, mail: mailer, clock, publicUrl })
 
   // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8).
   events.onAppended(async (trx, appended) => {
@@ -138,7 +258,13 @@ export function buildServices (deps: ServiceDeps) {
     }, options)
   }
 
+  // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads.
+  const content = contentServices({ db, clock, events, secretKey, repos, products, uploads })
+  const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl })
+
   return {
+    ...content,
+    videos,
     db,
     clock,
     config,
@@ -171,6 +297,32 @@ export function buildServices (deps: ServiceDeps) {
     connections,
     invitations,
     delivery,
+    features,
+    billing,
+    orgs,
+    recentFailures,
+    support,
+    customers,
+    /** The erasure's extra steps (see `erasure` above): the lead adds the leads and suppression-list steps here. */
+    customersErasure: erasure,
+    loyalty,
+    birthdays,
+    reviewIncentives,
+    affiliates,
+    partners,
+    emailSuppressions,
+    emailBranding,
+    mailSender,
+    email,
+    emailSequences,
+    sendingDomain,
+    emailProviders,
+    analytics,
+    evidence,
+    backups,
+    webhooks,
+    webhookOperations,
+    deprecationNotices,
     /** Lets go of what was made here (the mailer); the db and Redis belong to whoever passed them in. */
     async close () {
       if (!deps.mailer) mailer.close()

@@ -44,6 +44,11 @@ export interface Credential {
    * resolver joins memberships), so the auth pipeline does not ask again.
    */
   membershipChecked?: boolean
+  /**
+   * Set when a partner's person acts on a client's store (decisions.md section 15): the partner (agency) organization.
+   * `orgId` and `role` are then the client's and the lesser of the two roles (plugins/tenancy.ts).
+   */
+  partnerOrgId?: string | null
 }
 
 /**

@@ -40,3 +40,17 @@ export async function addMember (app: FastifyInstance, tenant: Tenant, role: 'ow
   const { person } = await app.services.bootstrap.addMember(tenant.orgId, `${role}-${base62(10).toLowerCase()}@example.test`, role)
   return { id: person.id, email: person.email, password: person.password! }
 }
+
+/**
+ * A request as a signed-in person (the credential the admin application acts with), e.g. the owner, whom no API
+ * key can be: handed to the pipeline as it is, so role, scopes, plan and subscription apply as for any credential.
+ */
+export function asPerson (app: FastifyInstance, tenant: Tenant, person: { id: string, role?: Role }, options: { method: string, url: string, store?: string, payload?: unknown, type?: 'person' | 'oauth' }) {
+  const credential = { type: options.type ?? 'person', id: person.id, orgId: tenant.orgId, role: person.role ?? 'owner', scopes: [], personId: person.id, storeIds: null } as const
+  return app.injectAs({ ...credential, scopes: [] }, {
+    method: options.method as 'GET',
+    url: options.url,
+    headers: { 'x-store-env-id': options.store ?? tenant.storeId },
+    ...(options.payload === undefined ? {} : { payload: options.payload as Record<string, unknown> })
+  })
+}

@@ -79,7 +79,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id */
+        /**
+         * The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id
+         * @description The organization's own stores (those of the grant, for an OAuth token), then, for a person's OAuth token, the partner clients' stores it was granted (see GET /partner/clients); API keys reach their own organization's stores only.
+         */
         get: operations["list_account_stores"];
         put?: never;
         post?: never;
@@ -103,6 +106,153 @@ export interface paths {
          * @description Each origin is checked and normalised as browsers send it: http or https, host (IDN in punycode, lower case) and port when not the default; no path, query, fragment, user info, wildcard or `null`. Duplicates are dropped, order is kept, at most 50. Audited as `store.origins_updated`. Owner and admin keys, or an OAuth token granted this store with an admin role and `account:write`. Not in the organization or the grant: 404 `store_env_not_found`.
          */
         put: operations["replace_account_store_origins"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/affiliates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List affiliates, most recently updated first */
+        get: operations["list_affiliates"];
+        put?: never;
+        /**
+         * Create an affiliate with a code and a commission rate
+         * @description Appends `affiliate.created`. A code already used in the store is `conflict` (409).
+         */
+        post: operations["create_affiliate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/affiliates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One affiliate */
+        get: operations["get_affiliate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an affiliate and its referrals
+         * @description Appends `affiliate.deleted`. Orders keep their affiliateCode; a later order with the code records nothing.
+         */
+        delete: operations["delete_affiliate"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an affiliate's name, code, rate or customer
+         * @description Only the fields sent change. A new rate applies to referrals recorded from now on. Appends `affiliate.updated` when something changed.
+         */
+        patch: operations["update_affiliate"];
+        trace?: never;
+    };
+    "/v1/affiliates/{id}/referrals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The referrals of one affiliate, most recently updated first
+         * @description A referral is recorded when an order upserted through PUT /orders carries the affiliate's code, one per order: re-sending the order never records a second one (a changed total or currency recomputes it; the first affiliate stays attributed). The commission is commissionRate x order total, rounded half up to the cent, and at most 500 USD: an order in another currency is converted with the store's usdRates (PUT /affiliates/settings), a capped commission is the largest amount worth no more than 500 USD. Without a rate for the currency the referral is `pending_rate`, with no commission, until a rate is set. Amounts are integers in cents of the order's currency.
+         */
+        get: operations["list_affiliate_referrals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/affiliates/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's USD rates used for the commission cap */
+        get: operations["get_affiliates_settings"];
+        /**
+         * Replace the store's USD rates; referrals waiting for a rate are settled with it
+         * @description The rates replace the stored ones. Each `pending_rate` referral in a currency that now has a rate gets its commission (capped at 500 USD) and appends `affiliate.referral_updated`. Payable referrals keep the rate they were computed with. A rate of 0 or a USD entry is `invalid_request`.
+         */
+        put: operations["upsert_affiliates_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/review-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review request funnel: scheduled, sent, failed, skipped and reviewed, with skip and failure reasons
+         * @description Every order with a review request, counted by its current state (see `GET /orders`). `reviewed` counts sent requests whose order has at least one review; `conversionRate` is reviewed / sent (null before anything is sent). Reasons are grouped by code: `no_customer_email` (The order has no customer email), `no_line_items` (The order has no line items), `products_excluded` (Every product of the order is excluded from review requests), `date_out_of_range` (The request would go out after 9999-12-31), `mail_transport_error` (The mail transport refused the message), `other` (Any other reason).
+         */
+        get: operations["list_analytics_review_requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Review counts and average rating over time, with the rating distribution
+         * @description Reviews by the day they were written (an imported review by its original date), of every status unless `status` narrows them, of the whole store or of one product. Counts are exact (kept as data arrives, summed from whole UTC days). A series holds at most 1,000 periods; a longer one, a reversed range or a date outside 1970–9999 is refused with 400 `invalid_request`.
+         */
+        get: operations["list_analytics_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/storefront": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Storefront engagement over time: helpful votes, favourites, leads and video uploads
+         * @description Counts are exact (kept as data arrives, summed from whole UTC days). A series holds at most 1,000 periods; a longer one, a reversed range or a date outside 1970–9999 is refused with 400 `invalid_request`.
+         */
+        get: operations["list_analytics_storefront"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -141,6 +291,204 @@ export interface paths {
         post?: never;
         /** Revoke a key at once (no grace period); revoking again changes nothing */
         delete: operations["delete_api_key"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the store's backups, newest first */
+        get: operations["list_backups"];
+        put?: never;
+        /**
+         * Start a backup of the store; it is built in the background (poll GET /backups/:id)
+         * @description A backup is one store's data (products, orders, reviews with their votes, imports; never secrets) as gzipped NDJSON, described in docs/backups.md. Owners and admins only. Appends `backup.created`, then `backup.updated` when it completes or fails.
+         */
+        post: operations["create_backup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One backup: status, size and checksum */
+        get: operations["get_backup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a completed backup (application/gzip; NDJSON inside)
+         * @description The `x-checksum-sha256` header repeats the checksum to compare with. 409 `conflict` until the backup is completed.
+         */
+        get: operations["list_backup_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a completed backup into an empty store of the same organization
+         * @description In one transaction: every row of the backup is written into the target store, with fresh review and import ids, and the store's totals and analytics are rebuilt. A store holding any products, orders, reviews or imports is refused with 409 `conflict`; a store of another organization is 404 `not_found`. Repeating the same restore answers 200 with the first result and writes nothing (idempotent).
+         */
+        post: operations["create_backup_restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's invoices, newest first; served also while the subscription has lapsed */
+        get: operations["list_billing_invoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's plan and subscription; served also while the subscription has lapsed */
+        get: operations["get_billing_subscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/subscription/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the store's plan (owner only); admins and keys may only read billing
+         * @description Goes through the billing provider; the embedded one starts a new 30-day period on the new plan and records an invoice at its list price. Appends `subscription.updated`. Asking for the current plan changes nothing. A lapsed store answers 403 `subscription_expired`: it is reactivated through the provider or the operator.
+         */
+        post: operations["create_billing_subscription_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List categories, oldest change first */
+        get: operations["list_categories"];
+        put?: never;
+        /**
+         * Create a category
+         * @description Appends `category.created`.
+         */
+        post: operations["create_category"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One category */
+        get: operations["get_category"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a category
+         * @description Appends `category.deleted`.
+         */
+        delete: operations["delete_category"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a category; only the fields sent change
+         * @description Appends `category.updated` when something changed.
+         */
+        patch: operations["update_category"];
+        trace?: never;
+    };
+    "/v1/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The versioning policy, current deprecations and the changelog of contract-visible changes, newest first
+         * @description The same source as the page at `/docs/versioning`. No credentials needed.
+         */
+        get: operations["list_changelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -297,6 +645,293 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers, least recently updated first (updatedAt, then id)
+         * @description With `updatedSince`, only customers updated at or after that instant: a sync keeps the latest `updatedAt` it has seen and asks again from there. Erased customers are not listed.
+         */
+        get: operations["list_customers"];
+        /**
+         * Upsert up to 250 customers keyed on platformCustomerId; each item replaces the stored customer
+         * @description As PUT /products: items are independent (a bad item is reported in `errors` with its index, the rest are stored, status 200: check `failed`), more than 250 is `batch_too_large`, an identical re-send changes nothing and appends no event. A new customer appends `customer.created`, a changed one `customer.updated`.
+         */
+        put: operations["upsert_customers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One customer by id */
+        get: operations["get_customer"];
+        put?: never;
+        post?: never;
+        /**
+         * Erase a customer: their personal data is removed everywhere the service holds it
+         * @description In one transaction, and recorded in the audit log (`customer.erased`): the customer's email, names, phone, birthday and platform id are cleared; their orders lose the customer email and name; their reviews stay but anonymised (author name `Anonymous`, no email); events already logged lose the address and the names next to it; pending referrals of the address are withdrawn. Loyalty points stay on the (now anonymous) account. Appends `customer.deleted` (with the id only). The customer is then gone from the API (404); a later sync of the same platform id creates a new customer.
+         */
+        delete: operations["delete_customer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email-branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How this store's mails look */
+        get: operations["get_email_branding"];
+        /**
+         * Replace the branding of this store's mails (an omitted field is cleared)
+         * @description The logo is an image uploaded through `POST /v1/uploads/image`. Appends `email_branding.updated`.
+         */
+        put: operations["upsert_email_branding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email-branding/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A template rendered as the HTML a customer would get, with sample values */
+        get: operations["list_email_branding_preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email-sequences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the review-request sequences of this store */
+        get: operations["list_email_sequences"];
+        put?: never;
+        /**
+         * Create a review-request sequence; an active one replaces the single configured delay
+         * @description Orders fulfilled while it is active are scheduled for its first step; each step sent schedules the next. Appends `email_sequence.created`.
+         */
+        post: operations["create_email_sequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email-sequences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One review-request sequence */
+        get: operations["get_email_sequence"];
+        /**
+         * Replace a review-request sequence (name, steps, active)
+         * @description Requests already under way follow the new steps from their next one. Appends `email_sequence.updated`.
+         */
+        put: operations["replace_email_sequence"];
+        post?: never;
+        /** Delete a review-request sequence; requests under way stop after the step they are at */
+        delete: operations["delete_email_sequence"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email-suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the addresses no mail of this store goes to, most recently changed first */
+        get: operations["list_email_suppressions"];
+        put?: never;
+        /**
+         * Stop every mail of this store to an address (or change why)
+         * @description Idempotent: adding an address already on the list with the same reason changes nothing (200); a new one answers 201 and appends `email_suppression.created`, a changed reason `email_suppression.updated`.
+         */
+        post: operations["create_email_suppression"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email-suppressions/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Let mail reach an address again
+         * @description Appends `email_suppression.deleted`.
+         */
+        delete: operations["delete_email_suppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The message log: every mail the service sent or refused to send for this store, newest first
+         * @description Review requests and reminders, loyalty and incentive mails, test sends, and (for credentials not limited to some stores) the organization's invitations.
+         */
+        get: operations["list_email_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email/providers/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An email provider of this store and the events pushed to it */
+        get: operations["get_email_provider"];
+        /**
+         * Configure an email provider (klaviyo, mailchimp or a signed webhook) to receive the store's events
+         * @description Events go through the durable outbox with the retries of outbound webhooks, in each provider's own format: Klaviyo Create Event (`POST {baseUrl}/api/events/`), Mailchimp member events (`POST {baseUrl}/3.0/lists/{listId}/members/{md5(email)}/events`), or the outbound-webhook body and signature. An omitted `apiKey` keeps the stored one; `events` defaults to the loyalty rewards.
+         */
+        put: operations["replace_email_provider"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email/providers/{provider}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery attempts to an email provider, newest first */
+        get: operations["list_email_provider_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email/templates/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mail template of this store (the built-in default until the store replaces it) */
+        get: operations["get_email_template"];
+        /**
+         * Replace a mail template: text with `{{variable}}` placeholders, no code
+         * @description Only the placeholders listed in `variables` are allowed (anything else is a 400 naming them); values are inserted once, never re-read as template, and escaped in the HTML part. Appends `email_template.updated`.
+         */
+        put: operations["replace_email_template"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a template with sample values to an address, through the same path as real mail
+         * @description The suppression list applies and the mail is logged with kind `test`.
+         */
+        post: operations["create_email_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page behind the visible unsubscribe link: says whose mail stops and asks to confirm */
+        get: operations["get_email_unsubscribe"];
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058): the address of the mail the token came with stops getting this store's mail
+         * @description Mailbox providers POST `List-Unsubscribe=One-Click` here (any body is accepted); the confirmation page posts the same. Idempotent; an address already suppressed keeps its reason.
+         */
+        post: operations["create_email_unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -337,6 +972,260 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/evidence/products/{platformProductId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer evidence of a product: rating summary, verified share, recent reviews and photos
+         * @description Published reviews only. 404 `not_found` for a product the store has not synced.
+         */
+        get: operations["get_evidence_product"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/evidence/products/{platformProductId}/jsonld": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product as schema.org JSON-LD: Product with AggregateRating and Review items
+         * @description Ready for a `<script type="application/ld+json">` tag: Product.name; AggregateRating with ratingValue, reviewCount, bestRating and worstRating (left out while the product has no published review); each Review with author (a Person's name), reviewRating and datePublished. No reviewer email appears.
+         */
+        get: operations["list_evidence_product_jsonld"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/evidence/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the product's evidence now: a compact JWS anyone can verify offline with the keys at /oauth/jwks
+         * @description The JWS is a JWT with header `typ: evidence-snapshot+jwt` and the `kid` of a key published at `jwksUri`, signed RS256; its claims are `iss`, `sub` (`<storeEnvId>/products/<platformProductId>`), `iat`, `jti`, `storeEnvId` and `evidence` (the evidence without photos). Verify with any JOSE library, e.g. jose's `jwtVerify(jws, createRemoteJWKSet(new URL(jwksUri)), { issuer, typ: "evidence-snapshot+jwt" })`.
+         */
+        post: operations["create_evidence_snapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/faqs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List faqs, oldest change first */
+        get: operations["list_faqs"];
+        put?: never;
+        /**
+         * Create an FAQ
+         * @description Appends `faq.created`.
+         */
+        post: operations["create_faq"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/faqs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One FAQ */
+        get: operations["get_faq"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a FAQ
+         * @description Appends `faq.deleted`.
+         */
+        delete: operations["delete_faq"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a FAQ; only the fields sent change
+         * @description Appends `faq.updated` when something changed.
+         */
+        patch: operations["update_faq"];
+        trace?: never;
+    };
+    "/v1/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store's entitlements: which plan-gated features its plan (or an operator override) enables, and its limits
+         * @description The same table the request pipeline checks: a feature shown as disabled answers 403 `plan_required`. Operators override a feature per store with `npx evidence-hub store set-feature`; the change applies from the next request.
+         */
+        get: operations["list_features"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/galleries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List galleries, oldest change first */
+        get: operations["list_galleries"];
+        put?: never;
+        /**
+         * Create a gallery
+         * @description Appends `gallery.created`.
+         */
+        post: operations["create_gallery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/galleries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One gallery */
+        get: operations["get_gallery"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a gallery
+         * @description Appends `gallery.deleted`.
+         */
+        delete: operations["delete_gallery"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a gallery; only the fields sent change
+         * @description Appends `gallery.updated` when something changed.
+         */
+        patch: operations["update_gallery"];
+        trace?: never;
+    };
+    "/v1/galleries/{id}/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Favourite an approved photo of a gallery; one per visitor per photo; 5/s and 30/min per IP
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The gallery must be published. A repeated favourite from the same visitor answers 200 with the unchanged count.
+         */
+        post: operations["create_gallery_favourite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/galleries/{id}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the leads a gallery's form collected, oldest change first */
+        get: operations["list_gallery_leads"];
+        put?: never;
+        /**
+         * Leave an address on a gallery's lead form; 3/s and 10/min per IP
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The gallery must be published. `consent` must be true. Sending the same address again updates the name.
+         */
+        post: operations["create_gallery_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/galleries/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the photos visitors sent to a gallery, oldest change first */
+        get: operations["list_gallery_photos"];
+        put?: never;
+        /**
+         * Send a photo to a gallery from the storefront (multipart `image`, optional `caption`, `authorName`, `authorEmail`); 3/s and 10/min per IP
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The gallery must be published. JPEG, PNG, WebP or GIF decided by content (415 `unsupported_media_type`), at most 10 MB (413 `payload_too_large`). The photo waits for moderation (`pending`).
+         */
+        post: operations["create_gallery_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/galleries/{id}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Approve or reject a visitor's photo
+         * @description Only approved photos are shown on the storefront. Appends `gallery.photo.updated` when the status changes.
+         */
+        patch: operations["update_gallery_photo"];
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -361,7 +1250,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List imports, newest first (each without its per-item errors: GET /imports/{id} has them) */
+        get: operations["list_imports"];
         put?: never;
         /**
          * Import up to 1,000 reviews with their original writtenAt
@@ -391,6 +1281,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/loyalty/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List loyalty accounts, least recently updated first (updatedAt, then id) */
+        get: operations["list_loyalty_accounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/loyalty/accounts/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's loyalty account with its ledger, newest entry first */
+        get: operations["get_loyalty_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/loyalty/accounts/{customerId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or spend points; the same idempotency key applies once
+         * @description Positive points are earned, negative spent. A balance never goes below zero: a spend larger than the balance is refused whole with 409 `insufficient_points`. The idempotency key is per customer: a repeat with the same key, points and reason answers 200 with the first entry and changes nothing (also when the two arrive at once); the same key with other points or another reason is 409 `idempotency_key_reused`. Appends `loyalty.account.updated`.
+         */
+        post: operations["create_loyalty_account_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/loyalty/referrals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List referrals, newest first */
+        get: operations["list_loyalty_referrals"];
+        put?: never;
+        /**
+         * Record that a customer referred someone; their first order completes it
+         * @description Completed by the first order written with the referee's address and linked to a customer: both get the settings' referral points and each reward appends `loyalty.referral_reward`. Refused with 409 `conflict` when the address already placed an order, was already referred, or is the referrer's own.
+         */
+        post: operations["create_loyalty_referral"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/loyalty/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's loyalty settings */
+        get: operations["list_loyalty_settings"];
+        /** Replace the store's loyalty settings (appends `loyalty.settings.updated`) */
+        put: operations["upsert_loyalty_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders": {
         parameters: {
             query?: never;
@@ -398,7 +1381,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orders, most recently updated first */
+        /** List orders, most recently updated first; with updatedSince or cursor, changes oldest first (incremental sync) */
         get: operations["list_orders"];
         /**
          * Upsert up to 250 orders keyed on platformOrderId; each item replaces the stored order
@@ -423,6 +1406,85 @@ export interface paths {
         get: operations["get_order"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization of the credential, with its owners */
+        get: operations["list_orgs_current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename the organization (owner only)
+         * @description Leading and trailing spaces are dropped; a blank name is refused. Audited as `org.renamed`.
+         */
+        patch: operations["update_orgs_current"];
+        trace?: never;
+    };
+    "/v1/orgs/current/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner organizations this organization has granted access */
+        get: operations["list_orgs_current_partners"];
+        put?: never;
+        /**
+         * Grant a partner (agency) organization a role on this organization's stores (owner)
+         * @description The partner's people (through the admin application or an OAuth connection they make, never through the partner's API keys) then work on every store of this organization with the lesser of their own role and this one; every request they make there is recorded in this organization's audit log as `partner.request`, naming the partner. Granting again changes the role: 201 when the grant is new, 200 when it existed. A role above admin is refused (400).
+         */
+        post: operations["create_orgs_current_partner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/current/partners/{partnerOrgId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a partner's access (owner); its people are refused from their next request */
+        delete: operations["delete_orgs_current_partner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/current/transfer-ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand ownership to an admin of the organization (owner only); the caller becomes an admin
+         * @description The person must already be a member with the admin role (else 409 `conflict`; not a member: 404 `not_found`; yourself: 400). Audited as `org.ownership_transferred`; both people's sessions and tokens carry their new roles from their next request. Not available to OAuth access tokens (`credential_not_allowed`).
+         */
+        post: operations["create_orgs_current_transfer_ownership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -482,6 +1544,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/outbound-webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery's event again, as a new delivery with the same event id
+         * @description For a delivery that failed (or one the receiver lost). The webhook must be active (enable a disabled one first).
+         */
+        post: operations["create_outbound_webhook_delivery_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/outbound-webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled webhook again (its failure count starts over); an active one is left as it is */
+        post: operations["create_outbound_webhook_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/outbound-webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send the stored events of a time range to this webhook (recovering from an outage)
+         * @description Queues, oldest first, every stored event created in [since, until) that the webhook subscribes to (of `types` when given), with their original ids, so a receiver that already processed one de-duplicates it. At most 5000 events per call: replay a longer outage in shorter ranges. The webhook must be active.
+         */
+        post: operations["create_outbound_webhook_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/outbound-webhooks/events": {
         parameters: {
             query?: never;
@@ -502,6 +1621,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client organizations that granted this organization partner access, with their stores */
+        get: operations["list_partner_clients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/placements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List placements, oldest change first */
+        get: operations["list_placements"];
+        put?: never;
+        /**
+         * Create a placement
+         * @description Appends `placement.created`.
+         */
+        post: operations["create_placement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/placements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One placement */
+        get: operations["get_placement"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a placement
+         * @description Appends `placement.deleted`.
+         */
+        delete: operations["delete_placement"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a placement; only the fields sent change
+         * @description Appends `placement.updated` when something changed.
+         */
+        patch: operations["update_placement"];
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -509,11 +1691,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products, most recently updated first */
+        /** List products, most recently updated first; with updatedSince or cursor, changes oldest first (incremental sync) */
         get: operations["list_products"];
         /**
          * Upsert up to 250 products keyed on platformProductId; each item replaces the stored product
-         * @description Items are independent: a bad item is reported in `errors` with its index and the rest are stored, with status 200, so check `failed`. More than 250 items is refused whole with `batch_too_large`. Re-sending an identical payload changes nothing and appends no event; each changed product appends `product.upserted`.
+         * @description Items are independent: a bad item (also one naming a category the store does not have) is reported in `errors` with its index and the rest are stored, with status 200, so check `failed`. More than 250 items is refused whole with `batch_too_large`. Re-sending an identical payload changes nothing and appends no event; each changed product appends `product.upserted`.
          */
         put: operations["upsert_products"];
         post?: never;
@@ -540,6 +1722,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/review-incentives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List review incentives, least recently updated first */
+        get: operations["list_review_incentives"];
+        put?: never;
+        /**
+         * Create a review incentive
+         * @description When a review is published, the first incentive (oldest first) whose rules it meets gives it one reward, at most one per review whatever happens to it later: a code from the pool, or points on the loyalty account of the customer with the author's address. Appends `review_incentive.issued` with `status` `issued`, `pool_empty` (no code was left: the review gets none, and the incentive counts it under `poolEmpty`) or `no_customer` (points, but no customer has the author's address).
+         */
+        post: operations["create_review_incentive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review-incentives/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One review incentive */
+        get: operations["get_review_incentive"];
+        put?: never;
+        post?: never;
+        /** Delete a review incentive and its unused codes (rewards already given stay) */
+        delete: operations["delete_review_incentive"];
+        options?: never;
+        head?: never;
+        /** Change a review incentive's rules */
+        patch: operations["update_review_incentive"];
+        trace?: never;
+    };
+    "/v1/review-incentives/{id}/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add coupon codes to a coupon incentive's pool
+         * @description Codes already in the pool are skipped (counted in `duplicates`). A points incentive has no pool: 409 `conflict`.
+         */
+        post: operations["create_review_incentive_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reviews": {
         parameters: {
             query?: never;
@@ -547,7 +1789,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List reviews, newest writtenAt first (imported reviews by their original date) */
+        /** List reviews, newest writtenAt first (imported reviews by their original date); with updatedSince or cursor, changes oldest first */
         get: operations["list_reviews"];
         put?: never;
         /**
@@ -603,6 +1845,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reviews/video-upload-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a signed single-use URL to upload a review video; 1/s and 3/min per IP
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. PUT the video's bytes to `uploadUrl` within 15 minutes (with the same store header and origin); then name `videoId` in `mediaIds` of POST /reviews.
+         */
+        post: operations["create_reviews_video_upload_url"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sending-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's sending domain and the DNS records to publish, with their status */
+        get: operations["list_sending_domain"];
+        /**
+         * Send from a domain of the store: generates its DKIM key pair and lists the records to publish
+         * @description The private key is kept encrypted and never returned. Giving the same domain again changes nothing; another domain gets a new key and starts unverified. Appends `sending_domain.updated`.
+         */
+        put: operations["upsert_sending_domain"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sending-domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the records in DNS now; a matching DKIM record turns signing on */
+        post: operations["create_sending_domain_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/storefront/faqs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published FAQs by position: a product's own and the store-wide ones, or only store-wide without productId
+         * @description Storefront read for widgets: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). 20/s and 600/min per visitor IP. Answers carry an `ETag` and `Cache-Control: public, max-age=60`; send the ETag back in `If-None-Match` to get 304 with no body when nothing changed.
+         */
+        get: operations["list_storefront_faqs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/storefront/galleries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published gallery with a page of its approved photos, newest first
+         * @description Storefront read for widgets: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). 20/s and 600/min per visitor IP. Answers carry an `ETag` and `Cache-Control: public, max-age=60`; send the ETag back in `If-None-Match` to get 304 with no body when nothing changed.
+         */
+        get: operations["get_storefront_gallery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/storefront/placements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The enabled widget placements of the page at a URL, for the widget loader
+         * @description Storefront read for widgets: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). 20/s and 600/min per visitor IP. Answers carry an `ETag` and `Cache-Control: public, max-age=60`; send the ETag back in `If-None-Match` to get 304 with no body when nothing changed. The URL is matched by origin and path (query and fragment ignored); an unknown page has no placements.
+         */
+        get: operations["list_storefront_placements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/storefront/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The published reviews of a product, newest first
+         * @description Storefront read for widgets: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). 20/s and 600/min per visitor IP. Answers carry an `ETag` and `Cache-Control: public, max-age=60`; send the ETag back in `If-None-Match` to get 304 with no body when nothing changed.
+         */
+        get: operations["list_storefront_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/storefront/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rating summary of a product: count, average and distribution of its published reviews
+         * @description Storefront read for widgets: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). 20/s and 600/min per visitor IP. Answers carry an `ETag` and `Cache-Control: public, max-age=60`; send the ETag back in `If-None-Match` to get 304 with no body when nothing changed.
+         */
+        get: operations["get_storefront_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/support/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's support requests, newest first */
+        get: operations["list_support_requests"];
+        put?: never;
+        /**
+         * Ask for help: the request carries the store, the credential and its recent failed request ids
+         * @description Mailed to the operator's SUPPORT_EMAIL. Every response carries `x-request-id`; the ids of this credential's recent failed requests are attached without being sent.
+         */
+        post: operations["create_support_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/uploads/{id}": {
         parameters: {
             query?: never;
@@ -634,6 +2055,129 @@ export interface paths {
          * @description Storefront: no credential; `x-store-env-id` and an allowed Origin. JPEG, PNG, WebP or GIF, decided by the file's content (a renamed text file gets 415 `unsupported_media_type`), at most 10 MB (413 `payload_too_large`). Pass the returned id in `mediaIds` of POST /reviews.
          */
         post: operations["create_uploads_image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/videos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload a review video to the signed URL from POST /reviews/video-upload-url (the raw bytes as the body)
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. MP4, WebM or QuickTime decided by content (415 `unsupported_media_type`), no larger than the size asked for (413 `payload_too_large`). The URL works once and for 15 minutes (410 `upload_url_expired`).
+         */
+        put: operations["replace_uploads_video"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List web pages, oldest change first */
+        get: operations["list_web_pages"];
+        put?: never;
+        /**
+         * Create a web page
+         * @description Appends `web_page.created`.
+         */
+        post: operations["create_web_page"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web-pages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One web page */
+        get: operations["get_web_page"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a web page
+         * @description Appends `web_page.deleted`.
+         */
+        delete: operations["delete_web_page"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a web page; only the fields sent change
+         * @description Appends `web_page.updated` when something changed.
+         */
+        patch: operations["update_web_page"];
+        trace?: never;
+    };
+    "/v1/webhooks/{platform}/{storeEnvId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receiver for a platform's own webhooks (public; authenticated by the platform's signature)
+         * @description Called by Shopify, WooCommerce or BigCommerce, not by API clients. The raw body must carry the platform's signature made with the secret set by PUT /webhooks/platforms/{platform}; otherwise 401 `invalid_signature`. A delivery id already received answers 200 with `duplicate: true` and changes nothing. Product and order topics are applied as PUT /products and PUT /orders items; an item older (by the platform's `updated_at`) than the stored record is left alone.
+         */
+        post: operations["create_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The platforms this store receives webhooks from (never their secrets) */
+        get: operations["list_webhooks_platforms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/platforms/{platform}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the secret a platform signs its webhooks with; it is stored encrypted and never shown again
+         * @description Shopify: the app's client secret (or the secret shown with webhooks made in the admin). WooCommerce: the webhook's Secret. BigCommerce: the signing secret of the hook (a `whsec_…` value is used as the Standard Webhooks spec says). Setting it again replaces it. See docs/sync.md.
+         */
+        put: operations["replace_webhooks_platform"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1725,6 +3269,1937 @@ export interface operations {
             };
         };
     };
+    list_affiliates: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only what changed at or after this instant (ISO 8601) */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List affiliates, most recently updated first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            code: string;
+                            /** @description Decimal string, e.g. "0.1" */
+                            commissionRate: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            customerId: string | null;
+                            /** @description `aff_…` */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_affiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ann's blog",
+                 *       "code": "ANN10",
+                 *       "commissionRate": "0.1",
+                 *       "customerId": "cust-1042"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Letters, digits, `_` and `-`; unique in the store, matched without regard to case and stored upper-cased */
+                    code: string;
+                    /** @description The share of the order total paid as commission, a decimal string from "0" to "1" with at most four decimals ("0.1" = 10 %, "0.0725" = 7.25 %) */
+                    commissionRate: string;
+                    customerId?: string | null;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create an affiliate with a code and a commission rate */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        /** @description Decimal string, e.g. "0.1" */
+                        commissionRate: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        customerId: string | null;
+                        /** @description `aff_…` */
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_affiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One affiliate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        /** @description Decimal string, e.g. "0.1" */
+                        commissionRate: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        customerId: string | null;
+                        /** @description `aff_…` */
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_affiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete an affiliate and its referrals */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_affiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "commissionRate": "0.125"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Letters, digits, `_` and `-`; unique in the store, matched without regard to case and stored upper-cased */
+                    code?: string;
+                    /** @description The share of the order total paid as commission, a decimal string from "0" to "1" with at most four decimals ("0.1" = 10 %, "0.0725" = 7.25 %) */
+                    commissionRate?: string;
+                    customerId?: string | null;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change an affiliate's name, code, rate or customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        /** @description Decimal string, e.g. "0.1" */
+                        commissionRate: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        customerId: string | null;
+                        /** @description `aff_…` */
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_affiliate_referrals: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                status?: "payable" | "pending_rate";
+                /** @description Only what changed at or after this instant (ISO 8601) */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The referrals of one affiliate, most recently updated first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            affiliateId: string;
+                            /** @description True when the 500 USD cap reduced the commission */
+                            capped: boolean;
+                            /** @description In cents of the order's currency; null while pending_rate */
+                            commissionCents: number | null;
+                            /** @description The affiliate's rate when the referral was recorded */
+                            commissionRate: string;
+                            /** @description Its value in USD cents, at most 50000; null while pending_rate */
+                            commissionUsdCents: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string | null;
+                            /** @description `ref_…` */
+                            id: string;
+                            /** @description The platformOrderId */
+                            orderId: string;
+                            /** @description The order total in cents of its currency */
+                            orderTotalCents: number | null;
+                            status: "payable" | "pending_rate";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description USD per unit of the currency used for the cap */
+                            usdRate: string | null;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_affiliates_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store's USD rates used for the commission cap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updatedAt: string | null;
+                        /** @description USD per one unit of each currency, as a decimal string with at most 8 decimals (EUR "1.08": 1 EUR is worth 1.08 USD). USD itself is always 1 and is not listed. */
+                        usdRates: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_affiliates_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "usdRates": {
+                 *         "EUR": "1.08",
+                 *         "GBP": "1.27",
+                 *         "JPY": "0.0067"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description USD per one unit of each currency, as a decimal string with at most 8 decimals (EUR "1.08": 1 EUR is worth 1.08 USD). USD itself is always 1 and is not listed. */
+                    usdRates: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Replace the store's USD rates; referrals waiting for a rate are settled with it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updatedAt: string | null;
+                        /** @description USD per one unit of each currency, as a decimal string with at most 8 decimals (EUR "1.08": 1 EUR is worth 1.08 USD). USD itself is always 1 and is not listed. */
+                        usdRates: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_analytics_review_requests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The review request funnel: scheduled, sent, failed, skipped and reviewed, with skip and failure reasons */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversionRate: number | null;
+                        failed: number;
+                        /** @description Most frequent first */
+                        reasons: {
+                            code: string;
+                            count: number;
+                            description: string;
+                            state: "skipped" | "failed";
+                        }[];
+                        reviewed: number;
+                        scheduled: number;
+                        sent: number;
+                        skipped: number;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_analytics_reviews: {
+        parameters: {
+            query?: {
+                /** @description First day; default 29 days before `to` (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                from?: string;
+                /** @description Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to */
+                interval?: "day" | "week" | "month";
+                /** @description A platformProductId */
+                productId?: string;
+                status?: "pending" | "published" | "rejected";
+                /** @description Last day; default today (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                to?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Review counts and average rating over time, with the rating distribution */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Reviews per rating over from..to */
+                        distribution: {
+                            1: number;
+                            2: number;
+                            3: number;
+                            4: number;
+                            5: number;
+                        };
+                        /** Format: date */
+                        from: string;
+                        /**
+                         * @description Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to
+                         * @default day
+                         */
+                        interval: "day" | "week" | "month";
+                        productId: string | null;
+                        series: {
+                            /** @description Rounded to 2 decimals; null when there is no review */
+                            averageRating: number | null;
+                            count: number;
+                            /**
+                             * Format: date
+                             * @description The first day of the period
+                             */
+                            period: string;
+                        }[];
+                        status: ("pending" | "published" | "rejected") | null;
+                        /** Format: date */
+                        to: string;
+                        totals: {
+                            /** @description Rounded to 2 decimals; null when there is no review */
+                            averageRating: number | null;
+                            count: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_analytics_storefront: {
+        parameters: {
+            query?: {
+                /** @description First day; default 29 days before `to` (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                from?: string;
+                /** @description Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to */
+                interval?: "day" | "week" | "month";
+                /** @description Last day; default today (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                to?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Storefront engagement over time: helpful votes, favourites, leads and video uploads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        from: string;
+                        /**
+                         * @description Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to
+                         * @default day
+                         */
+                        interval: "day" | "week" | "month";
+                        series: {
+                            /** @description Gallery photos marked favourite */
+                            favourites: number;
+                            /** @description Storefront "helpful" votes */
+                            helpfulVotes: number;
+                            /** @description Gallery leads (emails left by shoppers) */
+                            leads: number;
+                            /** Format: date */
+                            period: string;
+                            /** @description Review videos uploaded */
+                            videoUploads: number;
+                        }[];
+                        /** Format: date */
+                        to: string;
+                        totals: {
+                            /** @description Gallery photos marked favourite */
+                            favourites: number;
+                            /** @description Storefront "helpful" votes */
+                            helpfulVotes: number;
+                            /** @description Gallery leads (emails left by shoppers) */
+                            leads: number;
+                            /** @description Review videos uploaded */
+                            videoUploads: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     list_api_keys: {
         parameters: {
             query?: {
@@ -2404,6 +5879,2360 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_backups: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only backups created or finished at or after this time */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the store's backups, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            checksum: {
+                                /** @enum {string} */
+                                algorithm: "sha256";
+                                /** @description Hex digest of the downloaded file */
+                                value: string;
+                            } | null;
+                            completedAt: string | null;
+                            /** @description Rows exported per table */
+                            counts: {
+                                [key: string]: number;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            id: string;
+                            /** @description Bytes of the gzipped file, once completed */
+                            size: number | null;
+                            status: "queued" | "running" | "completed" | "failed";
+                            storeEnvId: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_backup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: Start a backup of the store; it is built in the background (poll GET /backups/:id) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checksum: {
+                            /** @enum {string} */
+                            algorithm: "sha256";
+                            /** @description Hex digest of the downloaded file */
+                            value: string;
+                        } | null;
+                        completedAt: string | null;
+                        /** @description Rows exported per table */
+                        counts: {
+                            [key: string]: number;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        error: string | null;
+                        id: string;
+                        /** @description Bytes of the gzipped file, once completed */
+                        size: number | null;
+                        status: "queued" | "running" | "completed" | "failed";
+                        storeEnvId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_backup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One backup: status, size and checksum */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checksum: {
+                            /** @enum {string} */
+                            algorithm: "sha256";
+                            /** @description Hex digest of the downloaded file */
+                            value: string;
+                        } | null;
+                        completedAt: string | null;
+                        /** @description Rows exported per table */
+                        counts: {
+                            [key: string]: number;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        error: string | null;
+                        id: string;
+                        /** @description Bytes of the gzipped file, once completed */
+                        size: number | null;
+                        status: "queued" | "running" | "completed" | "failed";
+                        storeEnvId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_backup_download: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gzipped NDJSON file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_backup_restore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "targetStoreEnvId": "env_7Hq2Xb9LmP4sT1vW3yZ5"
+                 *     }
+                 */
+                "application/json": {
+                    targetStoreEnvId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Restore a completed backup into an empty store of the same organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        backupId: string;
+                        /** @description Rows written per table */
+                        counts: {
+                            [key: string]: number;
+                        };
+                        /** Format: date-time */
+                        restoredAt: string;
+                        targetStoreEnvId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_billing_invoices: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only invoices created at or after this instant (invoices never change) */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store's invoices, newest first; served also while the subscription has lapsed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Integer minor units of `currency` (cents) */
+                            amount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            id: string;
+                            /** Format: date-time */
+                            periodEnd: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /** @description free, growth or pro */
+                            plan: "free" | "growth" | "pro";
+                            /** @description free, growth or pro */
+                            previousPlan: "free" | "growth" | "pro";
+                            provider: string;
+                            /** @description paid or open */
+                            status: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_billing_subscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store's plan and subscription; served also while the subscription has lapsed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currentPeriodEnd: string | null;
+                        /** @description free, growth or pro */
+                        plan: "free" | "growth" | "pro";
+                        price: {
+                            /** @description Integer minor units of `currency` (cents) */
+                            amount: number;
+                            currency: string;
+                            /** @enum {string} */
+                            interval: "month";
+                        };
+                        /** @description The billing provider that holds the subscription; `embedded` records changes itself */
+                        provider: string;
+                        /** @description trialing, active, past_due (still served) or lapsed (only billing reads are served) */
+                        status: string;
+                        storeEnvId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_billing_subscription_change: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan": "pro"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description free, growth or pro */
+                    plan: "free" | "growth" | "pro";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change the store's plan (owner only); admins and keys may only read billing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currentPeriodEnd: string | null;
+                        /** @description free, growth or pro */
+                        plan: "free" | "growth" | "pro";
+                        price: {
+                            /** @description Integer minor units of `currency` (cents) */
+                            amount: number;
+                            currency: string;
+                            /** @enum {string} */
+                            interval: "month";
+                        };
+                        /** @description The billing provider that holds the subscription; `embedded` records changes itself */
+                        provider: string;
+                        /** @description trialing, active, past_due (still served) or lapsed (only billing reads are served) */
+                        status: string;
+                        storeEnvId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_categories: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only the children of this category */
+                parentId?: string;
+                /** @description Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List categories, oldest change first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            slug: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_category: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Shirts",
+                 *       "slug": "shirts",
+                 *       "parentId": null
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    parentId?: string | null;
+                    /** @description Lower-case letters, digits and single hyphens; unique in the store */
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create a category */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        parentId: string | null;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_category: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One category */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        parentId: string | null;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_category: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete a category */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_category: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parentId": "cat_4kQ9xT1mZb7sW2aaaaaa"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    parentId?: string | null;
+                    /** @description Lower-case letters, digits and single hyphens; unique in the store */
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change a category; only the fields sent change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        parentId: string | null;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_changelog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The versioning policy, current deprecations and the changelog of contract-visible changes, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changes: {
+                            /** @description Markdown */
+                            description: string;
+                            kind: "added" | "changed" | "fixed" | "deprecated" | "removed" | "security";
+                            /** @description Month, e.g. `Oct 2026` */
+                            period: string;
+                        }[];
+                        deprecations: {
+                            /** @description YYYY-MM-DD */
+                            deprecatedOn: string;
+                            instead: string;
+                            /** @description YYYY-MM-DD: removed from this day on */
+                            sunsetOn: string;
+                            surface: string;
+                        }[];
+                        /** @description The HTML page of the same content (the `Link rel="deprecation"` target) */
+                        pageUrl: string;
+                        /** @description The versioning policy (service-api.md section 9), as Markdown */
+                        policy: string;
+                        /** @enum {string} */
+                        version: "v1";
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -4202,6 +10031,4047 @@ export interface operations {
             };
         };
     };
+    list_customers: {
+        parameters: {
+            query?: {
+                /** @description Only the customer with this address (case-insensitive) */
+                email?: string;
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description ISO 8601 with a time zone, within 1970–9999 */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List customers, least recently updated first (updatedAt, then id) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            birthday: {
+                                day: number;
+                                month: number;
+                                year: number | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Shown in full to `customers:read` */
+                            email: string | null;
+                            firstName: string | null;
+                            /** @description The service's id (`cus_…`): loyalty and referrals name customers by it */
+                            id: string;
+                            lastName: string | null;
+                            phone: string | null;
+                            platformCustomerId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_customers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customers": [
+                 *         {
+                 *           "platformCustomerId": "gid-7001",
+                 *           "email": "ann@example.com",
+                 *           "firstName": "Ann",
+                 *           "lastName": "Lee",
+                 *           "birthday": {
+                 *             "month": 2,
+                 *             "day": 29
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    customers: {
+                        birthday?: {
+                            /** @description A day that exists in that month (29 February only without a year or in a leap year) */
+                            day: number;
+                            month: number;
+                            year?: number | null;
+                        } | null;
+                        email?: string | null;
+                        firstName?: string | null;
+                        lastName?: string | null;
+                        phone?: string | null;
+                        /** @description The upsert key */
+                        platformCustomerId: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Upsert up to 250 customers keyed on platformCustomerId; each item replaces the stored customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            /** @description `invalid_item` or `duplicate_item` */
+                            code: string;
+                            /** @description Position of the item in the request array */
+                            index: number;
+                            message: string;
+                            platformId: string | null;
+                        }[];
+                        /** @description Check this: the status is 200 even when items failed */
+                        failed: number;
+                        received: number;
+                        /** @description Items stored as sent (including those already identical) */
+                        upserted: number;
+                    };
+                };
+            };
+            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_customer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One customer by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        birthday: {
+                            day: number;
+                            month: number;
+                            year: number | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Shown in full to `customers:read` */
+                        email: string | null;
+                        firstName: string | null;
+                        /** @description The service's id (`cus_…`): loyalty and referrals name customers by it */
+                        id: string;
+                        lastName: string | null;
+                        phone: string | null;
+                        platformCustomerId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_customer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Erase a customer: their personal data is removed everywhere the service holds it */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_email_branding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: How this store's mails look */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        footerText: string | null;
+                        fromName: string | null;
+                        logoUploadId: string | null;
+                        logoUrl: string | null;
+                        primaryColor: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_email_branding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromName": "Linen & Co",
+                 *       "primaryColor": "#2f5d50",
+                 *       "footerText": "Linen & Co, 1 Market Street, Springfield"
+                 *     }
+                 */
+                "application/json": {
+                    footerText?: string | null;
+                    fromName?: string | null;
+                    logoUploadId?: string | null;
+                    primaryColor?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Replace the branding of this store's mails (an omitted field is cleared) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        footerText: string | null;
+                        fromName: string | null;
+                        logoUploadId: string | null;
+                        logoUrl: string | null;
+                        primaryColor: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_email_branding_preview: {
+        parameters: {
+            query: {
+                /** @description Which mail the template is for */
+                templateKey: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML part of the mail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_email_sequences: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the review-request sequences of this store */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            active: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            steps: {
+                                delayHours: number;
+                                stopWhen: "reviewed" | null;
+                                templateKey: "review_request" | "review_reminder";
+                            }[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Three touches",
+                 *       "active": true,
+                 *       "steps": [
+                 *         {
+                 *           "delayHours": 72,
+                 *           "templateKey": "review_request"
+                 *         },
+                 *         {
+                 *           "delayHours": 96,
+                 *           "templateKey": "review_reminder",
+                 *           "stopWhen": "reviewed"
+                 *         },
+                 *         {
+                 *           "delayHours": 168,
+                 *           "templateKey": "review_reminder",
+                 *           "stopWhen": "reviewed"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most one sequence of a store is active (409 otherwise). Omitted: false */
+                    active?: boolean;
+                    name: string;
+                    steps: {
+                        /** @description Hours after fulfilment (first step) or after the step before */
+                        delayHours: number;
+                        /** @description `reviewed`: the step is not sent once the order has a review */
+                        stopWhen?: "reviewed" | null;
+                        templateKey: "review_request" | "review_reminder";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create a review-request sequence; an active one replaces the single configured delay */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        steps: {
+                            delayHours: number;
+                            stopWhen: "reviewed" | null;
+                            templateKey: "review_request" | "review_reminder";
+                        }[];
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One review-request sequence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        steps: {
+                            delayHours: number;
+                            stopWhen: "reviewed" | null;
+                            templateKey: "review_request" | "review_reminder";
+                        }[];
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    replace_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Three touches",
+                 *       "active": true,
+                 *       "steps": [
+                 *         {
+                 *           "delayHours": 72,
+                 *           "templateKey": "review_request"
+                 *         },
+                 *         {
+                 *           "delayHours": 96,
+                 *           "templateKey": "review_reminder",
+                 *           "stopWhen": "reviewed"
+                 *         },
+                 *         {
+                 *           "delayHours": 168,
+                 *           "templateKey": "review_reminder",
+                 *           "stopWhen": "reviewed"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most one sequence of a store is active (409 otherwise). Omitted: false */
+                    active?: boolean;
+                    name: string;
+                    steps: {
+                        /** @description Hours after fulfilment (first step) or after the step before */
+                        delayHours: number;
+                        /** @description `reviewed`: the step is not sent once the order has a review */
+                        stopWhen?: "reviewed" | null;
+                        templateKey: "review_request" | "review_reminder";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Replace a review-request sequence (name, steps, active) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        steps: {
+                            delayHours: number;
+                            stopWhen: "reviewed" | null;
+                            templateKey: "review_request" | "review_reminder";
+                        }[];
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_email_sequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_email_suppressions: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description `unsubscribed` (the one-click link), `bounced`, `complained` or `manual` */
+                reason?: "unsubscribed" | "bounced" | "complained" | "manual";
+                /** @description Only suppressions added or changed at or after this instant */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the addresses no mail of this store goes to, most recently changed first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Lower-cased */
+                            email: string;
+                            /** @description `unsubscribed` (the one-click link), `bounced`, `complained` or `manual` */
+                            reason: "unsubscribed" | "bounced" | "complained" | "manual";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_email_suppression: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ann@example.com",
+                 *       "reason": "manual"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description `unsubscribed` (the one-click link), `bounced`, `complained` or `manual` */
+                    reason: "unsubscribed" | "bounced" | "complained" | "manual";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Stop every mail of this store to an address (or change why) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Lower-cased */
+                        email: string;
+                        /** @description `unsubscribed` (the one-click link), `bounced`, `complained` or `manual` */
+                        reason: "unsubscribed" | "bounced" | "complained" | "manual";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Created: Stop every mail of this store to an address (or change why) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Lower-cased */
+                        email: string;
+                        /** @description `unsubscribed` (the one-click link), `bounced`, `complained` or `manual` */
+                        reason: "unsubscribed" | "bounced" | "complained" | "manual";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_email_suppression: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_email_messages: {
+        parameters: {
+            query?: {
+                kind?: string;
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                status?: "queued" | "sent" | "failed" | "suppressed";
+                /** @description Only messages changed at or after this instant */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The message log: every mail the service sent or refused to send for this store, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description The template key, `test`, or `invitation` */
+                            kind: string;
+                            reason: string | null;
+                            /** @description `queued` (kept in the local outbox, or being handed over), `sent` (accepted by the SMTP server), `failed`, `suppressed` (the address is on the suppression list) */
+                            status: "queued" | "sent" | "failed" | "suppressed";
+                            /** @description Null for organization mail (invitations) */
+                            storeEnvId: string | null;
+                            subject: string;
+                            to: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_email_provider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                provider: "klaviyo" | "mailchimp" | "webhook";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: An email provider of this store and the events pushed to it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The key itself is kept encrypted and never returned */
+                        apiKeyLast4: string | null;
+                        baseUrl: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        enabled: boolean;
+                        events: string[];
+                        listId: string | null;
+                        provider: "klaviyo" | "mailchimp" | "webhook";
+                        /** @description webhook only, shown once when first configured: verify `x-service-signature-v2` with it */
+                        signingSecret?: string;
+                        /** @description Why it is off: turned off, or disabled after about three days of failed deliveries */
+                        statusReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    replace_email_provider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                provider: "klaviyo" | "mailchimp" | "webhook";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "apiKey": "pk_live_0123456789abcdef",
+                 *       "events": [
+                 *         "loyalty.referral_reward",
+                 *         "loyalty.birthday_reward"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    apiKey?: string;
+                    /**
+                     * Format: uri
+                     * @description Klaviyo: https://a.klaviyo.com; Mailchimp: from the key's data centre
+                     */
+                    baseUrl?: string;
+                    enabled?: boolean;
+                    events?: string[];
+                    listId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Configure an email provider (klaviyo, mailchimp or a signed webhook) to receive the store's events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The key itself is kept encrypted and never returned */
+                        apiKeyLast4: string | null;
+                        baseUrl: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        enabled: boolean;
+                        events: string[];
+                        listId: string | null;
+                        provider: "klaviyo" | "mailchimp" | "webhook";
+                        /** @description webhook only, shown once when first configured: verify `x-service-signature-v2` with it */
+                        signingSecret?: string;
+                        /** @description Why it is off: turned off, or disabled after about three days of failed deliveries */
+                        statusReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_email_provider_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                provider: "klaviyo" | "mailchimp" | "webhook";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Delivery attempts to an email provider, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description 1 for the first attempt of a delivery */
+                            attempt: number;
+                            /** @description `dlv_…`, also sent as `x-service-delivery-id` */
+                            deliveryId: string;
+                            durationMs: number;
+                            error: string | null;
+                            eventId: string;
+                            eventType: string | null;
+                            /** @description `att_…` */
+                            id: string;
+                            nextRetryAt: string | null;
+                            responseCode: number | null;
+                            status: "succeeded" | "retrying" | "failed";
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_email_template: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description Which mail the template is for */
+                key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: A mail template of this store (the built-in default until the store replaces it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Plain text; blank lines make paragraphs in the HTML part */
+                        body: string;
+                        /** @description False: the built-in default is in use */
+                        custom: boolean;
+                        /** @description Which mail the template is for */
+                        key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+                        subject: string;
+                        updatedAt: string | null;
+                        /** @description The placeholders this template may use, as `{{name}}` */
+                        variables: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    replace_email_template: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description Which mail the template is for */
+                key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "How was your order, {{customerName}}?",
+                 *       "body": "Hi {{customerName}},\n\nTell us about {{orderId}}:\n\n{{productList}}"
+                 *     }
+                 */
+                "application/json": {
+                    body: string;
+                    subject: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Replace a mail template: text with `{{variable}}` placeholders, no code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Plain text; blank lines make paragraphs in the HTML part */
+                        body: string;
+                        /** @description False: the built-in default is in use */
+                        custom: boolean;
+                        /** @description Which mail the template is for */
+                        key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+                        subject: string;
+                        updatedAt: string | null;
+                        /** @description The placeholders this template may use, as `{{name}}` */
+                        variables: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_email_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "templateKey": "review_request",
+                 *       "to": "owner@shop.example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Which mail the template is for */
+                    templateKey: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+                    /** Format: email */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Send a template with sample values to an address, through the same path as real mail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messageId: string;
+                        reason: string;
+                        status: "queued" | "sent" | "failed" | "suppressed";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_email_unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page for people */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_email_unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page for people */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     list_events: {
         parameters: {
             query?: {
@@ -4508,6 +14378,3503 @@ export interface operations {
             };
         };
     };
+    get_evidence_product: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description The product's platformProductId */
+                platformProductId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The customer evidence of a product: rating summary, verified share, recent reviews and photos */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Up to 12 photos, newest first */
+                        galleryPhotos: {
+                            caption: string | null;
+                            id: string;
+                            reviewId: string | null;
+                            source: "review" | "gallery";
+                            url: string;
+                        }[];
+                        product: {
+                            imageUrl: string | null;
+                            platformProductId: string;
+                            title: string | null;
+                            url: string | null;
+                        };
+                        rating: {
+                            average: number | null;
+                            count: number;
+                            distribution: {
+                                1: number;
+                                2: number;
+                                3: number;
+                                4: number;
+                                5: number;
+                            };
+                        };
+                        /** @description The 10 newest published reviews */
+                        recentReviews: {
+                            authorName: string;
+                            body: string;
+                            id: string;
+                            rating: number;
+                            reply: {
+                                body: string;
+                                /** Format: date-time */
+                                repliedAt: string;
+                            } | null;
+                            title: string | null;
+                            verified: boolean;
+                            /** Format: date-time */
+                            writtenAt: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description The last change to the product or its published reviews
+                         */
+                        updatedAt: string;
+                        verifiedShare: number | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_evidence_product_jsonld: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description The product's platformProductId */
+                platformProductId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The product as schema.org JSON-LD: Product with AggregateRating and Review items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        "@context": "https://schema.org";
+                        /** @enum {string} */
+                        "@type": "Product";
+                        aggregateRating?: {
+                            /** @enum {string} */
+                            "@type": "AggregateRating";
+                            bestRating: number;
+                            ratingValue: number;
+                            reviewCount: number;
+                            worstRating: number;
+                        };
+                        image?: string;
+                        name: string;
+                        review: {
+                            /** @enum {string} */
+                            "@type": "Review";
+                            author: {
+                                /** @enum {string} */
+                                "@type": "Person";
+                                name: string;
+                            };
+                            /** Format: date */
+                            datePublished: string;
+                            name?: string;
+                            reviewBody: string;
+                            reviewRating: {
+                                /** @enum {string} */
+                                "@type": "Rating";
+                                bestRating: number;
+                                ratingValue: number;
+                                worstRating: number;
+                            };
+                        }[];
+                        sku: string;
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_evidence_snapshot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "platformProductId": "sku-1001"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The product's platformProductId */
+                    platformProductId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Sign the product's evidence now: a compact JWS anyone can verify offline with the keys at /oauth/jwks */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alg: string;
+                        /** @description The signed evidence, as in the JWS */
+                        evidence: {
+                            product: {
+                                imageUrl: string | null;
+                                platformProductId: string;
+                                title: string | null;
+                                url: string | null;
+                            };
+                            rating: {
+                                average: number | null;
+                                count: number;
+                                distribution: {
+                                    1: number;
+                                    2: number;
+                                    3: number;
+                                    4: number;
+                                    5: number;
+                                };
+                            };
+                            /** @description The 10 newest published reviews */
+                            recentReviews: {
+                                authorName: string;
+                                body: string;
+                                id: string;
+                                rating: number;
+                                reply: {
+                                    body: string;
+                                    /** Format: date-time */
+                                    repliedAt: string;
+                                } | null;
+                                title: string | null;
+                                verified: boolean;
+                                /** Format: date-time */
+                                writtenAt: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description The last change to the product or its published reviews
+                             */
+                            updatedAt: string;
+                            verifiedShare: number | null;
+                        };
+                        /** @description The JWS's `jti` */
+                        id: string;
+                        /** Format: date-time */
+                        issuedAt: string;
+                        issuer: string;
+                        jwksUri: string;
+                        /** @description Compact serialization */
+                        jws: string;
+                        kid: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_faqs: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description A platformProductId */
+                productId?: string;
+                status?: "draft" | "published";
+                /** @description Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List faqs, oldest change first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            answer: string;
+                            categoryId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            position: number;
+                            productId: string | null;
+                            question: string;
+                            status: "draft" | "published";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_faq: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "question": "How long does delivery take?",
+                 *       "answer": "Two to four working days in the EU.",
+                 *       "productId": "sku-1001",
+                 *       "status": "published",
+                 *       "position": 1
+                 *     }
+                 */
+                "application/json": {
+                    answer: string;
+                    categoryId?: string | null;
+                    /** @description Storefront order, lowest first; default 0 */
+                    position?: number;
+                    productId?: string | null;
+                    question: string;
+                    /** @description Only published FAQs are shown on the storefront; default draft */
+                    status?: "draft" | "published";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create an FAQ */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        answer: string;
+                        categoryId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        position: number;
+                        productId: string | null;
+                        question: string;
+                        status: "draft" | "published";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_faq: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One FAQ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        answer: string;
+                        categoryId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        position: number;
+                        productId: string | null;
+                        question: string;
+                        status: "draft" | "published";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_faq: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete a FAQ */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_faq: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "published"
+                 *     }
+                 */
+                "application/json": {
+                    answer?: string;
+                    categoryId?: string | null;
+                    /** @description Storefront order, lowest first; default 0 */
+                    position?: number;
+                    productId?: string | null;
+                    question?: string;
+                    /** @description Only published FAQs are shown on the storefront; default draft */
+                    status?: "draft" | "published";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change a FAQ; only the fields sent change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        answer: string;
+                        categoryId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        position: number;
+                        productId: string | null;
+                        question: string;
+                        status: "draft" | "published";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_features: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store's entitlements: which plan-gated features its plan (or an operator override) enables, and its limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every plan-gated feature; everything not listed works on every plan */
+                        features: {
+                            /** @description Whether requests that need the feature are served (else 403 `plan_required`) */
+                            enabled: boolean;
+                            /** @description One of outbound-webhooks, connector-hooks */
+                            key: string;
+                            label: string;
+                            /** @description The least plan that includes the feature */
+                            minPlan: "free" | "growth" | "pro";
+                            /** @description `override`: set by the operator, whatever the plan says */
+                            source: "plan" | "override";
+                        }[];
+                        limits: {
+                            /** @description Items per bulk upsert */
+                            batchItems: number;
+                            /** @description Largest page of a list */
+                            pageSize: number;
+                            /** @description Per-credential request limits, applied together */
+                            requestWindows: {
+                                requests: number;
+                                seconds: number;
+                            }[];
+                        };
+                        plan: "free" | "growth" | "pro";
+                        /** @description trialing, active, past_due or lapsed */
+                        subscriptionStatus: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_galleries: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description A platformProductId */
+                productId?: string;
+                status?: "draft" | "published";
+                /** @description Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List galleries, oldest change first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            id: string;
+                            name: string;
+                            productId: string | null;
+                            status: "draft" | "published";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_gallery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Customer photos",
+                 *       "description": "Our shirts, worn by you",
+                 *       "productId": "sku-1001",
+                 *       "status": "published"
+                 *     }
+                 */
+                "application/json": {
+                    description?: string | null;
+                    name: string;
+                    productId?: string | null;
+                    /** @description Only a published gallery is shown and takes photos, leads and favourites; default draft */
+                    status?: "draft" | "published";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create a gallery */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        id: string;
+                        name: string;
+                        productId: string | null;
+                        status: "draft" | "published";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_gallery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One gallery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        id: string;
+                        name: string;
+                        productId: string | null;
+                        status: "draft" | "published";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_gallery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete a gallery */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_gallery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "published"
+                 *     }
+                 */
+                "application/json": {
+                    description?: string | null;
+                    name?: string;
+                    productId?: string | null;
+                    /** @description Only a published gallery is shown and takes photos, leads and favourites; default draft */
+                    status?: "draft" | "published";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change a gallery; only the fields sent change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        id: string;
+                        name: string;
+                        productId: string | null;
+                        status: "draft" | "published";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_gallery_favourite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photoId": "gph_4kQ9xT1mZb7sW2aaaaaa"
+                 *     }
+                 */
+                "application/json": {
+                    photoId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Favourite an approved photo of a gallery; one per visitor per photo; 5/s and 30/min per IP */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        favouriteCount: number;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_gallery_leads: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the leads a gallery's form collected, oldest change first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            consent: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Leads exist to be contacted: `galleries:read` shows the address */
+                            email: string;
+                            galleryId: string;
+                            id: string;
+                            name: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_gallery_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ann@example.com",
+                 *       "name": "Ann",
+                 *       "consent": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The visitor agreed to be contacted
+                     * @enum {boolean}
+                     */
+                    consent: true;
+                    /** Format: email */
+                    email: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Leave an address on a gallery's lead form; 3/s and 10/min per IP */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_gallery_photos: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                status?: "pending" | "approved" | "rejected";
+                /** @description Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List the photos visitors sent to a gallery, oldest change first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            authorEmailLast4: string | null;
+                            authorName: string | null;
+                            caption: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            favouriteCount: number;
+                            galleryId: string;
+                            id: string;
+                            imageUrl: string;
+                            status: "pending" | "approved" | "rejected";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_gallery_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: Send a photo to a gallery from the storefront (multipart `image`, optional `caption`, `authorName`, `authorEmail`); 3/s and 10/min per IP */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        status: "pending" | "approved" | "rejected";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_gallery_photo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+                photoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "approved"
+                 *     }
+                 */
+                "application/json": {
+                    status: "pending" | "approved" | "rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Approve or reject a visitor's photo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        authorEmailLast4: string | null;
+                        authorName: string | null;
+                        caption: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        favouriteCount: number;
+                        galleryId: string;
+                        id: string;
+                        imageUrl: string;
+                        status: "pending" | "approved" | "rejected";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     get_health: {
         parameters: {
             query?: never;
@@ -4567,6 +17934,171 @@ export interface operations {
                         code?: string;
                         message?: string;
                         status: "ok" | "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    list_imports: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Imports made at or after this instant (an import does not change once completed) */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List imports, newest first (each without its per-item errors: GET /imports/{id} has them) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Check this: items are independent, as in the bulk upserts */
+                            failed: number;
+                            id: string;
+                            imported: number;
+                            received: number;
+                            /** @enum {string} */
+                            status: "completed";
+                            /** @enum {string} */
+                            type: "reviews";
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
                     };
                 };
             };
@@ -4966,14 +18498,14 @@ export interface operations {
             };
         };
     };
-    list_orders: {
+    list_loyalty_accounts: {
         parameters: {
             query?: {
                 /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
-                reviewRequestState?: "scheduled" | "sent" | "failed" | "skipped";
+                updatedSince?: string;
             };
             header?: {
                 /** @description The store environment this request acts on */
@@ -4984,7 +18516,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: List orders, most recently updated first */
+            /** @description OK: List loyalty accounts, least recently updated first (updatedAt, then id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,10 +18524,1398 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            balance: number;
+                            createdAt: string | null;
+                            customerId: string;
+                            /** @description null until the customer's first points */
+                            id: string | null;
+                            lifetimePoints: number;
+                            tier: string | null;
+                            updatedAt: string | null;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_loyalty_account: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: A customer's loyalty account with its ledger, newest entry first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        balance: number;
+                        createdAt: string | null;
+                        customerId: string;
+                        /** @description null until the customer's first points */
+                        id: string | null;
+                        ledger: {
+                            data: {
+                                balanceAfter: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @description The key of an API transaction; for the service's own grants, what it is once per (the year, the order, the referral, the review) */
+                                idempotencyKey: string;
+                                /** @description What made the entry */
+                                kind: "api" | "order" | "birthday" | "referral" | "review";
+                                /** @description Positive: earned; negative: spent */
+                                points: number;
+                                reason: string;
+                            }[];
+                            meta: {
+                                limit: number;
+                                page: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                        lifetimePoints: number;
+                        tier: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_loyalty_account_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": -500,
+                 *       "reason": "Redeemed for a 5 EUR voucher",
+                 *       "idempotencyKey": "redeem-7f3a"
+                 *     }
+                 */
+                "application/json": {
+                    idempotencyKey: string;
+                    /** @description Not 0 */
+                    points: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A repeat: the entry the key first made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            balance: number;
+                            createdAt: string | null;
+                            customerId: string;
+                            /** @description null until the customer's first points */
+                            id: string | null;
+                            lifetimePoints: number;
+                            tier: string | null;
+                            updatedAt: string | null;
+                        };
+                        entry: {
+                            balanceAfter: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description The key of an API transaction; for the service's own grants, what it is once per (the year, the order, the referral, the review) */
+                            idempotencyKey: string;
+                            /** @description What made the entry */
+                            kind: "api" | "order" | "birthday" | "referral" | "review";
+                            /** @description Positive: earned; negative: spent */
+                            points: number;
+                            reason: string;
+                        };
+                    };
+                };
+            };
+            /** @description Created: Add or spend points; the same idempotency key applies once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            balance: number;
+                            createdAt: string | null;
+                            customerId: string;
+                            /** @description null until the customer's first points */
+                            id: string | null;
+                            lifetimePoints: number;
+                            tier: string | null;
+                            updatedAt: string | null;
+                        };
+                        entry: {
+                            balanceAfter: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description The key of an API transaction; for the service's own grants, what it is once per (the year, the order, the referral, the review) */
+                            idempotencyKey: string;
+                            /** @description What made the entry */
+                            kind: "api" | "order" | "birthday" | "referral" | "review";
+                            /** @description Positive: earned; negative: spent */
+                            points: number;
+                            reason: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict`, `idempotency_key_reused`, `insufficient_points` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_reused" | "insufficient_points";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_loyalty_referrals: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                status?: "pending" | "completed";
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List referrals, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description The platformOrderId of the referee's first order */
+                            orderId: string | null;
+                            refereeCustomerId: string | null;
+                            /** @description null once the referee was erased */
+                            refereeEmail: string | null;
+                            referrerCustomerId: string;
+                            status: "pending" | "completed";
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_loyalty_referral: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "referrerCustomerId": "cus_4kQ9xT1mZb7sW2aaaaaa",
+                 *       "refereeEmail": "sam.lee@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    refereeEmail: string;
+                    referrerCustomerId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Record that a customer referred someone; their first order completes it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        /** @description The platformOrderId of the referee's first order */
+                        orderId: string | null;
+                        refereeCustomerId: string | null;
+                        /** @description null once the referee was erased */
+                        refereeEmail: string | null;
+                        referrerCustomerId: string;
+                        status: "pending" | "completed";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_loyalty_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store's loyalty settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        birthdayReward: {
+                            /** @description Granted once a year on the customer's birthday; 0 turns it off */
+                            points: number;
+                        };
+                        /** @description Points earned per whole unit of an order's total (1 = one point per dollar); 0 turns earning off */
+                        pointsPerUnit: number;
+                        referralReward: {
+                            /** @description For the referred customer, on their first order */
+                            refereePoints: number;
+                            /** @description For the customer who referred */
+                            referrerPoints: number;
+                        };
+                        tiers: {
+                            /** @description Lifetime points earned from which the tier applies */
+                            minPoints: number;
+                            name: string;
+                        }[];
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_loyalty_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pointsPerUnit": 1,
+                 *       "birthdayReward": {
+                 *         "points": 200
+                 *       },
+                 *       "referralReward": {
+                 *         "referrerPoints": 500,
+                 *         "refereePoints": 250
+                 *       },
+                 *       "tiers": [
+                 *         {
+                 *           "name": "member",
+                 *           "minPoints": 0
+                 *         },
+                 *         {
+                 *           "name": "vip",
+                 *           "minPoints": 2000
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    birthdayReward: {
+                        /** @description Granted once a year on the customer's birthday; 0 turns it off */
+                        points: number;
+                    };
+                    /** @description Points earned per whole unit of an order's total (1 = one point per dollar); 0 turns earning off */
+                    pointsPerUnit: number;
+                    referralReward: {
+                        /** @description For the referred customer, on their first order */
+                        refereePoints: number;
+                        /** @description For the customer who referred */
+                        referrerPoints: number;
+                    };
+                    /** @description Omitted: bronze (0), silver (1,000), gold (5,000). An account's tier is the highest whose minPoints its lifetime points reach */
+                    tiers?: {
+                        /** @description Lifetime points earned from which the tier applies */
+                        minPoints: number;
+                        name: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Replace the store's loyalty settings (appends `loyalty.settings.updated`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        birthdayReward: {
+                            /** @description Granted once a year on the customer's birthday; 0 turns it off */
+                            points: number;
+                        };
+                        /** @description Points earned per whole unit of an order's total (1 = one point per dollar); 0 turns earning off */
+                        pointsPerUnit: number;
+                        referralReward: {
+                            /** @description For the referred customer, on their first order */
+                            refereePoints: number;
+                            /** @description For the customer who referred */
+                            referrerPoints: number;
+                        };
+                        tiers: {
+                            /** @description Lifetime points earned from which the tier applies */
+                            minPoints: number;
+                            name: string;
+                        }[];
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_orders: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page: the records changed after it, even those changed while paging */
+                cursor?: string;
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                reviewRequestState?: "scheduled" | "sent" | "failed" | "skipped";
+                /** @description Only records changed at or after this instant, oldest change first (then `page` is ignored: continue with `cursor`) */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List orders, most recently updated first; with updatedSince or cursor, changes oldest first (incremental sync) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            affiliateCode: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string | null;
                             customerEmail: string | null;
+                            /** @description The linked customer (`cus_…`): by platformCustomerId, else by customerEmail, when the order was last written */
+                            customerId: string | null;
                             customerName: string | null;
                             fulfilledAt: string | null;
                             lineItems: {
@@ -5003,19 +19923,29 @@ export interface operations {
                                 quantity: number;
                             }[];
                             placedAt: string | null;
+                            platformCustomerId: string | null;
                             platformOrderId: string;
+                            platformUpdatedAt: string | null;
                             /** @description Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to `scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email or no line items, or the request would fall after 9999-12-31. Each upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` and `failed` are final. Every change appends `order.review_request.updated`. */
                             reviewRequest: {
                                 reason: string | null;
                                 scheduledFor: string | null;
+                                /** @description With an active email sequence: the sequence the request follows */
+                                sequenceId?: string;
                                 state: ("scheduled" | "sent" | "failed" | "skipped") | null;
+                                /** @description With an email sequence: the step (1-based) scheduled next, or the last one sent once `sent` */
+                                step?: number;
                             };
                             total: number | null;
                             /** Format: date-time */
                             updatedAt: string;
                         }[];
                         meta: {
+                            /** @description Sync lists only: more changes follow now */
+                            hasMore?: boolean;
                             limit: number;
+                            /** @description Sync lists only: the position after the last record returned; keep it to resume */
+                            nextCursor?: string | null;
                             page: number;
                             total: number;
                             totalPages: number;
@@ -5174,6 +20104,7 @@ export interface operations {
                  */
                 "application/json": {
                     orders: {
+                        affiliateCode?: string | null;
                         currency?: string | null;
                         customerEmail?: string | null;
                         customerName?: string | null;
@@ -5183,8 +20114,10 @@ export interface operations {
                             quantity: number;
                         }[];
                         placedAt?: string | null;
+                        platformCustomerId?: string | null;
                         /** @description The upsert key */
                         platformOrderId: string;
+                        platformUpdatedAt?: string | null;
                         total?: number | null;
                     }[];
                 };
@@ -5389,10 +20322,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        affiliateCode: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         currency: string | null;
                         customerEmail: string | null;
+                        /** @description The linked customer (`cus_…`): by platformCustomerId, else by customerEmail, when the order was last written */
+                        customerId: string | null;
                         customerName: string | null;
                         fulfilledAt: string | null;
                         lineItems: {
@@ -5400,12 +20336,18 @@ export interface operations {
                             quantity: number;
                         }[];
                         placedAt: string | null;
+                        platformCustomerId: string | null;
                         platformOrderId: string;
+                        platformUpdatedAt: string | null;
                         /** @description Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to `scheduled` (`scheduledFor` = fulfilledAt + the configured delay), or to `skipped` when every product is excluded from review requests (the reason names the products, cut to 1,000 characters), the order has no customer email or no line items, or the request would fall after 9999-12-31. Each upsert recomputes `scheduled`/`skipped`. When due, the scheduler moves `scheduled` to `sent` (mail handed to the transport), `failed` (the transport refused; the reason says why) or `skipped` (products excluded since). `sent` and `failed` are final. Every change appends `order.review_request.updated`. */
                         reviewRequest: {
                             reason: string | null;
                             scheduledFor: string | null;
+                            /** @description With an active email sequence: the sequence the request follows */
+                            sequenceId?: string;
                             state: ("scheduled" | "sent" | "failed" | "skipped") | null;
+                            /** @description With an email sequence: the step (1-based) scheduled next, or the last one sent once `sent` */
+                            step?: number;
                         };
                         total: number | null;
                         /** Format: date-time */
@@ -5479,6 +20421,1025 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_orgs_current: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The organization of the credential, with its owners */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        owners: {
+                            email: string;
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_orgs_current: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Northwind Outfitters"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Rename the organization (owner only) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        owners: {
+                            email: string;
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_orgs_current_partners: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The partner organizations this organization has granted access */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            partnerOrgId: string;
+                            partnerOrgName: string;
+                            role: "admin" | "editor" | "viewer";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_orgs_current_partner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "partnerOrgId": "org_8Hs2kQp0xYb4LmN7tRw1",
+                 *       "role": "editor"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description An organization id (`org_…`) */
+                    partnerOrgId: string;
+                    /** @description At most admin */
+                    role: "admin" | "editor" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Grant a partner (agency) organization a role on this organization's stores (owner) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        partnerOrgId: string;
+                        partnerOrgName: string;
+                        role: "admin" | "editor" | "viewer";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Created: Grant a partner (agency) organization a role on this organization's stores (owner) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        partnerOrgId: string;
+                        partnerOrgName: string;
+                        role: "admin" | "editor" | "viewer";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_orgs_current_partner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An organization id (`org_…`) */
+                partnerOrgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Revoke a partner's access (owner); its people are refused from their next request */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_orgs_current_transfer_ownership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "personId": "usr_4kQ9xT1mZb7sW2aB3cD4"
+                 *     }
+                 */
+                "application/json": {
+                    personId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Hand ownership to an admin of the organization (owner only); the caller becomes an admin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        owners: {
+                            email: string;
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `credential_not_allowed`, `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -6364,6 +22325,574 @@ export interface operations {
             };
         };
     };
+    create_outbound_webhook_delivery_redeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description `dlv_…` from the delivery log */
+                deliveryId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: Send one delivery's event again, as a new delivery with the same event id */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The new delivery, `dlv_…` */
+                        deliveryId: string;
+                        /** @description The same event id as before */
+                        eventId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_outbound_webhook_enable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Enable a disabled webhook again (its failure count starts over); an active one is left as it is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        consecutiveFailures: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @description Event types, or `["*"]` for every type (only for a creator that may read every resource) */
+                        events: string[];
+                        /** @description `whk_…` */
+                        id: string;
+                        /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
+                        status: "active" | "disabled" | "retired";
+                        statusChangedAt: string | null;
+                        statusReason: string | null;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_outbound_webhook_replay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T08:00:00Z",
+                 *       "until": "2026-11-20T14:30:00Z",
+                 *       "types": [
+                 *         "review.created",
+                 *         "review.published"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Start of the range (inclusive)
+                     */
+                    since: string;
+                    /** @description Only these event types */
+                    types?: string[];
+                    /**
+                     * Format: date-time
+                     * @description End of the range (exclusive); default now
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: Re-send the stored events of a time range to this webhook (recovering from an outage) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        firstEventId: string | null;
+                        lastEventId: string | null;
+                        queued: number;
+                        /** Format: date-time */
+                        since: string;
+                        /** Format: date-time */
+                        until: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_event_type" | "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     list_outbound_webhooks_events: {
         parameters: {
             query?: {
@@ -6520,14 +23049,157 @@ export interface operations {
             };
         };
     };
-    list_products: {
+    list_partner_clients: {
         parameters: {
             query?: {
-                excludedFromReviewRequests?: boolean;
                 /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The client organizations that granted this organization partner access, with their stores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            grantedAt: string;
+                            name: string;
+                            orgId: string;
+                            /** @description The role the client granted; a person acts with the lesser of it and their own */
+                            role: "admin" | "editor" | "viewer";
+                            /** @description Send one of these ids as x-store-env-id to act on it */
+                            stores: {
+                                id: string;
+                                name: string;
+                            }[];
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_placements: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first */
+                updatedSince?: string;
+                webPageId?: string;
+                widget?: "reviews" | "summary" | "gallery" | "faqs" | "badge";
             };
             header?: {
                 /** @description The store environment this request acts on */
@@ -6538,7 +23210,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: List products, most recently updated first */
+            /** @description OK: List placements, oldest change first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6548,17 +23220,947 @@ export interface operations {
                         data: {
                             /** Format: date-time */
                             createdAt: string;
+                            enabled: boolean;
+                            id: string;
+                            selector: string;
+                            settings: {
+                                /** @description gallery: the gallery shown */
+                                galleryId?: string;
+                                /** @description A heading above the widget */
+                                heading?: string;
+                                /** @description reviews and gallery: items per page (default 5) */
+                                pageSize?: number;
+                                /** @description reviews, summary, badge and faqs: the product shown */
+                                productId?: string;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            webPageId: string;
+                            widget: "reviews" | "summary" | "gallery" | "faqs" | "badge";
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_placement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "webPageId": "page_4kQ9xT1mZb7sW2aaaaaa",
+                 *       "widget": "reviews",
+                 *       "selector": "#reviews",
+                 *       "settings": {
+                 *         "productId": "sku-1001",
+                 *         "pageSize": 5
+                 *       },
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default true */
+                    enabled?: boolean;
+                    /** @description CSS selector of the element the widget renders into */
+                    selector: string;
+                    settings?: {
+                        /** @description gallery: the gallery shown */
+                        galleryId?: string;
+                        /** @description A heading above the widget */
+                        heading?: string;
+                        /** @description reviews and gallery: items per page (default 5) */
+                        pageSize?: number;
+                        /** @description reviews, summary, badge and faqs: the product shown */
+                        productId?: string;
+                    };
+                    /** @description The web page the widget is placed on */
+                    webPageId: string;
+                    widget: "reviews" | "summary" | "gallery" | "faqs" | "badge";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create a placement */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        enabled: boolean;
+                        id: string;
+                        selector: string;
+                        settings: {
+                            /** @description gallery: the gallery shown */
+                            galleryId?: string;
+                            /** @description A heading above the widget */
+                            heading?: string;
+                            /** @description reviews and gallery: items per page (default 5) */
+                            pageSize?: number;
+                            /** @description reviews, summary, badge and faqs: the product shown */
+                            productId?: string;
+                        };
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webPageId: string;
+                        widget: "reviews" | "summary" | "gallery" | "faqs" | "badge";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_placement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One placement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        enabled: boolean;
+                        id: string;
+                        selector: string;
+                        settings: {
+                            /** @description gallery: the gallery shown */
+                            galleryId?: string;
+                            /** @description A heading above the widget */
+                            heading?: string;
+                            /** @description reviews and gallery: items per page (default 5) */
+                            pageSize?: number;
+                            /** @description reviews, summary, badge and faqs: the product shown */
+                            productId?: string;
+                        };
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webPageId: string;
+                        widget: "reviews" | "summary" | "gallery" | "faqs" | "badge";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_placement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete a placement */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_placement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default true */
+                    enabled?: boolean;
+                    /** @description CSS selector of the element the widget renders into */
+                    selector?: string;
+                    settings?: {
+                        /** @description gallery: the gallery shown */
+                        galleryId?: string;
+                        /** @description A heading above the widget */
+                        heading?: string;
+                        /** @description reviews and gallery: items per page (default 5) */
+                        pageSize?: number;
+                        /** @description reviews, summary, badge and faqs: the product shown */
+                        productId?: string;
+                    };
+                    /** @description The web page the widget is placed on */
+                    webPageId?: string;
+                    widget?: "reviews" | "summary" | "gallery" | "faqs" | "badge";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change a placement; only the fields sent change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        enabled: boolean;
+                        id: string;
+                        selector: string;
+                        settings: {
+                            /** @description gallery: the gallery shown */
+                            galleryId?: string;
+                            /** @description A heading above the widget */
+                            heading?: string;
+                            /** @description reviews and gallery: items per page (default 5) */
+                            pageSize?: number;
+                            /** @description reviews, summary, badge and faqs: the product shown */
+                            productId?: string;
+                        };
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webPageId: string;
+                        widget: "reviews" | "summary" | "gallery" | "faqs" | "badge";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_products: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page: the records changed after it, even those changed while paging */
+                cursor?: string;
+                excludedFromReviewRequests?: boolean;
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only records changed at or after this instant, oldest change first (then `page` is ignored: continue with `cursor`) */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List products, most recently updated first; with updatedSince or cursor, changes oldest first (incremental sync) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            categoryIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
                             excludedFromReviewRequests: boolean;
                             exclusionReason: string | null;
                             imageUrl: string | null;
                             platformProductId: string;
+                            platformUpdatedAt: string | null;
                             title: string | null;
                             /** Format: date-time */
                             updatedAt: string;
                             url: string | null;
                         }[];
                         meta: {
+                            /** @description Sync lists only: more changes follow now */
+                            hasMore?: boolean;
                             limit: number;
+                            /** @description Sync lists only: the position after the last record returned; keep it to resume */
+                            nextCursor?: string | null;
                             page: number;
                             total: number;
                             totalPages: number;
@@ -6714,12 +24316,15 @@ export interface operations {
                  */
                 "application/json": {
                     products: {
+                        /** @description Categories of this store (GET /categories); omitted: none */
+                        categoryIds?: string[];
                         /** @description Omitted: false */
                         excludedFromReviewRequests?: boolean;
                         exclusionReason?: string | null;
                         imageUrl?: string | null;
                         /** @description The upsert key */
                         platformProductId: string;
+                        platformUpdatedAt?: string | null;
                         title?: string | null;
                         url?: string | null;
                     }[];
@@ -6925,12 +24530,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        categoryIds: string[];
                         /** Format: date-time */
                         createdAt: string;
                         excludedFromReviewRequests: boolean;
                         exclusionReason: string | null;
                         imageUrl: string | null;
                         platformProductId: string;
+                        platformUpdatedAt: string | null;
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
@@ -7054,9 +24661,1124 @@ export interface operations {
             };
         };
     };
+    list_review_incentives: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List review incentives, least recently updated first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            minRating: number | null;
+                            points: number | null;
+                            /** @description The coupon codes left and given out (0 and 0 for points) */
+                            pool: {
+                                available: number;
+                                issued: number;
+                            };
+                            /** @description Qualifying reviews that found the pool empty */
+                            poolEmpty: {
+                                count: number;
+                                lastAt: string | null;
+                            };
+                            requiresMedia: boolean;
+                            type: "coupon" | "points";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            verifiedOnly: boolean;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_review_incentive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only reviews rated at least this */
+                    minRating?: number | null;
+                    /** @description Required for `points`; not allowed for `coupon` */
+                    points?: number | null;
+                    /** @description Only reviews with a photo or video (default false) */
+                    requiresMedia?: boolean;
+                    type: "coupon" | "points";
+                    /** @description Only verified reviews (the author is the order's customer) */
+                    verifiedOnly: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create a review incentive */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        minRating: number | null;
+                        points: number | null;
+                        /** @description The coupon codes left and given out (0 and 0 for points) */
+                        pool: {
+                            available: number;
+                            issued: number;
+                        };
+                        /** @description Qualifying reviews that found the pool empty */
+                        poolEmpty: {
+                            count: number;
+                            lastAt: string | null;
+                        };
+                        requiresMedia: boolean;
+                        type: "coupon" | "points";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        verifiedOnly: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_review_incentive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One review incentive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        minRating: number | null;
+                        points: number | null;
+                        /** @description The coupon codes left and given out (0 and 0 for points) */
+                        pool: {
+                            available: number;
+                            issued: number;
+                        };
+                        /** @description Qualifying reviews that found the pool empty */
+                        poolEmpty: {
+                            count: number;
+                            lastAt: string | null;
+                        };
+                        requiresMedia: boolean;
+                        type: "coupon" | "points";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        verifiedOnly: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_review_incentive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete a review incentive and its unused codes (rewards already given stay) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_review_incentive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "minRating": 5
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Only reviews rated at least this */
+                    minRating?: number | null;
+                    /** @description Required for `points`; not allowed for `coupon` */
+                    points?: number | null;
+                    /** @description Only reviews with a photo or video (default false) */
+                    requiresMedia?: boolean;
+                    /** @description Only verified reviews (the author is the order's customer) */
+                    verifiedOnly?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change a review incentive's rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        minRating: number | null;
+                        points: number | null;
+                        /** @description The coupon codes left and given out (0 and 0 for points) */
+                        pool: {
+                            available: number;
+                            issued: number;
+                        };
+                        /** @description Qualifying reviews that found the pool empty */
+                        poolEmpty: {
+                            count: number;
+                            lastAt: string | null;
+                        };
+                        requiresMedia: boolean;
+                        type: "coupon" | "points";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        verifiedOnly: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_review_incentive_code: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "codes": [
+                 *         "THANKS-7F3A",
+                 *         "THANKS-9C21"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    codes: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Add coupon codes to a coupon incentive's pool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added: number;
+                        duplicates: number;
+                        /** @description The coupon codes left and given out (0 and 0 for points) */
+                        pool: {
+                            available: number;
+                            issued: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     list_reviews: {
         parameters: {
             query?: {
+                /** @description `meta.nextCursor` of the previous page: the records changed after it, even those changed while paging */
+                cursor?: string;
                 /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
                 limit?: number;
                 orderId?: string;
@@ -7065,6 +25787,8 @@ export interface operations {
                 productId?: string;
                 rating?: number;
                 status?: "pending" | "published" | "rejected";
+                /** @description Only records changed at or after this instant, oldest change first (then `page` is ignored: continue with `cursor`) */
+                updatedSince?: string;
                 /** @description `false` returns only unverified reviews */
                 verified?: boolean;
             };
@@ -7077,7 +25801,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: List reviews, newest writtenAt first (imported reviews by their original date) */
+            /** @description OK: List reviews, newest writtenAt first (imported reviews by their original date); with updatedSince or cursor, changes oldest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7096,8 +25820,7 @@ export interface operations {
                             media: {
                                 id: string;
                                 mime: string;
-                                /** @enum {string} */
-                                type: "image";
+                                type: "image" | "video";
                                 url: string;
                             }[];
                             /** @description The order's platformOrderId */
@@ -7122,7 +25845,11 @@ export interface operations {
                             writtenAt: string;
                         }[];
                         meta: {
+                            /** @description Sync lists only: more changes follow now */
+                            hasMore?: boolean;
                             limit: number;
+                            /** @description Sync lists only: the position after the last record returned; keep it to resume */
+                            nextCursor?: string | null;
                             page: number;
                             total: number;
                             totalPages: number;
@@ -7271,7 +25998,7 @@ export interface operations {
                     authorEmail: string;
                     authorName: string;
                     body: string;
-                    /** @description Ids from POST /uploads/image */
+                    /** @description Ids from POST /uploads/image, and the videoId of POST /reviews/video-upload-url once its upload is done */
                     mediaIds?: string[];
                     orderId?: string | null;
                     productId: string;
@@ -7460,8 +26187,7 @@ export interface operations {
                         media: {
                             id: string;
                             mime: string;
-                            /** @enum {string} */
-                            type: "image";
+                            type: "image" | "video";
                             url: string;
                         }[];
                         /** @description The order's platformOrderId */
@@ -7786,8 +26512,7 @@ export interface operations {
                         media: {
                             id: string;
                             mime: string;
-                            /** @enum {string} */
-                            type: "image";
+                            type: "image" | "video";
                             url: string;
                         }[];
                         /** @description The order's platformOrderId */
@@ -8086,6 +26811,1790 @@ export interface operations {
             };
         };
     };
+    create_reviews_video_upload_url: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contentType": "video/mp4",
+                 *       "size": 7340032
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Checked again against the bytes on upload */
+                    contentType: "video/mp4" | "video/webm" | "video/quicktime";
+                    /** @description Bytes; at most 100 MB. The upload may not be larger. */
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Get a signed single-use URL to upload a review video; 1/s and 3/min per IP */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description PUT the bytes here; the URL works once */
+                        uploadUrl: string;
+                        videoId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_sending_domain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store's sending domain and the DNS records to publish, with their status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkedAt: string | null;
+                        domain: string;
+                        fromAddress: string;
+                        records: {
+                            name: string;
+                            purpose: "dkim" | "spf" | "dmarc" | "return_path";
+                            /** @description `pending` (not checked yet), `verified`, `missing` (no such record), `mismatch` (a record with another value), `unreachable` (DNS did not answer) */
+                            status: "pending" | "verified" | "missing" | "mismatch" | "unreachable";
+                            type: "TXT" | "CNAME";
+                            value: string;
+                        }[];
+                        /** @description `verified` while the DKIM record matches: mail is then signed and sent from `fromAddress` */
+                        status: "pending" | "verified";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_sending_domain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.shop.example"
+                 *     }
+                 */
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Send from a domain of the store: generates its DKIM key pair and lists the records to publish */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkedAt: string | null;
+                        domain: string;
+                        fromAddress: string;
+                        records: {
+                            name: string;
+                            purpose: "dkim" | "spf" | "dmarc" | "return_path";
+                            /** @description `pending` (not checked yet), `verified`, `missing` (no such record), `mismatch` (a record with another value), `unreachable` (DNS did not answer) */
+                            status: "pending" | "verified" | "missing" | "mismatch" | "unreachable";
+                            type: "TXT" | "CNAME";
+                            value: string;
+                        }[];
+                        /** @description `verified` while the DKIM record matches: mail is then signed and sent from `fromAddress` */
+                        status: "pending" | "verified";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_sending_domain_verify: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Check the records in DNS now; a matching DKIM record turns signing on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkedAt: string | null;
+                        domain: string;
+                        fromAddress: string;
+                        records: {
+                            name: string;
+                            purpose: "dkim" | "spf" | "dmarc" | "return_path";
+                            /** @description `pending` (not checked yet), `verified`, `missing` (no such record), `mismatch` (a record with another value), `unreachable` (DNS did not answer) */
+                            status: "pending" | "verified" | "missing" | "mismatch" | "unreachable";
+                            type: "TXT" | "CNAME";
+                            value: string;
+                        }[];
+                        /** @description `verified` while the DKIM record matches: mail is then signed and sent from `fromAddress` */
+                        status: "pending" | "verified";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_storefront_faqs: {
+        parameters: {
+            query?: {
+                /** @description A platformProductId */
+                productId?: string;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Published FAQs by position: a product's own and the store-wide ones, or only store-wide without productId */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            answer: string;
+                            id: string;
+                            position: number;
+                            productId: string | null;
+                            question: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer has not changed since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_storefront_gallery: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: A published gallery with a page of its approved photos, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        description: string | null;
+                        id: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                        name: string;
+                        photos: {
+                            authorName: string | null;
+                            caption: string | null;
+                            favouriteCount: number;
+                            id: string;
+                            imageUrl: string;
+                        }[];
+                        productId: string | null;
+                    };
+                };
+            };
+            /** @description Not Modified: the answer has not changed since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_storefront_placements: {
+        parameters: {
+            query: {
+                url: string;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The enabled widget placements of the page at a URL, for the widget loader */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            selector: string;
+                            settings: {
+                                /** @description gallery: the gallery shown */
+                                galleryId?: string;
+                                /** @description A heading above the widget */
+                                heading?: string;
+                                /** @description reviews and gallery: items per page (default 5) */
+                                pageSize?: number;
+                                /** @description reviews, summary, badge and faqs: the product shown */
+                                productId?: string;
+                            };
+                            widget: "reviews" | "summary" | "gallery" | "faqs" | "badge";
+                        }[];
+                        page: {
+                            id: string;
+                            type: string;
+                            url: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not Modified: the answer has not changed since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_storefront_reviews: {
+        parameters: {
+            query: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description A platformProductId */
+                productId: string;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The published reviews of a product, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            authorName: string;
+                            body: string;
+                            helpfulCount: number;
+                            id: string;
+                            media: {
+                                id: string;
+                                type: string;
+                                url: string;
+                            }[];
+                            productId: string;
+                            rating: number;
+                            reply: {
+                                body: string;
+                                repliedAt: string;
+                            } | null;
+                            title: string | null;
+                            verified: boolean;
+                            writtenAt: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the answer has not changed since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_storefront_summary: {
+        parameters: {
+            query: {
+                /** @description A platformProductId */
+                productId: string;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The rating summary of a product: count, average and distribution of its published reviews */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Rounded to two decimals; null without reviews */
+                        average: number | null;
+                        count: number;
+                        distribution: {
+                            1: number;
+                            2: number;
+                            3: number;
+                            4: number;
+                            5: number;
+                        };
+                        productId: string;
+                    };
+                };
+            };
+            /** @description Not Modified: the answer has not changed since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_support_requests: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                /** @description Only requests made at or after this instant */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The store's support requests, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Who asked: `api_key:<id>`, `oauth:<grant id>` or `person:<id>` */
+                            credential: string;
+                            /** @description The `x-request-id` of the credential's most recent 4xx and 5xx answers, newest first (at most 20) */
+                            failedRequestIds: string[];
+                            id: string;
+                            /** @description queued, sent, failed, or not_configured (no SUPPORT_EMAIL: kept here only) */
+                            mailStatus: string;
+                            storeEnvId: string;
+                            subject: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_support_request: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Imports fail with invalid_request",
+                 *       "body": "Since this morning our nightly review import is refused; see the failed request ids."
+                 *     }
+                 */
+                "application/json": {
+                    body: string;
+                    subject: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Ask for help: the request carries the store, the credential and its recent failed request ids */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Who asked: `api_key:<id>`, `oauth:<grant id>` or `person:<id>` */
+                        credential: string;
+                        /** @description The `x-request-id` of the credential's most recent 4xx and 5xx answers, newest first (at most 20) */
+                        failedRequestIds: string[];
+                        id: string;
+                        /** @description queued, sent, failed, or not_configured (no SUPPORT_EMAIL: kept here only) */
+                        mailStatus: string;
+                        storeEnvId: string;
+                        subject: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     get_upload: {
         parameters: {
             query?: never;
@@ -8225,6 +28734,1526 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    replace_uploads_video: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: Upload a review video to the signed URL from POST /reviews/video-upload-url (the raw bytes as the body) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mime: string;
+                        size: number;
+                        videoId: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `origin_not_allowed`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "origin_not_allowed" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Gone: `upload_url_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "upload_url_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_web_pages: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
+                type?: "home" | "product" | "collection" | "custom";
+                /** @description Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: List web pages, oldest change first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            title: string | null;
+                            type: "home" | "product" | "collection" | "custom";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_web_page: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example/products/linen-shirt",
+                 *       "title": "Linen shirt",
+                 *       "type": "product"
+                 *     }
+                 */
+                "application/json": {
+                    title?: string | null;
+                    type: "home" | "product" | "collection" | "custom";
+                    /**
+                     * Format: uri
+                     * @description The page's http(s) address. Stored as origin and path: the query and fragment are dropped and a trailing slash is removed, so the widget finds the page however it was linked. Unique in the store.
+                     */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Create a web page */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        title: string | null;
+                        type: "home" | "product" | "collection" | "custom";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_web_page: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: One web page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        title: string | null;
+                        type: "home" | "product" | "collection" | "custom";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_web_page: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: Delete a web page */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    update_web_page: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Linen shirt, natural"
+                 *     }
+                 */
+                "application/json": {
+                    title?: string | null;
+                    type?: "home" | "product" | "collection" | "custom";
+                    /**
+                     * Format: uri
+                     * @description The page's http(s) address. Stored as origin and path: the query and fragment are dropped and a trailing slash is removed, so the widget finds the page however it was linked. Unique in the store.
+                     */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Change a web page; only the fields sent change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        title: string | null;
+                        type: "home" | "product" | "collection" | "custom";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    create_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store platform that sends the notifications */
+                platform: "shopify" | "woocommerce" | "bigcommerce";
+                storeEnvId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Receiver for a platform's own webhooks (public; authenticated by the platform's signature) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: this delivery id was already received; nothing was done */
+                        duplicate: boolean;
+                        /** @description applied; ignored (a topic that is not synced, or nothing to delete); rejected (the record failed the item rules) */
+                        outcome: "applied" | "ignored" | "rejected" | null;
+                        received: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_signature` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_signature";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    list_webhooks_platforms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: The platforms this store receives webhooks from (never their secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The store platform that sends the notifications */
+                            platform: "shopify" | "woocommerce" | "bigcommerce";
+                            /** @description Where to point the platform's webhooks (topics: products and orders, created, updated, deleted, fulfilled) */
+                            receiverUrl: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    replace_webhooks_platform: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description The store platform that sends the notifications */
+                platform: "shopify" | "woocommerce" | "bigcommerce";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "secret": "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"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description As the platform shows it */
+                    secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Set the secret a platform signs its webhooks with; it is stored encrypted and never shown again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The store platform that sends the notifications */
+                        platform: "shopify" | "woocommerce" | "bigcommerce";
+                        /** @description Where to point the platform's webhooks (topics: products and orders, created, updated, deleted, fulfilled) */
+                        receiverUrl: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;

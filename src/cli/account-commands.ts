@@ -34,7 +34,8 @@ export const commands: Record<string, Command> = {
     async run ({ services, args }) {
       const v = options(args, { store: { type: 'string' }, plan: { type: 'string' }, status: { type: 'string' } }, ['store', 'plan'])
       if (v.status !== undefined && !(SUBSCRIPTION_STATUSES as readonly unknown[]).includes(v.status)) throw new UsageError(`--status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`)
-      return services.bootstrap.setPlan({ store: String(v.store), plan: plan(v.plan)!, status: v.status as SubscriptionStatus | undefined })
+      // Through billing: the change appends subscription.updated and is audited like an owner's (actor `cli`).
+      return services.billing.apply({ store: String(v.store), plan: plan(v.plan)!, status: v.status as SubscriptionStatus | undefined }, 'cli')
     }
   },
   'store set-origins': {

@@ -186,6 +186,35 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         .orderBy('webhook_attempts.id', 'desc'))
     },
 
+    /** One delivery of a subscription (tenant ids explicit): redelivery starts from it. */
+    findDelivery (storeId: string, subscriptionId: string, id: number): Promise<{ id: number, org_id: string, event_id: number, status: string } | undefined> {
+      return table().where({ id, store_env_id: storeId, subscription_id: subscriptionId }).first('id', 'org_id', 'event_id', 'status')
+    },
+
+    /**
+     * Queues the given stored events again for one subscription, as new deliveries of the same event ids (receivers
+     * de-duplicate on them); answers the new delivery ids. Redelivery and replay (decisions.md section 15).
+     */
+    async requeue (target: { orgId: string, storeEnvId: string, subscriptionId: string }, eventIds: number[], now: number): Promise<number[]> {
+      const ids: number[] = []
+      await db.transaction(async (trx) => {
+        for (const eventId of eventIds) {
+          const [id] = await trx('webhook_deliveries').insert({
+            org_id: target.orgId, store_env_id: target.storeEnvId, subscription_id: target.subscriptionId, event_id: eventId, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now
+          })
+          ids.push(Number(id))
+        }
+      })
+      return ids
+    },
+
+    /** The store's stored events in [since, until), oldest first, of `types` when given; at most `limit`. */
+    eventsBetween (storeId: string, since: number, until: number, types: string[] | null, limit: number): Promise<Array<{ id: number, type: string }>> {
+      const query = db('events').where({ store_env_id: storeId }).where('created_at', '>=', since).where('created_at', '<', until)
+      if (types) query.whereIn('type', types)
+      return query.orderBy('id').limit(limit).select('id', 'type')
+    },
+
     /** Deliveries not yet finished, for a subscription's summary. */
     async pendingCount (storeId: string, subscriptionId: string): Promise<number> {
       const [{ n }] = await table().where({ store_env_id: storeId, subscription_id: subscriptionId, status: 'pending' }).count<Array<{ n: number }>>({ n: '*' })

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex'
 import { countAndPage } from '../lib/pagination.js'
 
-/** Outbound webhooks (`webhook`) and connector REST hooks (`hook`) are two kinds of one subscription. */
-export type SubscriptionKind = 'webhook' | 'hook'
+/**
+ * Outbound webhooks (`webhook`), connector REST hooks (`hook`) and email providers (`provider`, delivery/providers.ts)
+ * are kinds of one subscription.
+ */
+export type SubscriptionKind = 'webhook' | 'hook' | 'provider'
 export type SubscriptionStatus = 'active' | 'disabled' | 'retired' | 'deleted'
 
 export interface SubscriptionRow {
@@ -47,6 +50,13 @@ export function subscriptionsRepository (db: Knex) {
     async setStatus (id: string, to: SubscriptionStatus, from: SubscriptionStatus[], reason: string | null, now: number, trx: Knex = db): Promise<boolean> {
       const changed = await trx('webhook_subscriptions').where({ id }).whereIn('status', from)
         .update({ status: to, status_reason: reason, status_changed_at: now })
+      return changed === 1
+    },
+
+    /** A disabled subscription back to active, with its failure count cleared (re-enabled by a person). */
+    async enable (id: string, now: number): Promise<boolean> {
+      const changed = await db('webhook_subscriptions').where({ id, status: 'disabled' })
+        .update({ status: 'active', status_reason: 'Enabled again', status_changed_at: now, consecutive_failures: 0 })
       return changed === 1
     },
 

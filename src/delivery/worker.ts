@@ -10,6 +10,7 @@ import type { AttemptRecord, ClaimedDelivery, OutboxRepository } from './outbox.
 import { retryDelay } from './schedule.js'
 import { signatureHeaders } from './sign.js'
 import { checkLiteralHost, guardedLookup } from './url-guard.js'
+import { providerRequest, type ProviderConfig } from './providers.js'
 
 export interface WorkerOptions {
   /** No answer within this many ms is a failed attempt (decisions.md section 8: 10 s). */
@@ -221,9 +222,23 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     // Never start an attempt that could outlive the claim: another worker may own the delivery by then.
     if (started + options.timeoutMs + 1_000 > leaseUntil) return () => outbox.release(d.id, token, started)
     if (d.subscription_status !== 'active') return () => outbox.cancel(d.id, token, `Subscription ${d.subscription_status}`, started)
-    const body = deliveryBody(d, deps.hookItem)
     stats.attempted++
+    if (d.kind === 'provider') return attemptProvider(d, token, started)
+    const body = deliveryBody(d, deps.hookItem)
     const sent = await post(d.url, body, deliveryHeaders(d, secretOf(d), body, started, deps.publicUrl), agent, deps, options)
+    return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
+  }
+
+  /** An email provider: the request in its own format (delivery/providers.ts); an event it cannot carry fails. */
+  async function attemptProvider (d: ClaimedDelivery, token: string, started: number): Promise<Recorder> {
+    let built
+    try {
+      const event = { id: `evt_${d.event_id}`, type: d.event_type, createdAt: Number(d.event_created_at), storeEnvId: d.store_env_id, data: JSON.parse(d.event_data) as Record<string, unknown> }
+      built = providerRequest(JSON.parse(secretOf(d)) as ProviderConfig, d.url, event, started, deps.publicUrl)
+    } catch (err) {
+      return outcome(outbox, { delivery: d, token, now: clock(), responseCode: null, durationMs: 0, error: (err as Error).message }, recordSuccess)
+    }
+    const sent = await post(built.url, built.body, built.headers, agent, deps, options)
     return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
   }
 

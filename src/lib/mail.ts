@@ -1,7 +1,22 @@
 import type { Knex } from 'knex'
 import nodemailer from 'nodemailer'
 
-export interface Mail { orgId: string, storeEnvId: string, to: string, subject: string, text: string }
+export interface Mail {
+  orgId: string
+  storeEnvId: string
+  to: string
+  subject: string
+  text: string
+  /** The HTML alternative of `text` (modules/email/layout.ts). */
+  html?: string
+  /** Extra headers, e.g. List-Unsubscribe (RFC 8058). */
+  headers?: Record<string, string>
+  /** The display name before the From address (a store's branding). */
+  fromName?: string | null
+  /** The store's verified sending domain: its own From address, and nodemailer's DKIM signing options. */
+  fromAddress?: string
+  dkim?: { domainName: string, keySelector: string, privateKey: string }
+}
 export interface Message { to: string, subject: string, text: string }
 
 /**
@@ -17,15 +32,22 @@ export interface MailTransport {
   close: () => void
 }
 
+/** The address of `Name <address>` (or the whole value): a store's own display name goes before it. */
+function fromAddress (mailFrom: string): string {
+  return /<([^<>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom.trim()
+}
+
 /** With SMTP_URL: SMTP through nodemailer. Without it (embedded default): rows in `mail_outbox`, nothing leaves the host. */
 export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, clock: () => number): MailTransport {
+  const address = fromAddress(config.mailFrom)
+  const fromOf = (mail: Mail) => mail.fromName || mail.fromAddress ? { name: mail.fromName ?? '', address: mail.fromAddress ?? address } : config.mailFrom
   if (config.smtpUrl) {
     const smtp = nodemailer.createTransport(config.smtpUrl)
     const direct = async (message: Message) => { await smtp.sendMail({ from: config.mailFrom, ...message }) }
     return {
       kind: 'smtp',
       async send (_trx, mail) {
-        await direct({ to: mail.to, subject: mail.subject, text: mail.text })
+        await smtp.sendMail({ from: fromOf(mail), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, dkim: mail.dkim })
       },
       direct,
       close: () => smtp.close()
@@ -35,7 +57,15 @@ export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, c
     kind: 'outbox',
     async send (trx, mail) {
       await trx('mail_outbox').insert({
-        org_id: mail.orgId, store_env_id: mail.storeEnvId, to: mail.to, from: config.mailFrom, subject: mail.subject, text: mail.text, created_at: clock()
+        org_id: mail.orgId,
+        store_env_id: mail.storeEnvId,
+        to: mail.to,
+        from: mail.fromName || mail.fromAddress ? `${JSON.stringify(mail.fromName ?? '')} <${mail.fromAddress ?? address}>` : config.mailFrom,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        headers: mail.headers ? JSON.stringify(mail.headers) : null,
+        created_at: clock()
       })
     },
     direct: null,

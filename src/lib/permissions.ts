@@ -81,13 +81,15 @@ export interface RouteRule { url: string, resource: Resource, minRole?: Role, sc
  * meets on a route, or null. The order decides which refusal a caller sees first; the tenancy hook answers with
  * it and the MCP server hides the tools it names.
  */
-export function refusalFor (caller: { type: string, role: Role, scopes: readonly string[] }, route: RouteRule, access: Access): Refusal | null {
+export function refusalFor (caller: { type: string, role: Role, scopes: readonly string[], partnerOrgId?: string | null }, route: RouteRule, access: Access): Refusal | null {
   const verdict = roleAllows(caller.role, route.resource, access)
   if (verdict === 'read_only') return 'role_read_only'
   if (verdict === 'forbidden' || (route.minRole && roleRank(caller.role) < roleRank(route.minRole))) return 'role_forbidden'
   if (!route.scopeExempt && !scopesAllow(caller.scopes, route.resource, access)) return 'insufficient_scope'
   // A token is bound to a person and chosen stores, and nothing it creates may outlive its connection.
   if (caller.type === 'oauth' && isOrgManagement(route.url, access)) return 'credential_not_allowed'
+  // A partner acting for a client never manages the client's keys, members or partners (decisions.md section 15).
+  if (caller.partnerOrgId && isOrgManagement(route.url, access)) return 'credential_not_allowed'
   return null
 }
 

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
 import { marker } from '../lib/freshness.js'
+import type { Feature } from '../features.js'
 import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
 import type { Credential, CredentialClaim } from '../types.js'
@@ -59,6 +60,8 @@ declare module 'fastify' {
     minRole?: Role
     /** The least plan the route needs. */
     plan?: 'growth' | 'pro'
+    /** The plan-gated feature the route needs (src/features.ts): its plan, or the store's operator override. */
+    feature?: Feature
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Credential, StoreEnv } from '../types.js'
+import type { FeatureOverrides } from '../features.js'
 
 export type { CredentialClaim } from '../types.js'
 
@@ -12,6 +13,7 @@ export interface CredentialEntry {
 }
 
 interface StoreEntry { store: StoreEnv, seen: string, loadedAt: number }
+interface FeaturesEntry { overrides: FeatureOverrides, seen: string, loadedAt: number }
 
 /**
  * A backstop only: markers settle freshness on every request. An entry is also read again after this long, which
@@ -41,6 +43,7 @@ class Bounded<V> {
 export class CredentialCache {
   private readonly credentials = new Bounded<CredentialEntry>()
   private readonly stores = new Bounded<StoreEntry>()
+  private readonly features = new Bounded<FeaturesEntry>()
 
   credential (tokenHash: string, now: number): CredentialEntry | undefined {
     const entry = this.credentials.get(tokenHash)
@@ -64,10 +67,20 @@ export class CredentialCache {
 
   keepStore (store: StoreEnv, seen: string, now: number) { this.stores.set(store.id, { store, seen, loadedAt: now }) }
 
+  /** The store's feature overrides, when loaded under the store marker value `seen` (set-feature bumps it). */
+  featureOverrides (id: string, seen: string, now: number): FeatureOverrides | undefined {
+    const entry = this.features.get(id)
+    if (!entry || entry.seen !== seen || now - entry.loadedAt >= MAX_AGE_MS) return undefined
+    return entry.overrides
+  }
+
+  keepFeatureOverrides (id: string, overrides: FeatureOverrides, seen: string, now: number) { this.features.set(id, { overrides, seen, loadedAt: now }) }
+
   /** Redis came back (or was replaced): marker updates may have been lost meanwhile, so trust nothing held. */
   clear () {
     this.credentials.clear()
     this.stores.clear()
+    this.features.clear()
   }
 }
 

@@ -44,7 +44,7 @@ export function errorCodesOf (route: Pick<RouteOptions, 'method' | 'url' | 'sche
       codes.add('store_env_required').add('store_env_not_found')
       if (!config.subscriptionExempt) codes.add('subscription_expired')
     }
-    if (config.plan) codes.add('plan_required')
+    if (config.plan || config.feature) codes.add('plan_required')
   }
   if (config.auth === 'storefront') {
     codes.add('store_env_required').add('store_env_not_found').add('origin_not_allowed').add('subscription_expired').add('rate_limited')

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyReply } from 'fastify'
 import { MemoryStore, RateLimiter, RedisStore, type Verdict, type Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
+import { REQUEST_WINDOWS } from '../features.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,12 +14,8 @@ declare module 'fastify' {
   }
 }
 
-/** service-api.md section 8: per caller, three windows applied together. */
-export const CREDENTIAL_WINDOWS: Window[] = [
-  { ms: 1_000, limit: 10 },
-  { ms: 10_000, limit: 50 },
-  { ms: 60_000, limit: 200 }
-]
+/** service-api.md section 8: per caller, three windows applied together (the plan limits `GET /features` shows). */
+export const CREDENTIAL_WINDOWS: Window[] = [...REQUEST_WINDOWS]
 /** Failed authentication attempts per IP: past this, further failures get 429 (valid credentials are still served). */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ ms: 60_000, limit: 30 }]
 /** Unauthenticated, non-storefront routes (health, OpenAPI): generous, but not unbounded. */

@@ -14,9 +14,22 @@ export const STOREFRONT_LIMITS = {
   'galleries.lead': [{ ms: 1_000, limit: 3 }, { ms: 60_000, limit: 10 }],
   'galleries.favourite': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 30 }],
   'reviews.helpful': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 20 }],
-  'uploads.image': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 20 }]
+  'uploads.image': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 20 }],
+  // decisions.md section 15: widget reads, each endpoint its own budget.
+  'storefront.reviews': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
+  'storefront.summary': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
+  'storefront.galleries': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
+  'storefront.faqs': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
+  'storefront.placements': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
+  // The PUT to a video upload URL: one per URL issued, so the URL's own budget.
+  'reviews.video-upload': [{ ms: 1_000, limit: 1 }, { ms: 60_000, limit: 3 }]
 } satisfies Record<string, Window[]>
 export type StorefrontEndpoint = keyof typeof STOREFRONT_LIMITS
+
+/** The limiter key of one endpoint's budget for a visitor of a store. */
+export function storefrontLimitKey (endpoint: StorefrontEndpoint, storeId: string, ip: string): string {
+  return `ip:sf:${endpoint}:${storeId}:${ip}`
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -107,7 +120,7 @@ export default fp(async (app) => {
     if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
     // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
     // and only calls that passed the origin check spend it.
-    await app.enforceLimit(reply, `ip:sf:${endpoint}:${store.id}:${request.ip}`, STOREFRONT_LIMITS[endpoint])
+    await app.enforceLimit(reply, storefrontLimitKey(endpoint, store.id, request.ip), STOREFRONT_LIMITS[endpoint])
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
   })

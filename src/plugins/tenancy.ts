@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin'
+import type { FastifyRequest } from 'fastify'
 import { accessFor, refusalFor } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import { storeHeader } from './auth.js'
-import { PLANS, type StoreEnv } from '../types.js'
+import { planRefusal } from '../features.js'
+import { actorOf, type StoreEnv } from '../types.js'
 
 declare module 'fastify' {
   interface FastifyRequest { store: StoreEnv | null }
@@ -13,7 +15,7 @@ declare module 'fastify' {
  * then subscription and plan (section 3). The order decides which refusal a caller sees first.
  */
 export default fp(async (app) => {
-  const stores = app.services.stores
+  const { stores, partners, audit } = app.services
   const cache = app.credentialCache
   app.decorateRequest('store', null)
 
@@ -30,6 +32,19 @@ export default fp(async (app) => {
     return store
   }
 
+  /**
+   * Only routes gated on a feature ask, and under the same marker as the store: an operator's override bumps it,
+   * so the next request on every instance sees the change; in between, no query.
+   */
+  async function overridesOf (id: string, seen: string | null) {
+    const now = app.clock()
+    const held = seen === null ? undefined : cache.featureOverrides(id, seen, now)
+    if (held) return held
+    const overrides = await app.services.features.overrides(id)
+    if (seen !== null) cache.keepFeatureOverrides(id, overrides, seen, now)
+    return overrides
+  }
+
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config
     const credential = request.credential
@@ -40,10 +55,22 @@ export default fp(async (app) => {
       if (!id) throw new errors.StoreEnvRequired()
       const store = await storeOf(id, request.storeMarker)
       const inGrant = !credential.storeIds || credential.storeIds.includes(id)
-      if (!store || store.orgId !== credential.orgId || !inGrant) throw new errors.StoreEnvNotFound()
+      if (!store || !inGrant) throw new errors.StoreEnvNotFound()
+      // Another organization's store: only through a partner grant (one query, on these requests only).
+      if (store.orgId !== credential.orgId) {
+        const acting = await partners.actingFor(credential, store)
+        if (!acting) throw new errors.StoreEnvNotFound()
+        request.credential = acting
+      }
       request.store = store
     }
 
+    await checkAccess(request, config)
+  })
+
+  /** Role, scopes, subscription and plan of the (possibly partner) credential the request acts with. */
+  async function checkAccess (request: FastifyRequest, config: FastifyRequest['routeOptions']['config']) {
+    const credential = request.credential!
     const resource = config.resource!
     const access = accessFor(request.method)
     const refusal = refusalFor(credential, { url: request.routeOptions.url ?? '', resource, minRole: config.minRole, scopeExempt: config.scopeExempt }, access)
@@ -58,8 +85,27 @@ export default fp(async (app) => {
     if (store.subscriptionStatus === 'lapsed' && !config.subscriptionExempt && !billingRead) {
       throw new errors.SubscriptionExpired()
     }
-    if (config.plan && PLANS.indexOf(store.plan) < PLANS.indexOf(config.plan)) {
-      throw new errors.PlanRequired(config.plan)
+    if (config.plan || config.feature) {
+      const overrides = config.feature ? await overridesOf(store.id, request.storeMarker) : {}
+      const plan = planRefusal(store.plan, overrides, config)
+      if (plan) throw new errors.PlanRequired(plan)
     }
+  }
+
+  /**
+   * Every request a partner makes on a client's store, refused ones included, lands in the client's audit log with
+   * the partner named (decisions.md section 15); written before the response leaves, so it is there when it arrives.
+   */
+  app.addHook('onSend', async (request, reply) => {
+    const credential = request.credential
+    if (!credential?.partnerOrgId || !request.store) return
+    await audit.record({
+      orgId: request.store.orgId,
+      action: 'partner.request',
+      actor: actorOf(credential),
+      subject: `store:${request.store.id}`,
+      ip: request.ip,
+      details: { partnerOrgId: credential.partnerOrgId, personId: credential.personId, method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode }
+    })
   })
 }, { name: 'tenancy', dependencies: ['auth', 'services'] })

@@ -58,3 +58,31 @@ t.test('one store cannot read another store\'s import', async (t) => {
   t.equal(res.statusCode, 404)
   t.equal(res.json().code, 'not_found')
 })
+
+const listed = { productId: 'sku-1', rating: 5, body: 'Lovely', authorName: 'Ann', writtenAt: '2025-06-01T10:00:00Z' }
+
+t.test('GET /imports lists the store\'s imports newest first in the page envelope, without per-item errors', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const other = await makeTenant(app)
+  const first = (await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items: [listed, { rating: 9 }] } })).json()
+  const second = (await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items: [listed] } })).json()
+  await call(app, { method: 'POST', url: '/v1/imports', key: other.key, store: other.storeId, payload: { type: 'reviews', items: [listed] } })
+  const res = await call(app, { method: 'GET', url: '/v1/imports?limit=500', key: tenant.key, store: tenant.storeId })
+  t.equal(res.statusCode, 200)
+  const body = res.json()
+  t.same(body.data.map((i: { id: string }) => i.id).sort(), [first.id, second.id].sort(), 'only this store\'s imports')
+  t.match(body.meta, { total: 2, page: 1, limit: 100 })
+  t.match(body.data.find((i: { id: string }) => i.id === first.id), { received: 2, imported: 1, failed: 1 })
+  t.notOk('errors' in body.data[0])
+})
+
+t.test('GET /imports filters by updatedSince and refuses a date outside 1970-9999', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items: [listed] } })
+  const later = await call(app, { method: 'GET', url: '/v1/imports?updatedSince=2999-01-01T00:00:00Z', key: tenant.key, store: tenant.storeId })
+  t.same(later.json().data, [])
+  const bad = await call(app, { method: 'GET', url: '/v1/imports?updatedSince=10000-01-01T00:00:00Z', key: tenant.key, store: tenant.storeId })
+  t.equal(bad.statusCode, 400)
+})

@@ -3,24 +3,35 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { build, call, probeRoutes, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { baseOf, callTool, connectClient, errorOf, toolNames } from './mcp-client.js'
+import { roleAllows, type Access, type Resource } from '../../src/lib/permissions.js'
 
 /** `GET /v1/products/{platformProductId}` in the OpenAPI document is `GET /v1/products/:platformProductId` on the route. */
 function routeOf (method: string, path: string): string {
   return `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`
 }
 
-t.test('every credential operation of the OpenAPI document has a tool for an admin key', async (t) => {
+/** Writes no key can make: billing and orgs are read-only for admins, and owner authority is never put in a key. */
+const OWNER_WRITES = /^\/v1\/(billing|orgs)\//
+
+t.test('every credential operation of the OpenAPI document has a tool for an admin key, but the owner\'s writes', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
   const operations = new Set((await client.listTools()).tools.map((tool) => tool._meta?.['evidence-hub/operation']))
-  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[], responses: Record<string, unknown> }>> }
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[], responses: Record<string, unknown>, 'x-scope'?: string }>> }
   let checked = 0
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       // Storefront and public routes document no 401: they take no credential and are not agent tools.
       if (method === 'parameters' || !op.responses['401'] || !path.startsWith('/v1/')) continue
       if (op.security?.length === 0) continue
+      if (method !== 'get' && OWNER_WRITES.test(path)) {
+        t.notOk(operations.has(routeOf(method, path)), `${method.toUpperCase()} ${path} is hidden from an admin key`)
+        continue
+      }
+      // Owner-only operations (organization writes such as partner grants) are no key's: keys are never owner.
+      const [resource, access] = (op['x-scope'] ?? '').split(':')
+      if (resource && roleAllows('admin', resource as Resource, access as Access) !== 'allowed') continue
       checked++
       t.ok(operations.has(routeOf(method, path)), `${method.toUpperCase()} ${path} has a tool`)
     }

@@ -14,6 +14,7 @@ export const Store = Type.Object({
 export const listStores = {
   tags: ['account'],
   summary: 'The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id',
+  description: 'The organization\'s own stores (those of the grant, for an OAuth token), then, for a person\'s OAuth token, the partner clients\' stores it was granted (see GET /partner/clients); API keys reach their own organization\'s stores only.',
   querystring: Type.Object(PageQuery),
   response: { 200: Paged(Store), ...authErrors }
 }

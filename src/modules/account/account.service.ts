@@ -13,7 +13,17 @@ import type { StoreEnv, StoresRepository } from './stores.repository.js'
 /** Ends the OAuth connections a removed member made for the organization, inside the removal's transaction. */
 export type EndPersonConnections = (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) => Promise<void>
 
-interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock, fresh: Freshness, endPersonConnections: EndPersonConnections }
+interface Deps {
+  db: Knex
+  people: PeopleRepository
+  stores: StoresRepository
+  audit: AuditRepository
+  clock: Clock
+  fresh: Freshness
+  endPersonConnections: EndPersonConnections
+  /** The stores of the clients that granted an organization partner access (modules/partners). */
+  clientStores?: (partnerOrgId: string) => Promise<StoreEnv[]>
+}
 
 export function presentStore (store: StoreEnv) {
   return {
@@ -26,7 +36,7 @@ export function presentStore (store: StoreEnv) {
   }
 }
 
-export function accountService ({ db, people, stores, audit, clock, fresh, endPersonConnections }: Deps) {
+export function accountService ({ db, people, stores, audit, clock, fresh, endPersonConnections, clientStores }: Deps) {
   /**
    * A store named in the path gets the checks tenancy gives x-store-env-id: in the credential's organization and
    * grant (else 404 store_env_not_found, so other tenants' ids are not confirmed), and not lapsed.
@@ -41,7 +51,13 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
 
   return {
     async stores (credential: Credential, query: PageQuery) {
-      const all = await stores.listForOrg(credential.orgId, credential.storeIds)
+      const own = await stores.listForOrg(credential.orgId, credential.storeIds)
+      // A person's credential also reaches its partner clients' stores (decisions.md section 15); keys never do.
+      const reachable = (id: string) => !credential.storeIds || credential.storeIds.includes(id)
+      const partnered = clientStores && credential.personId && credential.type !== 'api_key' && !credential.partnerOrgId
+        ? (await clientStores(credential.orgId)).filter((store) => reachable(store.id))
+        : []
+      const all = [...own, ...partnered]
       const page = toPage(query)
       return envelope(all.slice(page.offset, page.offset + page.limit).map(presentStore), all.length, page)
     },

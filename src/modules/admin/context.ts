@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errors } from '../../errors.js'
 import { roleAllows, roleRank, type Access, type Resource, type Role } from '../../lib/permissions.js'
+import { lesserRole, type PartnersService } from '../partners/partners.service.js'
 import type { Credential } from '../../types.js'
 import type { Person, PeopleRepository } from '../account/people.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -16,7 +17,19 @@ export interface AdminContext {
   store: StoreEnv | null
   /** The person acting with their membership role, for the services' no-escalation and audit rules. */
   actor: Credential
+  /** The stores of the clients that granted the person's organization partner access, for the store switcher. */
+  clientStores: ClientStore[]
+  /**
+   * Set while the current store is a client's (decisions.md section 15): `org`, `stores` and `actor` are then the
+   * client's, with the lesser of the person's role and the grant, and this names the person's own organization.
+   */
+  partnerOf: { id: string, name: string } | null
 }
+
+export type ClientStore = Awaited<ReturnType<PartnersService['clientStores']>>[number]
+
+/** Org-level management a partner never does for a client, as the API refuses it (lib/permissions.ts). */
+const PARTNER_REFUSED = new Set<Resource>(['api-keys', 'orgs', 'partner'])
 
 declare module 'fastify' {
   interface FastifyRequest { admin: AdminContext | null }
@@ -26,7 +39,7 @@ declare module 'fastify' {
  * Membership and role are re-checked on every request (service-api.md section 5.7): a removed teammate's next
  * page load finds no organization. The session's current organization and store are corrected when stale.
  */
-export async function loadContext (app: FastifyInstance, people: PeopleRepository, request: FastifyRequest): Promise<AdminContext | 'no_membership' | null> {
+export async function loadContext (app: FastifyInstance, people: PeopleRepository, request: FastifyRequest, partners: PartnersService): Promise<AdminContext | 'no_membership' | null> {
   const session = await app.sessions.read(request)
   if (!session) return null
   const person = await people.findPerson(session.personId)
@@ -35,17 +48,41 @@ export async function loadContext (app: FastifyInstance, people: PeopleRepositor
   const org = orgs.find((o) => o.id === session.orgId) ?? orgs[0]
   if (!org) return 'no_membership'
   const stores = await app.stores.listForOrg(org.id)
+  const clientStores = await partners.clientStores(org.id)
+  const asPartner = stores.some((s) => s.id === session.storeEnvId) ? undefined : clientStores.find((c) => c.store.id === session.storeEnvId)
+  if (asPartner && org.id === session.orgId) return partnerContext(person, orgs, org, asPartner, clientStores)
   const store = stores.find((s) => s.id === session.storeEnvId) ?? stores[0] ?? null
   if (org.id !== session.orgId || (store?.id ?? null) !== session.storeEnvId) {
     await app.sessions.update(request, { orgId: org.id, storeEnvId: store?.id ?? null })
   }
   const actor: Credential = { type: 'person', id: person.id, orgId: org.id, role: org.role, scopes: [], personId: person.id, storeIds: null }
-  return { person, orgs, org, stores, store, actor }
+  return { person, orgs, org, stores, store, actor, clientStores, partnerOf: null }
+}
+
+/** Working in a client's store: the client's organization and stores, with the lesser role, the partner noted. */
+function partnerContext (person: Person, orgs: AdminContext['orgs'], own: AdminContext['org'], current: ClientStore, clientStores: ClientStore[]): AdminContext {
+  const role = lesserRole(own.role, current.role)
+  const org = { id: current.client.id, name: current.client.name, role }
+  const stores = clientStores.filter((c) => c.client.id === org.id).map((c) => c.store)
+  const actor: Credential = { type: 'person', id: person.id, orgId: org.id, role, scopes: [], personId: person.id, storeIds: null, partnerOrgId: own.id }
+  return { person, orgs, org, stores, store: current.store, actor, clientStores, partnerOf: { id: own.id, name: own.name } }
+}
+
+/** Pages that manage the organization itself (keys, members, OAuth clients, partners): never for a client. */
+const PARTNER_REFUSED_PATHS = ['/admin/keys', '/admin/members', '/admin/connections/clients', '/admin/partners']
+
+/** Refuses, as the API does, org-level management by a partner working in a client's store (any change is a POST). */
+export function refusePartnerManagement (request: FastifyRequest): void {
+  const path = request.url.split('?')[0]
+  if (request.admin?.partnerOf && request.method === 'POST' && PARTNER_REFUSED_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
+    throw new errors.CredentialNotAllowed()
+  }
 }
 
 /** The same role table as the API (decisions.md section 2), plus a least role for owner/admin-only pages. */
 export function can (ctx: AdminContext | null, resource: Resource, access: Access, minRole?: Role): boolean {
   if (!ctx) return false
+  if (ctx.partnerOf && access === 'write' && PARTNER_REFUSED.has(resource)) return false
   if (minRole && roleRank(ctx.org.role) < roleRank(minRole)) return false
   return roleAllows(ctx.org.role, resource, access) === 'allowed'
 }

@@ -10,5 +10,11 @@ export const helpers = {
   query (params: Record<string, string | number | undefined>): string {
     const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '')
     return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : ''
+  },
+  /** Integer cents as a decimal amount, without float arithmetic (2499 -> "24.99"). */
+  cents (value: number): string {
+    const sign = value < 0 ? '-' : ''
+    const abs = Math.abs(value)
+    return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
   }
 }

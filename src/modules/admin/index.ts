@@ -8,7 +8,7 @@ import view from '@fastify/view'
 import { Eta } from 'eta'
 import { apiCode } from '../../errors.js'
 import { secureCookies } from '../../config.js'
-import { loadContext, render, redirect } from './context.js'
+import { loadContext, refusePartnerManagement, render, redirect } from './context.js'
 import { setFlash } from './flash.js'
 import { publicRoutes } from './public.routes.js'
 import { storesRoutes } from './stores.routes.js'
@@ -17,7 +17,18 @@ import { membersRoutes } from './members.routes.js'
 import { auditRoutes } from './audit.routes.js'
 import { connectionsRoutes } from './connections.routes.js'
 import { webhooksRoutes } from './webhooks.routes.js'
+import { accountSettingsRoutes } from './account-settings.routes.js'
+import { emailRoutes } from './email.routes.js'
+import { moderationRoutes } from './moderation.routes.js'
+import { contentRoutes } from './content.routes.js'
 import type { AdminServices } from './services.js'
+import { customersRoutes } from './customers.routes.js'
+import { loyaltyRoutes } from './loyalty.routes.js'
+import { incentivesRoutes } from './incentives.routes.js'
+import { affiliatesRoutes } from './affiliates.routes.js'
+import { partnersRoutes } from './partners.routes.js'
+import { insightRoutes } from './insight.routes.js'
+import { backupsRoutes } from './backups.routes.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -43,8 +54,32 @@ export default async function admin (app: FastifyInstance) {
   await app.register(view, { engine: { eta: new Eta() }, root: join(here, 'views'), layout: 'layout.eta' })
   app.decorateRequest('admin', null)
 
-  const { people, grants, clients, connections, outboundWebhooks, apiKeys, account, invitations } = app.services
-  const services: AdminServices = { people, grants, clients, connections, webhooks: outboundWebhooks, keys: apiKeys, account, invitations }
+  const { people, grants, clients, connections, outboundWebhooks, apiKeys, account, invitations, audit } = app.services
+  const { features, billing, orgs, support, customers, loyalty, reviewIncentives, affiliates, partners } = app.services
+  const services: AdminServices = {
+    people,
+    grants,
+    clients,
+    connections,
+    webhooks: outboundWebhooks,
+    keys: apiKeys,
+    account,
+    invitations,
+    features,
+    billing,
+    orgs,
+    support,
+    customers,
+    loyalty,
+    incentives: reviewIncentives,
+    affiliates,
+    partners,
+    ...emailServicesOf(app),
+    analytics: app.services.analytics,
+    evidence: app.services.evidence,
+    backups: app.services.backups,
+    webhookOperations: app.services.webhookOperations
+  }
 
   app.addHook('onRoute', (route) => { route.config = { ...route.config, auth: 'none' } })
   app.addHook('onRequest', async (_request, reply) => { reply.headers(SECURITY_HEADERS) })
@@ -63,7 +98,7 @@ export default async function admin (app: FastifyInstance) {
   await app.register(publicRoutes, { services })
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', async (request, reply) => {
-      const ctx = await loadContext(app, people, request)
+      const ctx = await loadContext(app, people, request, partners)
       if (ctx === 'no_membership') {
         await app.sessions.end(request, reply)
         setFlash(reply, { error: 'You are no longer a member of any organization.' })
@@ -74,6 +109,20 @@ export default async function admin (app: FastifyInstance) {
         return redirect(reply, `/admin/login${next}`)
       }
       request.admin = ctx
+      refusePartnerManagement(request)
+    })
+    // A partner's every page and action in a client's store lands in the client's audit log, as on the API.
+    signedIn.addHook('onSend', async (request, reply) => {
+      const ctx = request.admin
+      if (!ctx?.partnerOf || !ctx.store) return
+      await audit.record({
+        orgId: ctx.org.id,
+        action: 'partner.request',
+        actor: `person:${ctx.person.id}`,
+        subject: `store:${ctx.store.id}`,
+        ip: request.ip,
+        details: { partnerOrgId: ctx.partnerOf.id, personId: ctx.person.id, method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode }
+      })
     })
     signedIn.get('/', async (_request, reply) => redirect(reply, '/admin/stores'))
     await signedIn.register(storesRoutes, { services })
@@ -82,7 +131,24 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(auditRoutes, { services })
     await signedIn.register(connectionsRoutes, { services })
     await signedIn.register(webhooksRoutes, { services })
+    await signedIn.register(accountSettingsRoutes, { services })
+    await signedIn.register(customersRoutes, { services })
+    await signedIn.register(loyaltyRoutes, { services })
+    await signedIn.register(incentivesRoutes, { services })
+    await signedIn.register(affiliatesRoutes, { services })
+    await signedIn.register(partnersRoutes, { services })
+    await signedIn.register(emailRoutes, { services })
+    await signedIn.register(insightRoutes, { services })
+    await signedIn.register(backupsRoutes, { services })
+    await signedIn.register(moderationRoutes, { services: { reviews: app.services.reviews, reviewRows: app.services.repos.reviews, galleries: app.services.galleries } })
+    await signedIn.register(contentRoutes, { services: { faqs: app.services.faqs, webPages: app.services.webPages, placements: app.services.placements } })
   })
+}
+
+/** What the email page calls (modules/admin/email.routes.ts). */
+function emailServicesOf (app: FastifyInstance) {
+  const { email, emailBranding, emailSuppressions, emailSequences, sendingDomain } = app.services
+  return { email, emailBranding, emailSuppressions, emailSequences, sendingDomain }
 }
 
 /** Errors become pages: the message of our own codes is written for people; anything else stays generic. */

@@ -13,8 +13,11 @@ import type { InvitationRow, InvitationsRepository } from './invitations.reposit
 const INVITATION_TTL_MS = 7 * 86_400_000
 export const MIN_PASSWORD_LENGTH = 12
 
-/** Sends the link by email; null when no SMTP server is configured (the embedded default shows the link instead). */
-export type SendInvitation = ((message: { to: string, subject: string, text: string }) => Promise<void>) | null
+/**
+ * Sends the link by email, logged in the organization's message log; null when no SMTP server is configured (the
+ * embedded default shows the link instead).
+ */
+export type SendInvitation = ((orgId: string, message: { to: string, subject: string, text: string }) => Promise<void>) | null
 
 interface Deps {
   db: Knex
@@ -64,7 +67,7 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
       const link = `${publicUrl}/admin/invitations/${token}`
       const org = await people.findOrganization(actor.orgId)
       if (send) {
-        await send({
+        await send(actor.orgId, {
           to: email,
           subject: `You are invited to ${org?.name ?? 'an organization'} on Evidence Hub`,
           text: `You have been invited to join ${org?.name ?? 'an organization'} as ${input.role}.\n\nOpen this link within 7 days to accept (it works once):\n${link}\n`

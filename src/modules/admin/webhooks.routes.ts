@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
-import { PLANS } from '../../types.js'
+import { planRefusal } from '../../features.js'
 import { EVENT_TYPES } from '../events/event-types.js'
 import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
@@ -9,28 +9,38 @@ import type { AdminServices } from './services.js'
 
 const ListQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), status: Type.Optional(Type.Union([Type.Literal('retired')])) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
+const DeliveryParams = Type.Object({ id: Type.String({ maxLength: 64 }), deliveryId: Type.String({ maxLength: 64 }) })
+/** datetime-local inputs (UTC, as the form says); a full ISO date with a zone is taken as it is. */
+const ReplayBody = Type.Object({ since: Type.String({ minLength: 1, maxLength: 40 }), until: Type.Optional(Type.String({ maxLength: 40 })) })
 const WebhookBody = Type.Object({
   url: Type.String({ maxLength: 2000 }),
   description: Type.Optional(Type.String({ maxLength: 500 })),
   events: Type.Optional(Type.Union([Type.String({ maxLength: 80 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })]))
 })
 
-/** The same store gates as the API's tenancy step: a lapsed subscription, then the plan (decisions.md section 2). */
-function currentStore (ctx: AdminContext, plan?: 'growth') {
+/** The same store gate as the API's tenancy step: a lapsed subscription (decisions.md section 2). */
+function currentStore (ctx: AdminContext) {
   const store = ctx.store
   if (!store) throw new errors.NotFound('Store environment')
   if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-  if (plan && PLANS.indexOf(store.plan) < PLANS.indexOf(plan)) throw new errors.PlanRequired(plan)
   return store
 }
 
 /** Outbound webhooks of the current store: list, register (secret shown once), retire, and the delivery log. */
 export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+  /** The store, once its entitlements (plan and operator overrides, src/features.ts) include outbound webhooks. */
+  async function entitledStore (ctx: AdminContext) {
+    const store = currentStore(ctx)
+    const plan = planRefusal(store.plan, await services.features.overrides(store.id), { feature: 'outbound-webhooks' })
+    if (plan) throw new errors.PlanRequired(plan)
+    return store
+  }
+
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], query: Static<typeof ListQuery>, extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'outbound-webhooks', 'read')
     const store = currentStore(ctx)
     const webhooks = await services.webhooks.list(store.id, { page: query.page ?? 1, limit: 50, status: query.status })
-    const planOk = PLANS.indexOf(store.plan) >= PLANS.indexOf('growth')
+    const planOk = !planRefusal(store.plan, await services.features.overrides(store.id), { feature: 'outbound-webhooks' })
     return render(request, reply, 'webhooks', {
       title: 'Webhooks', store, webhooks, retired: query.status === 'retired', planOk, canWrite: can(ctx, 'outbound-webhooks', 'write'), eventTypes: EVENT_TYPES, values: { events: ['*'] }, ...extra
     }, status)
@@ -40,7 +50,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
 
   app.post<{ Body: Static<typeof WebhookBody> }>('/webhooks', { schema: { body: WebhookBody } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
-    const store = currentStore(ctx, 'growth')
+    const store = (await entitledStore(ctx))
     const events = ([] as string[]).concat(request.body.events ?? [])
     try {
       if (events.length === 0) throw new errors.InvalidRequest('Choose the events to send, or all events')
@@ -56,7 +66,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
 
   app.get<{ Params: Static<typeof IdParams> }>('/webhooks/:id/retire', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
-    const webhook = await services.webhooks.get(currentStore(ctx, 'growth').id, request.params.id)
+    const webhook = await services.webhooks.get((await entitledStore(ctx)).id, request.params.id)
     return render(request, reply, 'confirm', {
       title: 'Retire webhook',
       question: `Retire the webhook to ${webhook.url}?`,
@@ -69,7 +79,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
 
   app.post<{ Params: Static<typeof IdParams> }>('/webhooks/:id/retire', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
-    await services.webhooks.retire(ctx.actor, currentStore(ctx, 'growth').id, request.params.id)
+    await services.webhooks.retire(ctx.actor, (await entitledStore(ctx)).id, request.params.id)
     setFlash(reply, { notice: 'The webhook is retired.' })
     return redirect(reply, '/admin/webhooks')
   })
@@ -79,6 +89,39 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
     const store = currentStore(ctx)
     const webhook = await services.webhooks.get(store.id, request.params.id)
     const attempts = await services.webhooks.deliveries(store.id, webhook.id, { page: request.query.page ?? 1, limit: 50 })
-    return render(request, reply, 'webhook-deliveries', { title: 'Webhook deliveries', webhook, attempts })
+    return render(request, reply, 'webhook-deliveries', { title: 'Webhook deliveries', webhook, attempts, canWrite: can(ctx, 'outbound-webhooks', 'write') })
   })
+
+  // Recovering a receiver (decisions.md section 15): the API's own operations, audited there, from the delivery log.
+  const back = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}/deliveries`
+  async function operate (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], id: string, work: (ctx: AdminContext, storeId: string) => Promise<string>) {
+    const ctx = requireAccess(request, 'outbound-webhooks', 'write')
+    try {
+      setFlash(reply, { notice: await work(ctx, (await entitledStore(ctx)).id) })
+    } catch (err) {
+      formErrorStatus(err) // rethrows a server error
+      setFlash(reply, { error: (err as Error).message })
+    }
+    return redirect(reply, back(id))
+  }
+
+  app.post<{ Params: Static<typeof IdParams> }>('/webhooks/:id/enable', { schema: { params: IdParams } }, async (request, reply) =>
+    operate(request, reply, request.params.id, async (ctx, storeId) => {
+      await services.webhookOperations.enable(ctx.actor, storeId, request.params.id, request.ip)
+      return 'The webhook is enabled again.'
+    }))
+
+  app.post<{ Params: Static<typeof DeliveryParams> }>('/webhooks/:id/deliveries/:deliveryId/redeliver', { schema: { params: DeliveryParams } }, async (request, reply) =>
+    operate(request, reply, request.params.id, async (ctx, storeId) => {
+      const queued = await services.webhookOperations.redeliver(ctx.actor, storeId, request.params.id, request.params.deliveryId, request.ip)
+      return `Event ${queued.eventId} is queued again as ${queued.deliveryId}.`
+    }))
+
+  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof ReplayBody> }>('/webhooks/:id/replay', { schema: { params: IdParams, body: ReplayBody } }, async (request, reply) =>
+    operate(request, reply, request.params.id, async (ctx, storeId) => {
+      const utc = (local: string) => (/Z|[+-]\d{2}:\d{2}$/.test(local) ? local : `${local.length === 16 ? `${local}:00` : local}Z`)
+      const until = request.body.until?.trim() ? utc(request.body.until.trim()) : undefined
+      const summary = await services.webhookOperations.replay(ctx.actor, storeId, request.params.id, { since: utc(request.body.since.trim()), until }, request.ip)
+      return `${summary.queued} events from ${summary.since} to ${summary.until} are queued again.`
+    }))
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { countAndPage } from '../../lib/pagination.js'
 
 export interface ImportRow {
   id: string,
@@ -22,6 +23,13 @@ export function importsRepository (db: Knex) {
 
     find (storeId: string, id: string): Promise<ImportRow | undefined> {
       return db<ImportRow>('imports').where({ store_env_id: storeId, id }).first()
+    },
+
+    /** Newest first; `since`: created at or after (an import never changes once completed). */
+    list (storeId: string, since: number | null, page: { offset: number, limit: number }) {
+      const base = db<ImportRow>('imports').where({ store_env_id: storeId })
+      if (since !== null) base.where('created_at', '>=', since)
+      return countAndPage<ImportRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
     }
   }
 }

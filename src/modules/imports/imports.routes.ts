@@ -10,6 +10,10 @@ export const importsRoutes: FastifyPluginAsyncTypebox<{ service: ImportsService 
     return reply.status(201).send(await service.create(request.store!, request.body.items))
   })
 
+  app.get('/imports', { schema: schemas.listImports }, async (request) => {
+    return service.list(request.store!.id, request.query)
+  })
+
   app.get('/imports/:id', { schema: schemas.getImport }, async (request) => {
     return service.get(request.store!.id, request.params.id)
   })

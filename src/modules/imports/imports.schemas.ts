@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, IdParams, NullableDateTime } from '../../schemas.js'
+import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../schemas.js'
 import { ReviewInput, Status } from '../reviews/reviews.schemas.js'
 import { BulkResult } from '../products/products.schemas.js'
 
@@ -40,3 +40,15 @@ export const createImport = {
 }
 
 export const getImport = { tags: ['imports'], summary: 'One import and its per-item errors', params: IdParams, response: { 200: Import, ...authErrors } }
+
+const { errors: _errors, ...summaryFields } = Import.properties
+
+export const listImports = {
+  tags: ['imports'],
+  summary: 'List imports, newest first (each without its per-item errors: GET /imports/{id} has them)',
+  querystring: Type.Object({
+    ...PageQuery,
+    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Imports made at or after this instant (an import does not change once completed)' }))
+  }),
+  response: { 200: Paged(Type.Object(summaryFields)), ...authErrors }
+}

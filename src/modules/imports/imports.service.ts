@@ -3,6 +3,7 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import { toMs } from '../../lib/formats.js'
+import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import { itemChecker, withDeadlockRetry, type ItemError } from '../../lib/bulk.js'
 import { lockEventLog, type EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -31,6 +32,12 @@ function present (row: ImportRow) {
 
 export function importsService ({ db, repo, reviews, events, clock }: Deps) {
   return {
+    async list (storeId: string, query: PageQuery & { updatedSince?: string }) {
+      const page = toPage(query)
+      const { total, rows } = await repo.list(storeId, toMs(query.updatedSince), page)
+      return envelope(rows.map((row) => { const { errors: _errors, ...summary } = present(row); return summary }), total, page)
+    },
+
     async create (store: StoreEnv, items: unknown[]) {
       if (items.length > MAX_IMPORT_ITEMS) throw new errors.BatchTooLarge(MAX_IMPORT_ITEMS)
       const { valid, errors: itemErrors } = checkItems(items)

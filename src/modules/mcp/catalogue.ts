@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import type { Catalogue, McpResource } from './server.js'
 import { toolsFor, type RestOperation } from './tools.js'
 import { once } from '../../lib/once.js'
+import { changelogSource } from '../changelog/changelog.source.js'
 
 /** Every credential route under /v1, as fastify registers it (after the auth plugin filled in its defaults). */
 export function collectOperations (app: FastifyInstance): RestOperation[] {
@@ -17,8 +17,6 @@ export function collectOperations (app: FastifyInstance): RestOperation[] {
   })
   return operations
 }
-
-const CHANGELOG = new URL('../../../docs/changelog.md', import.meta.url)
 
 /** The tools, and the documents an agent may want to read before calling them. */
 export function catalogueOf (app: FastifyInstance, operations: RestOperation[], version: string): Catalogue {
@@ -38,7 +36,7 @@ export function catalogueOf (app: FastifyInstance, operations: RestOperation[], 
       title: 'API changelog',
       description: 'What changed in the API, newest first.',
       mimeType: 'text/markdown',
-      text: once(() => readFileSync(CHANGELOG, 'utf8'))
+      text: changelogSource
     }
   ]
   return { tools: toolsFor(operations), resources, version }

@@ -10,7 +10,8 @@ import {
   type Tool
 } from '@modelcontextprotocol/sdk/types.js'
 import { accessFor, refusalFor } from '../../lib/permissions.js'
-import { PLANS, type Credential, type StoreEnv } from '../../types.js'
+import type { Credential, StoreEnv } from '../../types.js'
+import { planRefusal, type FeatureOverrides } from '../../features.js'
 import { invoke, type Caller, type LimitHeaders } from './invoke.js'
 import type { ToolSpec } from './tools.js'
 
@@ -21,11 +22,14 @@ export interface Catalogue { tools: Map<string, ToolSpec>, resources: McpResourc
 const INSTRUCTIONS = 'Evidence Hub: reviews, products, orders and store evidence of one store environment. Each tool is one ' +
   'REST operation of the API (see the openapi resource) and answers with its JSON; errors are { message, code }.'
 
-/** Whether the credential may call the tool at all: the permission checks of the pipeline, and the store's plan. */
-export function mayCall (credential: Credential, store: StoreEnv | null, tool: ToolSpec): boolean {
+/**
+ * Whether the credential may call the tool at all: the permission checks of the pipeline, and the store's
+ * entitlements (its plan and operator overrides, as plugins/tenancy.ts checks them).
+ */
+export function mayCall (credential: Credential, store: StoreEnv | null, tool: ToolSpec, overrides: FeatureOverrides = {}): boolean {
   const { config, url, method } = tool.operation
   if (refusalFor(credential, { url, ...config }, accessFor(method))) return false
-  return !(store && config.plan && PLANS.indexOf(store.plan) < PLANS.indexOf(config.plan))
+  return !(store && planRefusal(store.plan, overrides, config))
 }
 
 /** How tools/list shows a tool; it depends on the route alone, so it is built once per tool and shared. */
@@ -72,7 +76,8 @@ export function mcpServer (app: FastifyInstance, catalogue: Catalogue, caller: C
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const store = await usableStore(app, credential, caller.storeId)
-    return { tools: [...catalogue.tools.values()].filter((tool) => mayCall(credential, store, tool)).map(describe) }
+    const overrides = store ? await app.services.features.overrides(store.id) : {}
+    return { tools: [...catalogue.tools.values()].filter((tool) => mayCall(credential, store, tool, overrides)).map(describe) }
   })
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

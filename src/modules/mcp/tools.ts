@@ -2,6 +2,7 @@
  * One MCP tool per REST operation (decisions.md section 16), derived from the route's own schema and config, so a
  * route added later gets its tool without anyone keeping a second list. Names come from method and path alone.
  */
+import type { Feature } from '../../features.js'
 import type { Resource, Role } from '../../lib/permissions.js'
 import { operationName } from '../../lib/operation-names.js'
 import type { Plan } from '../../types.js'
@@ -13,7 +14,7 @@ export interface RestOperation {
   method: string
   url: string
   schema?: Record<string, unknown>
-  config: { resource: Resource, minRole?: Role, scopeExempt?: boolean, storeScoped?: boolean, plan?: Exclude<Plan, 'free'> }
+  config: { resource: Resource, minRole?: Role, scopeExempt?: boolean, storeScoped?: boolean, plan?: Exclude<Plan, 'free'>, feature?: Feature }
 }
 
 export interface ToolSpec {

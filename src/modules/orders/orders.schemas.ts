@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, NullableDateTime, PageQuery, Paged } from '../../schemas.js'
+import { authErrors, DateTime, NullableDateTime, PageQuery, SyncPaged, SyncQuery } from '../../schemas.js'
 import { BulkResult } from '../products/products.schemas.js'
 
 const State = Type.Union([Type.Literal('scheduled'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('skipped')])
@@ -14,12 +14,15 @@ const LineItem = Type.Object({
 export const OrderItem = Type.Object({
   platformOrderId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
   customerEmail: Type.Optional(NullableString({ format: 'email', maxLength: 320 })),
+  platformCustomerId: Type.Optional(NullableString({ minLength: 1, maxLength: 191, description: 'Links the order to the customer with this platform id (else to the customer with customerEmail)' })),
   customerName: Type.Optional(NullableString({ maxLength: 200 })),
   total: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 999_999_999_999, description: 'Stored rounded half-up to the cent' }), Type.Null()])),
   currency: Type.Optional(NullableString({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, e.g. USD' })),
   placedAt: Type.Optional(NullableString({ format: 'date-time', description: 'ISO 8601 with a time zone, within 1970–9999' })),
   fulfilledAt: Type.Optional(NullableString({ format: 'date-time', description: 'Setting it schedules the review request' })),
-  lineItems: Type.Optional(Type.Array(LineItem, { maxItems: 500 }))
+  lineItems: Type.Optional(Type.Array(LineItem, { maxItems: 500 })),
+  affiliateCode: Type.Optional(NullableString({ minLength: 1, maxLength: 64, description: 'An affiliate\'s code (any case): records one referral for the order (see GET /affiliates/{id}/referrals)' })),
+  platformUpdatedAt: Type.Optional(NullableString({ format: 'date-time', description: 'The platform\'s own last change: an item older than the stored order\'s is left alone (out-of-order delivery)' }))
 }, { additionalProperties: false })
 
 const stateDoc = 'Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to ' +
@@ -33,19 +36,25 @@ const stateDoc = 'Transitions: unfulfilled orders have no state (null). An upser
 export const ReviewRequest = Type.Object({
   state: Type.Union([State, Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
-  scheduledFor: NullableDateTime
+  scheduledFor: NullableDateTime,
+  sequenceId: Type.Optional(Type.String({ description: 'With an active email sequence: the sequence the request follows' })),
+  step: Type.Optional(Type.Integer({ description: 'With an email sequence: the step (1-based) scheduled next, or the last one sent once `sent`' }))
 }, { description: stateDoc })
 
 export const Order = Type.Object({
   platformOrderId: Type.String(),
   customerEmail: Type.Union([Type.String(), Type.Null()]),
   customerName: Type.Union([Type.String(), Type.Null()]),
+  platformCustomerId: Type.Union([Type.String(), Type.Null()]),
+  customerId: Type.Union([Type.String(), Type.Null()], { description: 'The linked customer (`cus_…`): by platformCustomerId, else by customerEmail, when the order was last written' }),
   total: Type.Union([Type.Number(), Type.Null()]),
   currency: Type.Union([Type.String(), Type.Null()]),
   placedAt: NullableDateTime,
   fulfilledAt: NullableDateTime,
   lineItems: Type.Array(LineItem),
   reviewRequest: ReviewRequest,
+  affiliateCode: Type.Union([Type.String(), Type.Null()]),
+  platformUpdatedAt: NullableDateTime,
   createdAt: DateTime,
   updatedAt: DateTime
 })
@@ -64,12 +73,13 @@ export const upsertOrders = {
 
 export const listOrders = {
   tags: ['orders'],
-  summary: 'List orders, most recently updated first',
+  summary: 'List orders, most recently updated first; with updatedSince or cursor, changes oldest first (incremental sync)',
   querystring: Type.Object({
     ...PageQuery,
+    ...SyncQuery,
     reviewRequestState: Type.Optional(State)
   }),
-  response: { 200: Paged(Order), ...authErrors }
+  response: { 200: SyncPaged(Order), ...authErrors }
 }
 
 export const getOrder = {

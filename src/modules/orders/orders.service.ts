@@ -4,17 +4,23 @@ import { iso, type Clock } from '../../lib/clock.js'
 import { toMs } from '../../lib/formats.js'
 import { applyBulk, itemChecker } from '../../lib/bulk.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
+import { isSyncQuery, syncEnvelope, type SyncQuery } from '../../lib/sync.js'
+import { isOlder } from '../products/products.service.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
 import type { ProductsRepository } from '../products/products.repository.js'
 import { ORDER_FIELDS, type OrderRow, type OrdersRepository } from './orders.repository.js'
 import { OrderItem } from './orders.schemas.js'
 import { planReviewRequest, sameRequest, type LineItem, type ReviewRequest } from './review-request.js'
+import { trackOrders } from '../analytics/rollups.js'
 
 const MAX_BATCH = 250
 
 /** Runs inside the upsert transaction with the orders that changed (reviews re-check `verified` here). */
 export type OrdersWrittenHook = (trx: Knex.Transaction, store: StoreEnv, rows: OrderRow[]) => Promise<void>
+
+/** The customer id each order names (by platform id, else by address), per index; null where none matches. */
+export type CustomerResolver = (storeId: string, refs: Array<{ platformCustomerId?: string | null, email?: string | null }>, trx: Knex) => Promise<Array<string | null>>
 
 interface Deps {
   db: Knex
@@ -24,13 +30,18 @@ interface Deps {
   clock: Clock
   reviewRequestDelayMs: number
   onWritten?: OrdersWrittenHook
+  resolveCustomers?: CustomerResolver
+  /** The store's active email sequence (modules/email-sequences): its first step replaces the single delay. */
+  activeSequence?: (storeId: string, trx: Knex) => Promise<{ id: string, steps: Array<{ delayHours: number }> } | null>
 }
 
-export function requestOf (row: Pick<OrderRow, 'review_request_state' | 'review_request_reason' | 'review_request_scheduled_for'>): ReviewRequest {
+export function requestOf (row: Pick<OrderRow, 'review_request_state' | 'review_request_reason' | 'review_request_scheduled_for' | 'review_request_step' | 'review_request_sequence_id'>): ReviewRequest {
   return {
     state: row.review_request_state ?? null,
     reason: row.review_request_reason ?? null,
-    scheduledFor: row.review_request_scheduled_for == null ? null : Number(row.review_request_scheduled_for)
+    scheduledFor: row.review_request_scheduled_for == null ? null : Number(row.review_request_scheduled_for),
+    step: row.review_request_step == null ? null : Number(row.review_request_step),
+    sequenceId: row.review_request_sequence_id ?? null
   }
 }
 
@@ -40,12 +51,21 @@ export function presentOrder (row: OrderRow) {
     platformOrderId: row.platform_order_id,
     customerEmail: row.customer_email,
     customerName: row.customer_name,
+    platformCustomerId: row.platform_customer_id ?? null,
+    customerId: row.customer_id ?? null,
     total: row.total == null ? null : Number(row.total),
     currency: row.currency,
     placedAt: iso(row.placed_at),
     fulfilledAt: iso(row.fulfilled_at),
     lineItems: JSON.parse(row.line_items) as LineItem[],
-    reviewRequest: { state: request.state, reason: request.reason, scheduledFor: iso(request.scheduledFor) },
+    affiliateCode: row.affiliate_code ?? null,
+    reviewRequest: {
+      state: request.state,
+      reason: request.reason,
+      scheduledFor: iso(request.scheduledFor),
+      ...(request.sequenceId ? { sequenceId: request.sequenceId, step: (request.step ?? 0) + 1 } : {})
+    },
+    platformUpdatedAt: iso(row.platform_updated_at),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!
   }
@@ -63,21 +83,29 @@ function toCents (value: number): number {
   return text.includes('e') ? Math.round(value * 100) / 100 : Math.round(Number(`${text}e2`)) / 100
 }
 
-export function ordersService ({ db, repo, products, events, clock, reviewRequestDelayMs, onWritten }: Deps) {
+export function ordersService ({ db, repo, products, events, clock, reviewRequestDelayMs, onWritten, resolveCustomers, activeSequence }: Deps) {
   async function toRows (store: StoreEnv, items: Array<typeof OrderItem.static>, existing: Map<string, OrderRow>, trx: Knex.Transaction, now: number) {
     const productKeys = [...new Set(items.flatMap((item) => (item.lineItems ?? []).map((line) => line.platformProductId)))]
     const productRows = await products.findByKeys(store.id, productKeys, trx)
-    return items.map((item): OrderRow => {
+    const customerIds = resolveCustomers ? await resolveCustomers(store.id, items.map((item) => ({ platformCustomerId: item.platformCustomerId, email: item.customerEmail })), trx) : []
+    const sequence = activeSequence ? await activeSequence(store.id, trx) : null
+    const delayMs = sequence ? sequence.steps[0].delayHours * 3_600_000 : reviewRequestDelayMs
+    return items.map((item, index): OrderRow => {
       const before = existing.get(item.platformOrderId)
+      const platformUpdatedAt = toMs(item.platformUpdatedAt)
+      // Out-of-order delivery: an item older than the stored order is left alone, like an identical re-send.
+      if (before && isOlder(platformUpdatedAt, before.platform_updated_at)) return before
       const current = before ? requestOf(before) : { state: null, reason: null, scheduledFor: null }
       const lineItems = item.lineItems ?? []
-      const request = planReviewRequest({ customerEmail: item.customerEmail ?? null, fulfilledAt: toMs(item.fulfilledAt), lineItems, current }, productRows, reviewRequestDelayMs)
+      const request = planReviewRequest({ customerEmail: item.customerEmail ?? null, fulfilledAt: toMs(item.fulfilledAt), lineItems, current }, productRows, delayMs, sequence?.id ?? null)
       return {
         org_id: store.orgId,
         store_env_id: store.id,
         platform_order_id: item.platformOrderId,
         customer_email: item.customerEmail ?? null,
         customer_name: item.customerName ?? null,
+        platform_customer_id: item.platformCustomerId ?? null,
+        customer_id: customerIds[index] ?? null,
         total: item.total == null ? null : toCents(item.total),
         currency: item.currency ?? null,
         placed_at: toMs(item.placedAt),
@@ -86,7 +114,11 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
         review_request_state: request.state,
         review_request_reason: request.reason,
         review_request_scheduled_for: request.scheduledFor,
+        review_request_sequence_id: request.sequenceId ?? null,
+        review_request_step: request.step ?? null,
         review_request_updated_at: sameRequest(request, current) ? before?.review_request_updated_at ?? null : now,
+        affiliate_code: item.affiliateCode ?? null,
+        platform_updated_at: platformUpdatedAt,
         created_at: before?.created_at ?? now,
         updated_at: now
       }
@@ -94,7 +126,7 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
   }
 
   async function write (store: StoreEnv, changed: OrderRow[], existing: Map<string, OrderRow>, trx: Knex.Transaction) {
-    await repo.upsert(changed, trx)
+    await trackOrders(trx, store.id, changed.map((row) => row.platform_order_id), () => repo.upsert(changed, trx))
     const appended: Array<{ type: string, data: Record<string, unknown> }> = []
     for (const row of changed) {
       const data = presentOrder(row)
@@ -121,10 +153,24 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
       })
     },
 
-    async list (storeId: string, query: PageQuery & { reviewRequestState?: string }) {
+    async list (storeId: string, query: PageQuery & SyncQuery & { reviewRequestState?: string }) {
       const page = toPage(query)
-      const { total, rows } = await repo.list(storeId, { state: query.reviewRequestState }, page)
+      const filter = { state: query.reviewRequestState }
+      if (isSyncQuery(query)) {
+        const found = await repo.sync(storeId, filter, query, page.limit, (message) => new errors.InvalidRequest(message))
+        return syncEnvelope(found.rows.map(presentOrder), found, page.limit)
+      }
+      const { total, rows } = await repo.list(storeId, filter, page)
       return envelope(rows.map(presentOrder), total, page)
+    },
+
+    /** An order deleted on the platform (platform sync); appends `order.deleted`. False when there was none. */
+    async remove (store: StoreEnv, key: string): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const row = await repo.remove(store.id, key, trx)
+        if (row) await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'order.deleted', data: { platformOrderId: key } })
+        return row !== undefined
+      })
     },
 
     async get (storeId: string, key: string) {

@@ -18,7 +18,8 @@ export type ReviewRequestState = typeof REVIEW_REQUEST_STATES[number]
 /** The size of orders.review_request_reason: reasons quoting product ids and exclusion reasons are cut to fit. */
 export const REASON_MAX = 1000
 
-export interface ReviewRequest { state: ReviewRequestState | null, reason: string | null, scheduledFor: number | null }
+/** `step`: with a sequence (modules/email-sequences), the 0-based step the request is at; null without one. */
+export interface ReviewRequest { state: ReviewRequestState | null, reason: string | null, scheduledFor: number | null, step?: number | null, sequenceId?: string | null }
 
 export interface LineItem { platformProductId: string, quantity: number }
 export interface ProductExclusion { platform_product_id: string, excluded_from_review_requests: boolean | number, exclusion_reason: string | null }
@@ -43,8 +44,10 @@ export function allExcludedReason (lineItems: LineItem[], products: Map<string, 
   return clip(`Excluded from review requests: product ${named.join(', product ')}`, REASON_MAX)
 }
 
-export function planReviewRequest (input: PlanInput, products: Map<string, ProductExclusion>, delayMs: number): ReviewRequest {
+export function planReviewRequest (input: PlanInput, products: Map<string, ProductExclusion>, delayMs: number, sequenceId: string | null = null): ReviewRequest {
   if (input.current.state === 'sent' || input.current.state === 'failed') return input.current
+  // A sequence under way (a step already sent) keeps its course: re-sending the order never restarts it.
+  if (input.current.state === 'scheduled' && (input.current.step ?? 0) > 0) return input.current
   if (input.fulfilledAt == null) return { state: null, reason: 'Waiting for the order to be fulfilled', scheduledFor: null }
   if (!input.customerEmail) return skipped('The order has no customer email')
   if (input.lineItems.length === 0) return skipped('The order has no line items')
@@ -53,9 +56,11 @@ export function planReviewRequest (input: PlanInput, products: Map<string, Produ
   const at = input.fulfilledAt + delayMs
   // Never store a date the API cannot serve (decisions.md section 15): such a request is not scheduled.
   if (at > MAX_DATE_MS) return skipped(`The request would go out after 9999-12-31 (fulfilled ${iso(input.fulfilledAt)} plus the delay), past the last date the API serves`)
+  if (sequenceId) return { state: 'scheduled', reason: `Fulfilled; step 1 of the email sequence goes out at ${iso(at)}`, scheduledFor: at, step: 0, sequenceId }
   return { state: 'scheduled', reason: `Fulfilled; the request goes out at ${iso(at)}`, scheduledFor: at }
 }
 
 export function sameRequest (a: ReviewRequest, b: ReviewRequest): boolean {
-  return a.state === b.state && a.reason === b.reason && Number(a.scheduledFor ?? -1) === Number(b.scheduledFor ?? -1)
+  return a.state === b.state && a.reason === b.reason && Number(a.scheduledFor ?? -1) === Number(b.scheduledFor ?? -1) &&
+    (a.step ?? null) === (b.step ?? null) && (a.sequenceId ?? null) === (b.sequenceId ?? null)
 }

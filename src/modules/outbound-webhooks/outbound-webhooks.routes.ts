@@ -8,7 +8,7 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: Outbou
     return service.listEvents(request.credential!, request.store!.id, request.query)
   })
 
-  app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { plan: 'growth', errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {
+  app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { feature: 'outbound-webhooks', errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {
     const webhook = await service.create(request.credential!, request.store!.id, request.body)
     return reply.status(201).send(webhook)
   })
@@ -21,7 +21,7 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: Outbou
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.delete('/outbound-webhooks/:id', { schema: schemas.retireWebhook, config: { plan: 'growth' } }, async (request, reply) => {
+  app.delete('/outbound-webhooks/:id', { schema: schemas.retireWebhook, config: { feature: 'outbound-webhooks' } }, async (request, reply) => {
     await service.retire(request.credential!, request.store!.id, request.params.id)
     return reply.status(204).send(null)
   })

@@ -21,7 +21,7 @@ interface Deps {
 
 export interface CreateWebhookInput { url: string, events: string[], description?: string }
 
-interface AttemptRow {
+export interface AttemptRow {
   id: number,
   delivery_id: number,
   event_id: number,
@@ -49,7 +49,7 @@ export function presentWebhook (row: SubscriptionRow) {
   }
 }
 
-function presentAttempt (row: AttemptRow) {
+export function presentAttempt (row: AttemptRow) {
   return {
     id: `att_${row.id}`,
     deliveryId: `dlv_${row.delivery_id}`,

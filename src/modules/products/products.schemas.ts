@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, PageQuery, Paged } from '../../schemas.js'
+import { authErrors, DateTime, NullableDateTime, PageQuery, SyncPaged, SyncQuery } from '../../schemas.js'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
@@ -10,7 +10,9 @@ export const ProductItem = Type.Object({
   url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
   imageUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
   excludedFromReviewRequests: Type.Optional(Type.Boolean({ description: 'Omitted: false' })),
-  exclusionReason: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Recorded on each review request skipped because of this product' })))
+  exclusionReason: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Recorded on each review request skipped because of this product' }))),
+  categoryIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, uniqueItems: true, description: 'Categories of this store (GET /categories); omitted: none' })),
+  platformUpdatedAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'The platform\'s own last change: an item older than the stored product\'s is left alone (out-of-order delivery)' })))
 }, { additionalProperties: false })
 
 export const Product = Type.Object({
@@ -20,6 +22,8 @@ export const Product = Type.Object({
   imageUrl: Type.Union([Type.String(), Type.Null()]),
   excludedFromReviewRequests: Type.Boolean(),
   exclusionReason: Type.Union([Type.String(), Type.Null()]),
+  categoryIds: Type.Array(Type.String()),
+  platformUpdatedAt: NullableDateTime,
   createdAt: DateTime,
   updatedAt: DateTime
 })
@@ -39,7 +43,7 @@ export const BulkResult = Type.Object({
 export const upsertProducts = {
   tags: ['products'],
   summary: 'Upsert up to 250 products keyed on platformProductId; each item replaces the stored product',
-  description: 'Items are independent: a bad item is reported in `errors` with its index and the rest are stored, ' +
+  description: 'Items are independent: a bad item (also one naming a category the store does not have) is reported in `errors` with its index and the rest are stored, ' +
     'with status 200, so check `failed`. More than 250 items is refused whole with `batch_too_large`. Re-sending an ' +
     'identical payload changes nothing and appends no event; each changed product appends `product.upserted`.',
   body: Type.Object({ products: Type.Array(ProductItem, { maxItems: 250 }) }, {
@@ -50,12 +54,13 @@ export const upsertProducts = {
 
 export const listProducts = {
   tags: ['products'],
-  summary: 'List products, most recently updated first',
+  summary: 'List products, most recently updated first; with updatedSince or cursor, changes oldest first (incremental sync)',
   querystring: Type.Object({
     ...PageQuery,
+    ...SyncQuery,
     excludedFromReviewRequests: Type.Optional(Type.Boolean())
   }),
-  response: { 200: Paged(Product), ...authErrors }
+  response: { 200: SyncPaged(Product), ...authErrors }
 }
 
 export const getProduct = {

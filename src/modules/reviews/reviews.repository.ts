@@ -1,5 +1,7 @@
 import type { Knex } from 'knex'
 import { countAndPage } from '../../lib/pagination.js'
+import { moveReviews, recordEngagement, trackOrders, type ReviewFact } from '../analytics/rollups.js'
+import { syncPage, type SyncQuery } from '../../lib/sync.js'
 
 export type ReviewStatus = 'pending' | 'published' | 'rejected'
 export type ReviewSource = 'storefront' | 'import' | 'api'
@@ -54,27 +56,63 @@ function add (deltas: Map<string, number>, cell: string, by: number) {
   deltas.set(cell, (deltas.get(cell) ?? 0) + by)
 }
 
+/**
+ * product_review_tallies (migrations/20261126010000_content.ts): published reviews per product and rating, for the
+ * storefront summary and review count. Keys are `<rating>|<product id>` (the rating is one digit).
+ */
+type Counted = Pick<ReviewRow, 'status' | 'rating' | 'product_id'>
+function addPublished (deltas: Map<string, number>, row: Counted | null, by: number) {
+  if (row?.status === 'published') add(deltas, `${Number(row.rating)}|${row.product_id}`, by)
+}
+
+async function tallyProducts (trx: Knex, storeId: string, deltas: Map<string, number>) {
+  for (const key of [...deltas.keys()].sort()) {
+    const delta = deltas.get(key)!
+    if (delta === 0) continue
+    await trx('product_review_tallies')
+      .insert({ store_env_id: storeId, product_id: key.slice(2), rating: Number(key[0]), n: delta })
+      .onConflict(['store_env_id', 'product_id', 'rating'])
+      .merge({ n: trx.raw('?? + ?', ['product_review_tallies.n', delta]) })
+  }
+}
+
 /** The filters the tallies answer alone; a product or order filter counts its own (small, indexed) rows. */
 function talliesAnswer (filter: ReviewFilter): boolean {
   return filter.orderId === undefined && filter.productId === undefined
 }
 
 export function reviewsRepository (db: Knex) {
-  async function cellNow (storeId: string, id: string, trx: Knex): Promise<string | null> {
-    const row = await trx<ReviewRow>('reviews').where({ store_env_id: storeId, id }).first('status', 'rating', 'verified')
-    return row ? cellOf(row) : null
+  const factOf = (storeId: string, id: string, trx: Knex): Promise<(ReviewFact & Cell & { order_id: string | null }) | undefined> =>
+    trx('reviews').where({ store_env_id: storeId, id }).first('store_env_id', 'product_id', 'written_at', 'status', 'rating', 'verified', 'order_id')
+  function filtered (storeId: string, filter: ReviewFilter) {
+    const base = db<ReviewRow>('reviews').where({ store_env_id: storeId })
+    if (filter.orderId !== undefined) base.where({ order_id: filter.orderId })
+    if (filter.productId !== undefined) base.where({ product_id: filter.productId })
+    if (filter.verified !== undefined) base.where({ verified: filter.verified })
+    if (filter.status !== undefined) base.where({ status: filter.status })
+    if (filter.rating !== undefined) base.where({ rating: filter.rating })
+    return base
   }
 
   return {
     async insert (rows: ReviewRow[], trx: Knex) {
-      // Chunked: SQLite caps bound variables per statement.
-      for (let i = 0; i < rows.length; i += 40) await trx('reviews').insert(rows.slice(i, i + 40))
-      const byStore = new Map<string, Map<string, number>>()
+      const byStore = new Map<string, { cells: Map<string, number>, products: Map<string, number> }>()
       for (const row of rows) {
-        if (!byStore.has(row.store_env_id)) byStore.set(row.store_env_id, new Map())
-        add(byStore.get(row.store_env_id)!, cellOf(row), 1)
+        if (!byStore.has(row.store_env_id)) byStore.set(row.store_env_id, { cells: new Map(), products: new Map() })
+        const deltas = byStore.get(row.store_env_id)!
+        add(deltas.cells, cellOf(row), 1)
+        addPublished(deltas.products, row, 1)
       }
-      for (const [storeId, deltas] of byStore) await tally(trx, storeId, deltas)
+      for (const [storeId, deltas] of byStore) {
+        const own = rows.filter((row) => row.store_env_id === storeId)
+        // Chunked: SQLite caps bound variables per statement.
+        await trackOrders(trx, storeId, own.map((row) => row.order_id), async () => {
+          for (let i = 0; i < own.length; i += 40) await trx('reviews').insert(own.slice(i, i + 40))
+        })
+        await tally(trx, storeId, deltas.cells)
+        await tallyProducts(trx, storeId, deltas.products)
+        await moveReviews(trx, [], own)
+      }
     },
 
     find (storeId: string, id: string, trx: Knex = db): Promise<ReviewRow | undefined> {
@@ -82,13 +120,12 @@ export function reviewsRepository (db: Knex) {
     },
 
     /** decisions.md section 6: newest `writtenAt` first (an import's original date), id breaking ties. */
+    sync (storeId: string, filter: ReviewFilter, query: SyncQuery, limit: number, invalid: (message: string) => Error) {
+      return syncPage<ReviewRow>(filtered(storeId, filter), query, limit, { numericId: false, invalid })
+    },
+
     async list (storeId: string, filter: ReviewFilter, page: { offset: number, limit: number }) {
-      const base = db<ReviewRow>('reviews').where({ store_env_id: storeId })
-      if (filter.orderId !== undefined) base.where({ order_id: filter.orderId })
-      if (filter.productId !== undefined) base.where({ product_id: filter.productId })
-      if (filter.verified !== undefined) base.where({ verified: filter.verified })
-      if (filter.status !== undefined) base.where({ status: filter.status })
-      if (filter.rating !== undefined) base.where({ rating: filter.rating })
+      const base = filtered(storeId, filter)
       const order = (q: Knex.QueryBuilder) => q.orderBy('written_at', 'desc').orderBy('id', 'desc')
       if (!talliesAnswer(filter)) return countAndPage<ReviewRow>(base, page, order)
       const tallies = db('review_tallies').where({ store_env_id: storeId })
@@ -103,20 +140,30 @@ export function reviewsRepository (db: Knex) {
     },
 
     async update (storeId: string, id: string, patch: Partial<ReviewRow>, trx: Knex) {
-      const moves = patch.status !== undefined || patch.rating !== undefined || patch.verified !== undefined
-      const before = moves ? await cellNow(storeId, id, trx) : null
+      const moves = patch.status !== undefined || patch.rating !== undefined || patch.verified !== undefined || patch.written_at !== undefined || patch.product_id !== undefined
+      const before = moves ? await factOf(storeId, id, trx) : undefined
       await trx('reviews').where({ store_env_id: storeId, id }).update(patch)
-      if (before === null) return
-      const after = await cellNow(storeId, id, trx)
-      if (after === null || after === before) return
-      await tally(trx, storeId, new Map([[before, -1], [after, 1]]))
+      if (!before) return
+      const after = await factOf(storeId, id, trx)
+      if (!after) return
+      await moveReviews(trx, [before], [after])
+      if (cellOf(after) !== cellOf(before)) await tally(trx, storeId, new Map([[cellOf(before), -1], [cellOf(after), 1]]))
+      const products = new Map<string, number>()
+      addPublished(products, before, -1)
+      addPublished(products, after, 1)
+      await tallyProducts(trx, storeId, products)
     },
 
     async remove (storeId: string, id: string, trx: Knex): Promise<boolean> {
-      const before = await cellNow(storeId, id, trx)
-      const removed = (await trx('reviews').where({ store_env_id: storeId, id }).delete()) === 1
-      if (removed && before !== null) await tally(trx, storeId, new Map([[before, -1]]))
-      return removed
+      const before = await factOf(storeId, id, trx)
+      if (!before) return false
+      await trackOrders(trx, storeId, [before.order_id], () => trx('reviews').where({ store_env_id: storeId, id }).delete())
+      await tally(trx, storeId, new Map([[cellOf(before), -1]]))
+      await moveReviews(trx, [before], [])
+      const products = new Map<string, number>()
+      addPublished(products, before, -1)
+      await tallyProducts(trx, storeId, products)
+      return true
     },
 
     /** True only for a visitor's first vote on the review; the count moves in the same transaction. */
@@ -131,7 +178,25 @@ export function reviewsRepository (db: Knex) {
         throw err
       }
       await trx('reviews').where({ store_env_id: storeId, id: reviewId }).increment('helpful_count', 1)
+      await recordEngagement(trx, { storeEnvId: storeId, kind: 'helpful', at: now })
       return true
+    },
+
+    /** Whether any review names the order (an email sequence step with `stopWhen: reviewed` is then not sent). */
+    async hasOrderReview (storeId: string, orderId: string, trx: Knex = db): Promise<boolean> {
+      return (await trx('reviews').where({ store_env_id: storeId, order_id: orderId }).first('id')) !== undefined
+    },
+
+    /** The storefront page of a product's published reviews, newest first (index store_env_id, product_id, written_at). */
+    publishedPage (storeId: string, productId: string, page: { offset: number, limit: number }): Promise<ReviewRow[]> {
+      return db<ReviewRow>('reviews').where({ store_env_id: storeId, product_id: productId, status: 'published' })
+        .orderBy('written_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit) as unknown as Promise<ReviewRow[]>
+    },
+
+    /** Published reviews of a product per rating, from product_review_tallies (at most five rows). */
+    async publishedTallies (storeId: string, productId: string): Promise<Map<number, number>> {
+      const rows = await db('product_review_tallies').where({ store_env_id: storeId, product_id: productId }).select('rating', 'n')
+      return new Map(rows.map((r: { rating: number, n: number | string }) => [Number(r.rating), Number(r.n)]))
     },
 
     byOrders (storeId: string, orderIds: string[], trx: Knex): Promise<ReviewRow[]> {

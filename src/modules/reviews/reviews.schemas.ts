@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, ErrorBody, IdParams, PageQuery, Paged } from '../../schemas.js'
+import { authErrors, DateTime, ErrorBody, IdParams, PageQuery, SyncPaged, SyncQuery } from '../../schemas.js'
 
 const Str = Type.String
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()])
@@ -18,7 +18,7 @@ export const Review = Type.Object({
   verified: Type.Boolean({ description: 'The author email matches the customer email of the order named' }),
   status: Status,
   helpfulCount: Type.Integer(),
-  media: Type.Array(Type.Object({ id: Str(), type: Type.Literal('image'), url: Str(), mime: Str() })),
+  media: Type.Array(Type.Object({ id: Str(), type: Type.Union([Type.Literal('image'), Type.Literal('video')]), url: Str(), mime: Str() })),
   source: Type.Union([Type.Literal('storefront'), Type.Literal('import'), Type.Literal('api')]),
   reply: Type.Union([Type.Object({ body: Str(), repliedAt: DateTime }), Type.Null()], { description: 'The merchant\'s public reply' }),
   writtenAt: DateTime,
@@ -28,16 +28,17 @@ export const Review = Type.Object({
 
 export const listReviews = {
   tags: ['reviews'],
-  summary: 'List reviews, newest writtenAt first (imported reviews by their original date)',
+  summary: 'List reviews, newest writtenAt first (imported reviews by their original date); with updatedSince or cursor, changes oldest first',
   querystring: Type.Object({
     ...PageQuery,
+    ...SyncQuery,
     orderId: Type.Optional(Str({ minLength: 1, maxLength: 191 })),
     productId: Type.Optional(Str({ minLength: 1, maxLength: 191 })),
     verified: Type.Optional(Type.Boolean({ description: '`false` returns only unverified reviews' })),
     status: Type.Optional(Status),
     rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 }))
   }),
-  response: { 200: Paged(Review), ...authErrors }
+  response: { 200: SyncPaged(Review), ...authErrors }
 }
 
 export const getReview = { tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...authErrors } }
@@ -82,7 +83,7 @@ export const submitReview = {
   body: Type.Object({
     ...ReviewInput,
     authorEmail: Str({ format: 'email', maxLength: 320 }),
-    mediaIds: Type.Optional(Type.Array(Str({ maxLength: 64 }), { maxItems: 10, description: 'Ids from POST /uploads/image' }))
+    mediaIds: Type.Optional(Type.Array(Str({ maxLength: 64 }), { maxItems: 10, description: 'Ids from POST /uploads/image, and the videoId of POST /reviews/video-upload-url once its upload is done' }))
   }, { additionalProperties: false, examples: [{ productId: 'sku-1001', rating: 5, title: 'Fits perfectly', body: 'Soft linen, true to size.', authorName: 'Ann', authorEmail: 'ann@example.com', orderId: '#1042' }] }),
   response: { 201: Type.Object({ id: Str(), status: Status }), ...storefrontErrors }
 }

@@ -3,6 +3,7 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
+import { isSyncQuery, syncEnvelope, type SyncQuery } from '../../lib/sync.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -11,7 +12,19 @@ import type { UploadsService } from '../uploads/uploads.service.js'
 import type { OrderRow } from '../orders/orders.repository.js'
 import type { ReviewFilter, ReviewRow, ReviewStatus, ReviewsRepository } from './reviews.repository.js'
 
-interface Deps { db: Knex, repo: ReviewsRepository, products: ProductsRepository, uploads: UploadsService, events: EventLog, clock: Clock, secretKey: string }
+/** Runs in the moderation transaction when a review becomes published (review incentives reward it there). */
+export type ReviewPublishedHook = (trx: Knex.Transaction, store: StoreEnv, review: ReviewRow) => Promise<void>
+
+interface Deps {
+  db: Knex,
+  repo: ReviewsRepository,
+  products: ProductsRepository,
+  uploads: UploadsService,
+  events: EventLog,
+  clock: Clock,
+  secretKey: string
+  onPublished?: ReviewPublishedHook
+}
 
 export interface SubmitInput {
   productId: string, rating: number, title?: string | null, body: string, authorName: string, authorEmail: string, orderId?: string | null, mediaIds?: string[]
@@ -31,7 +44,7 @@ export function presentReview (row: ReviewRow) {
     verified: Boolean(row.verified),
     status: row.status,
     helpfulCount: Number(row.helpful_count),
-    media: JSON.parse(row.media) as Array<{ id: string, type: 'image', url: string, mime: string }>,
+    media: JSON.parse(row.media) as Array<{ id: string, type: 'image' | 'video', url: string, mime: string }>,
     source: row.source,
     reply: row.reply == null ? null : { body: row.reply, repliedAt: iso(row.replied_at)! },
     writtenAt: iso(row.written_at)!,
@@ -45,7 +58,7 @@ export function isVerified (authorEmail: string | null, orderEmail: string | nul
   return Boolean(authorEmail && orderEmail && authorEmail.trim().toLowerCase() === orderEmail.trim().toLowerCase())
 }
 
-export function reviewsService ({ db, repo, products, uploads, events, clock, secretKey }: Deps) {
+export function reviewsService ({ db, repo, products, uploads, events, clock, secretKey, onPublished }: Deps) {
   async function load (storeId: string, id: string, trx?: Knex) {
     const row = await repo.find(storeId, id, trx)
     if (!row) throw new errors.NotFound('Review')
@@ -53,8 +66,12 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
   }
 
   return {
-    async list (storeId: string, query: PageQuery & ReviewFilter) {
+    async list (storeId: string, query: PageQuery & SyncQuery & ReviewFilter) {
       const page = toPage(query)
+      if (isSyncQuery(query)) {
+        const found = await repo.sync(storeId, query, query, page.limit, (message) => new errors.InvalidRequest(message))
+        return syncEnvelope(found.rows.map(presentReview), found, page.limit)
+      }
       const { total, rows } = await repo.list(storeId, query, page)
       return envelope(rows.map(presentReview), total, page)
     },
@@ -76,6 +93,7 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
         const after = presentReview({ ...before, ...changes })
         const type = changes.status === 'published' ? 'review.published' : 'review.updated'
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type, data: after })
+        if (changes.status === 'published' && onPublished) await onPublished(trx, store, { ...before, ...changes })
         return after
       })
     },

@@ -7,7 +7,7 @@ import * as schemas from './hooks.schemas.js'
  * a `connectors` scope, either one, and checks the event's read scope (decisions.md section 9). Roles still apply.
  */
 export const hooksRoutes: FastifyPluginAsyncTypebox<{ service: HooksService }> = async (app, { service }) => {
-  app.post('/connectors/hooks', { schema: schemas.subscribe, config: { plan: 'growth', scopeExempt: true, errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {
+  app.post('/connectors/hooks', { schema: schemas.subscribe, config: { feature: 'connector-hooks', scopeExempt: true, errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {
     const hook = await service.subscribe(request.credential!, request.store!.id, request.body)
     return reply.status(201).send(hook)
   })
@@ -20,7 +20,7 @@ export const hooksRoutes: FastifyPluginAsyncTypebox<{ service: HooksService }> =
     return service.get(request.credential!, request.store!.id, request.params.id)
   })
 
-  app.delete('/connectors/hooks/:id', { schema: schemas.unsubscribe, config: { plan: 'growth', scopeExempt: true } }, async (request, reply) => {
+  app.delete('/connectors/hooks/:id', { schema: schemas.unsubscribe, config: { feature: 'connector-hooks', scopeExempt: true } }, async (request, reply) => {
     await service.unsubscribe(request.credential!, request.store!.id, request.params.id)
     return reply.status(204).send(null)
   })
