@@ -39,10 +39,11 @@ function testFiles (dir: string): string[] {
 }
 
 /**
- * Files that keep a process of their own: the Zapier app's tests set the app's environment variables, and the
- * browser files drive Chromium for a long time (alone, they balance the parallel jobs).
+ * Files that keep a process of their own, in the order they start: the browser files and the worker-process tests
+ * spend most of their time waiting on other processes (Chromium, spawned workers), so they start first and overlap
+ * the bundles; the Zapier app's tests set the app's environment variables.
  */
-const OWN_PROCESS = [/^connectors\/zapier\/test\//, /^test\/admin\/browser-/]
+const OWN_PROCESS = [/^test\/admin\/browser-/, /^test\/webhooks\/workers\.test\.ts$/, /^connectors\/zapier\/test\//]
 
 /** Every test file of the suite; the embedded half leaves out the storage-independent ones. */
 function suiteFiles (mode: string): string[] {
@@ -65,17 +66,22 @@ const BUNDLE_COUNT = Number(process.env.EH_TEST_BUNDLES ?? 8)
 function bundle (files: string[]): string[] {
   rmSync(BUNDLES, { recursive: true, force: true })
   mkdirSync(BUNDLES, { recursive: true })
-  const own = files.filter((file) => OWN_PROCESS.some((pattern) => pattern.test(file)))
-  const shared = files.filter((file) => !own.includes(file)).map((file) => ({ file, weight: 1 + testsIn(file) }))
-  const bundles = Array.from({ length: BUNDLE_COUNT }, (_, i) => ({ path: join(BUNDLES, `bundle-${i + 1}.test.ts`), files: [] as string[], weight: 0 }))
+  const rank = (file: string) => OWN_PROCESS.findIndex((pattern) => pattern.test(file))
+  const own = files.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+  const shared = files.filter((file) => rank(file) < 0).map((file) => ({ file, weight: 1 + testsIn(file) }))
+  const bundles = Array.from({ length: BUNDLE_COUNT }, () => ({ files: [] as string[], weight: 0 }))
   for (const { file, weight } of shared.sort((a, b) => b.weight - a.weight || a.file.localeCompare(b.file))) {
     const lightest = bundles.reduce((min, b) => b.weight < min.weight ? b : min)
     lightest.files.push(file)
     lightest.weight += weight
   }
-  const used = bundles.filter((b) => b.files.length > 0)
-  for (const b of used) writeFileSync(b.path, b.files.sort().map((file) => `import '${relative(BUNDLES, file)}'\n`).join(''))
-  return [...own, ...used.map((b) => b.path)]
+  // tap starts files in the order of their names: the numbers put the own-process files first.
+  const jobs = [...own.map((file) => [file]), ...bundles.filter((b) => b.files.length > 0).map((b) => b.files.sort())]
+  return jobs.map((inJob, i) => {
+    const path = join(BUNDLES, `${String(i + 1).padStart(2, '0')}-${inJob.length === 1 ? inJob[0].replace(/\.test\.ts$/, '').replace(/\W+/g, '-') : 'bundle'}.test.ts`)
+    writeFileSync(path, inJob.map((file) => `import '${relative(BUNDLES, file)}'\n`).join(''))
+    return path
+  })
 }
 
 function testsIn (file: string): number {
