@@ -847,7 +847,8 @@ export interface paths {
          */
         put: operations["replace_email_provider"];
         post?: never;
-        delete?: never;
+        /** Remove an email provider: no more events are pushed to it and its API key is forgotten */
+        delete: operations["delete_email_provider"];
         options?: never;
         head?: never;
         patch?: never;
@@ -885,7 +886,11 @@ export interface paths {
          */
         put: operations["replace_email_template"];
         post?: never;
-        delete?: never;
+        /**
+         * Go back to the built-in default template; answers with the template now in use
+         * @description Appends `email_template.updated` with `custom: false`. Resetting a template that is already the default changes nothing.
+         */
+        delete: operations["delete_email_template"];
         options?: never;
         head?: never;
         patch?: never;
@@ -13199,6 +13204,143 @@ export interface operations {
             };
         };
     };
+    delete_email_provider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                provider: "klaviyo" | "mailchimp" | "webhook";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     list_email_provider_deliveries: {
         parameters: {
             query?: {
@@ -13670,6 +13812,157 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_email_template: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path: {
+                /** @description Which mail the template is for */
+                key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Go back to the built-in default template; answers with the template now in use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Plain text; blank lines make paragraphs in the HTML part */
+                        body: string;
+                        /** @description False: the built-in default is in use */
+                        custom: boolean;
+                        /** @description Which mail the template is for */
+                        key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
+                        subject: string;
+                        updatedAt: string | null;
+                        /** @description The placeholders this template may use, as `{{name}}` */
+                        variables: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`, `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "not_found" | "store_env_not_found";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;

@@ -14,17 +14,16 @@ async function documented (page: Page, name: string) {
   await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true })
 }
 
-/** The admin email page in real Chromium: branding, a suppression added by hand, the log, and the rendered mail. */
+/** The admin email pages in real Chromium: a sequence, branding, a suppression added by hand, the log, and the rendered mail. */
 if (!hasChromium) {
   withoutChromium(t)
 } else {
   const browser = await launch(t)
   const { app, base } = await serve(t)
 
-  t.test('a store owner brands its mails, previews one, suppresses an address and sees the message log', async (t) => {
+  t.test('a store owner sets up a three-step sequence, brands its mails, previews one, suppresses an address and sees the message log', async (t) => {
     const tenant = await makeTenant(app)
     const api = (method: 'PUT' | 'POST', url: string, payload: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
-    await api('POST', '/v1/email-sequences', { name: 'Three touches', active: true, steps: [{ delayHours: 72, templateKey: 'review_request' }, { delayHours: 96, templateKey: 'review_reminder', stopWhen: 'reviewed' }, { delayHours: 168, templateKey: 'review_reminder', stopWhen: 'reviewed' }] })
     await api('PUT', '/v1/sending-domain', { domain: 'mail.shop.example' })
     await api('POST', '/v1/email/test', { templateKey: 'review_request', to: 'ann@example.test' })
     await api('POST', '/v1/email-suppressions', { email: 'bounced@example.test', reason: 'bounced' })
@@ -33,6 +32,18 @@ if (!hasChromium) {
     const { page } = await newPage(t, browser)
     await signIn(page, base, tenant.owner.email, tenant.owner.password)
     await page.getByRole('link', { name: 'Email' }).click()
+    await page.waitForURL(`${base}/admin/email`)
+    await page.getByRole('link', { name: 'Sequences', exact: true }).click()
+    await page.getByRole('link', { name: 'New sequence' }).click()
+    await page.getByLabel('Name').fill('Three touches')
+    await page.getByLabel('Active: review requests follow this sequence').check()
+    for (const [step, hours] of [[1, '72'], [2, '96'], [3, '168']]) await page.getByLabel(`Step ${step} delay in hours`).fill(hours as string)
+    await page.getByLabel('Step 2 stops when reviewed').check()
+    await page.getByLabel('Step 3 stops when reviewed').check()
+    await documented(page, 'email-sequence-admin')
+    await page.getByRole('button', { name: 'Save sequence' }).click()
+    t.match(await page.locator('[role="status"]').textContent(), 'The sequence “Three touches” is saved and active.')
+    await page.getByRole('link', { name: 'Branding, domain and log' }).click()
     await page.waitForURL(`${base}/admin/email`)
     await page.getByLabel('Sender name').fill('Linen & Co')
     await page.getByLabel('Colour').fill('#8a3b12')

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
 import { verifySignature } from '../../src/delivery/verify.js'
+import { decrypt } from '../../src/lib/secrets.js'
 import { build, call, manualClock } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
 import { testWorker } from '../webhooks/support.js'
@@ -143,4 +144,21 @@ t.test('provider input at the edges is a 400, and another store sees none of it'
   const other = await makeTenant(app)
   t.equal((await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo', key: other.key, store: other.storeId })).statusCode, 404)
   t.equal((await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo', key: tenant.key, store: tenant.storeId })).json().baseUrl, 'https://a.klaviyo.com')
+})
+
+t.test('a removed provider gets no more events, forgets its key, and can be set up afresh', async (t) => {
+  const tenant = await makeTenant(app)
+  const klaviyo = await providerServer(t)
+  await put(tenant, 'klaviyo', { apiKey: 'pk_gone_9876', baseUrl: klaviyo.url })
+  const res = await call(app, { method: 'DELETE', url: '/v1/email/providers/klaviyo', key: tenant.key, store: tenant.storeId })
+  t.equal(res.statusCode, 204)
+  t.equal((await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo', key: tenant.key, store: tenant.storeId })).statusCode, 404)
+  await reward(app, tenant)
+  await testWorker(t, app, [tenant.storeId]).runOnce()
+  t.equal(klaviyo.received.length, 0)
+  const row = await app.db('webhook_subscriptions').where({ store_env_id: tenant.storeId, kind: 'provider' }).first()
+  t.equal(row.status, 'retired')
+  t.notMatch(decrypt(row.secret_sealed, app.config.secretKey), 'pk_gone_9876', 'the key is not kept')
+  const again = await put(tenant, 'klaviyo', { baseUrl: klaviyo.url })
+  t.equal(again.statusCode, 400, 'the old key is not reused')
 })

@@ -116,3 +116,15 @@ t.test('branding input at the edges is a 400, never a 500', async (t) => {
   t.equal((await req(tenant, 'GET', '/v1/email-branding/preview?templateKey=x')).statusCode, 400)
   t.equal((await req(tenant, 'POST', '/v1/email/test', { templateKey: 'review_request', to: 'nope' })).statusCode, 400)
 })
+
+t.test('resetting a template brings back the built-in default and announces it', async (t) => {
+  const tenant = await makeTenant(app)
+  await req(tenant, 'PUT', '/v1/email/templates/review_request', { subject: 'Custom {{orderId}}', body: 'Custom body' })
+  const res = await call(app, { method: 'DELETE', url: '/v1/email/templates/review_request', key: tenant.key, store: tenant.storeId })
+  t.equal(res.statusCode, 200)
+  t.match(res.json(), { key: 'review_request', custom: false, subject: 'How was your order from {{storeName}}?', updatedAt: null })
+  t.match((await req(tenant, 'GET', '/v1/email/templates/review_request')).json(), { custom: false })
+  const events = await app.db('events').where({ store_env_id: tenant.storeId, type: 'email_template.updated' }).orderBy('id')
+  t.equal(events.length, 2)
+  t.match(JSON.parse(events[1].data), { custom: false })
+})

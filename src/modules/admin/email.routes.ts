@@ -15,7 +15,7 @@ const SuppressionBody = Type.Object({ email: Type.String({ maxLength: 320 }), re
 const DomainBody = Type.Object({ domain: Type.String({ maxLength: 254 }) })
 const PreviewQuery = Type.Object({ templateKey: Type.Optional(Type.String({ maxLength: 40 })) })
 
-function currentStore (ctx: AdminContext) {
+export function currentStore (ctx: AdminContext) {
   if (!ctx.store) throw new errors.NotFound('Store environment')
   if (ctx.store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
   return ctx.store

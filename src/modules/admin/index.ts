@@ -19,6 +19,7 @@ import { connectionsRoutes } from './connections.routes.js'
 import { webhooksRoutes } from './webhooks.routes.js'
 import { accountSettingsRoutes } from './account-settings.routes.js'
 import { emailRoutes } from './email.routes.js'
+import { emailSettingsRoutes } from './email-settings.routes.js'
 import { moderationRoutes } from './moderation.routes.js'
 import { contentRoutes } from './content.routes.js'
 import type { AdminServices } from './services.js'
@@ -138,6 +139,7 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(affiliatesRoutes, { services })
     await signedIn.register(partnersRoutes, { services })
     await signedIn.register(emailRoutes, { services })
+    await signedIn.register(emailSettingsRoutes, { services })
     await signedIn.register(insightRoutes, { services })
     await signedIn.register(backupsRoutes, { services })
     await signedIn.register(moderationRoutes, { services: { reviews: app.services.reviews, reviewRows: app.services.repos.reviews, galleries: app.services.galleries } })
@@ -145,10 +147,10 @@ export default async function admin (app: FastifyInstance) {
   })
 }
 
-/** What the email page calls (modules/admin/email.routes.ts). */
+/** What the email pages call (modules/admin/email.routes.ts, email-settings.routes.ts). */
 function emailServicesOf (app: FastifyInstance) {
-  const { email, emailBranding, emailSuppressions, emailSequences, sendingDomain } = app.services
-  return { email, emailBranding, emailSuppressions, emailSequences, sendingDomain }
+  const { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders } = app.services
+  return { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders }
 }
 
 /** Errors become pages: the message of our own codes is written for people; anything else stays generic. */

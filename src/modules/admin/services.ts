@@ -19,6 +19,7 @@ import type { EmailService } from '../email/email.service.js'
 import type { EmailBrandingService } from '../email-branding/email-branding.service.js'
 import type { EmailSuppressionsService } from '../email-suppressions/email-suppressions.service.js'
 import type { EmailSequencesService } from '../email-sequences/email-sequences.service.js'
+import type { EmailProvidersService } from '../email/providers.service.js'
 import type { SendingDomainService } from '../sending-domain/sending-domain.service.js'
 import type { AnalyticsService } from '../analytics/analytics.service.js'
 import type { EvidenceService } from '../evidence/evidence.service.js'
@@ -49,6 +50,7 @@ export interface AdminServices {
   emailSuppressions: EmailSuppressionsService
   emailSequences: EmailSequencesService
   sendingDomain: SendingDomainService
+  emailProviders: EmailProvidersService
   analytics: AnalyticsService
   evidence: EvidenceService
   backups: BackupsService

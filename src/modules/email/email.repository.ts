@@ -63,6 +63,10 @@ export function emailRepository (db: Knex) {
 
     async putTemplate (trx: Knex, row: TemplateRow) {
       await trx('email_templates').insert(row).onConflict(['store_env_id', 'template_key']).merge(['subject', 'body', 'updated_at'])
+    },
+
+    async removeTemplate (trx: Knex, storeId: string, key: TemplateKey) {
+      await trx('email_templates').where({ store_env_id: storeId, template_key: key }).delete()
     }
   }
 }

@@ -24,6 +24,10 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ service: EmailService }> =
     return service.putTemplate(request.store!, request.params.key, request.body)
   })
 
+  app.delete('/email/templates/:key', { schema: schemas.resetTemplate }, async (request) => {
+    return service.resetTemplate(request.store!, request.params.key)
+  })
+
   app.post('/email/test', { schema: schemas.sendTest }, async (request) => {
     return service.sendTest(request.store!, request.body)
   })

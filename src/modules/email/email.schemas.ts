@@ -65,6 +65,14 @@ export const putTemplate = {
   response: { 200: Template, ...authErrors }
 }
 
+export const resetTemplate = {
+  tags: ['email'],
+  summary: 'Go back to the built-in default template; answers with the template now in use',
+  description: 'Appends `email_template.updated` with `custom: false`. Resetting a template that is already the default changes nothing.',
+  params: KeyParams,
+  response: { 200: Template, ...authErrors }
+}
+
 const Outcome = Type.Object({
   messageId: Type.String(),
   status: Status,

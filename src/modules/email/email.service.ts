@@ -80,6 +80,16 @@ export function emailService ({ db, repo, sender, suppressions, events, clock }:
       return template
     },
 
+    /** Back to the built-in default; the event carries the template now in use, as after any other change. */
+    async resetTemplate (store: StoreEnv, key: TemplateKey) {
+      const template = presentTemplate(key, undefined)
+      await db.transaction(async (trx) => {
+        await repo.removeTemplate(trx, store.id, key)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_template.updated', data: template })
+      })
+      return template
+    },
+
     /** The template with sample values, through the same path as real mail (suppressions, log, unsubscribe link). */
     async sendTest (store: StoreEnv, input: { templateKey: TemplateKey, to: string }) {
       return db.transaction((trx) => sender.send(trx, {

@@ -11,6 +11,11 @@ export const emailProvidersRoutes: FastifyPluginAsyncTypebox<{ service: EmailPro
     return service.put(request.credential!, request.store!, request.params.provider, request.body)
   })
 
+  app.delete('/email/providers/:provider', { schema: schemas.deleteProvider }, async (request, reply) => {
+    await service.remove(request.credential!, request.store!.id, request.params.provider)
+    return reply.status(204).send(null)
+  })
+
   app.get('/email/providers/:provider/deliveries', { schema: schemas.listProviderDeliveries }, async (request) => {
     return service.deliveries(request.store!.id, request.params.provider, request.query)
   })

@@ -42,6 +42,13 @@ export const putProvider = {
   response: { 200: ProviderView, ...authErrors }
 }
 
+export const deleteProvider = {
+  tags,
+  summary: 'Remove an email provider: no more events are pushed to it and its API key is forgotten',
+  params: Params,
+  response: { 204: Type.Null({ description: 'Removed' }), ...authErrors }
+}
+
 export const listProviderDeliveries = {
   tags,
   summary: 'Delivery attempts to an email provider, newest first',

@@ -99,6 +99,17 @@ export function emailProvidersService ({ db, outbox, clock, secretKey, allowPriv
       return present(row, provider, fresh)
     },
 
+    /**
+     * Stops every push to the provider and forgets its key. The row is retired, not deleted, so the outbox's
+     * attempts keep their subscription; configuring the provider again starts a new one.
+     */
+    async remove (actor: Credential, storeId: string, provider: Provider) {
+      const row = await found(storeId, provider)
+      await db('webhook_subscriptions').where({ id: row.id }).update({
+        status: 'retired', status_reason: `Removed by ${actorOf(actor)}`, status_changed_at: clock(), secret_sealed: encrypt(JSON.stringify({ provider }), secretKey)
+      })
+    },
+
     /** The delivery log: every attempt to the provider, newest first. */
     async deliveries (storeId: string, provider: Provider, query: PageQuery) {
       const row = await found(storeId, provider)
