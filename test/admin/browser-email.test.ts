@@ -1,18 +1,7 @@
-import { mkdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import type { Page } from 'playwright-core'
 import { call } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { hasChromium, launch, newPage, serve, signIn, withoutChromium } from './browser.js'
-
-/** Screenshots of the email pages, committed for review (issue 17). */
-const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots')
-async function documented (page: Page, name: string) {
-  mkdirSync(DOCS, { recursive: true })
-  await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true })
-}
+import { documented, hasChromium, launch, newPage, serve, signIn, withoutChromium } from './browser.js'
 
 /** The admin email pages in real Chromium: a sequence, branding, a suppression added by hand, the log, and the rendered mail. */
 if (!hasChromium) {

@@ -1,14 +1,13 @@
 import t from 'tap'
 import { createServer } from 'node:http'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { call } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { hasChromium, launch, newPage, serve, signIn, withoutChromium } from './browser.js'
+import { documented, hasChromium, launch, newPage, serve, signIn, withoutChromium } from './browser.js'
 
 const JPEG = readFileSync(new URL('../fixtures/photo.jpg', import.meta.url))
-const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url)
 
 /** The storefront widget on a shop's page in real Chromium (decisions.md section 15, issue 15). */
 if (!hasChromium) {
@@ -102,15 +101,14 @@ if (!hasChromium) {
     await shopper.getByText('Thank you! Your review will appear').waitFor()
     const pending = (await api('GET', '/reviews?status=pending')).json().data
     t.match(pending, [{ title: 'Great fit', authorName: 'Jo', rating: 5, source: 'storefront', media: [{ type: 'image', mime: 'image/jpeg' }] }])
-    mkdirSync(SCREENSHOTS, { recursive: true })
-    await shopper.screenshot({ path: new URL('widget.png', SCREENSHOTS).pathname, fullPage: true })
+    await documented(shopper, 'widget')
 
     // The shop's side: the review waits on the moderation page, the only place with the reviewer's full address.
     const { page: admin } = await newPage(t, browser)
     await signIn(admin, base, tenant.owner.email, tenant.owner.password)
     await admin.goto(`${base}/admin/reviews`)
     await admin.getByText('jo@example.test').waitFor()
-    await admin.screenshot({ path: new URL('moderation.png', SCREENSHOTS).pathname, fullPage: true })
+    await documented(admin, 'moderation')
     await admin.getByRole('button', { name: 'Publish' }).click()
     await admin.waitForURL(`${base}/admin/reviews?status=pending`)
     t.equal((await api('GET', '/reviews?status=published&rating=5')).json().meta.total, 2, 'published from the page')

@@ -50,3 +50,15 @@ export async function screenshot (page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
 }
+
+const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots')
+
+/**
+ * The screenshots docs/ shows: refreshed only when asked (`EH_DOCS_SCREENSHOTS=1 npm test -- <file>`), so that a
+ * test run never changes committed files; otherwise they go with the others to test/.artifacts/screenshots/.
+ */
+export async function documented (page: Page, name: string): Promise<void> {
+  if (process.env.EH_DOCS_SCREENSHOTS !== '1') return screenshot(page, name)
+  mkdirSync(DOCS, { recursive: true })
+  await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true })
+}
