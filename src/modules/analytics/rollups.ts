@@ -110,14 +110,16 @@ export async function recordEngagement (trx: Knex, { storeEnvId, kind, at }: { s
 }
 
 /**
- * Recomputes every aggregate of one store from its rows (after a restore wrote them directly), review_tallies
- * included. Run in a transaction that holds the store's writes. Favourites, leads and video uploads are not rebuilt
- * yet: their tables arrive with other modules (add them here with them).
+ * Recomputes every aggregate of one store from its rows (after a restore wrote them directly), review_tallies and
+ * product_review_tallies included. Run in a transaction that holds the store's writes. Favourites, leads and video
+ * uploads are not rebuilt: their writers do not count them in engagement_rollups yet (add them here when they do).
  */
 export async function rebuildStore (trx: Knex, storeId: string): Promise<void> {
-  for (const table of ['review_rollups', 'review_request_tallies', 'engagement_rollups', 'review_tallies']) await trx(table).where({ store_env_id: storeId }).delete()
+  for (const table of ['review_rollups', 'review_request_tallies', 'engagement_rollups', 'review_tallies', 'product_review_tallies']) await trx(table).where({ store_env_id: storeId }).delete()
   // The list's totals (migrations/20261125010000_review_tallies.ts), which the reviews repository keeps the same way.
   await trx.raw('INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews WHERE store_env_id = ? GROUP BY store_env_id, status, rating, verified', [storeId])
+  // The storefront's per-product summary (migrations/20261126010000_content.ts): published reviews only.
+  await trx.raw("INSERT INTO product_review_tallies (store_env_id, product_id, rating, n) SELECT store_env_id, product_id, rating, COUNT(*) FROM reviews WHERE store_env_id = ? AND status = 'published' GROUP BY store_env_id, product_id, rating", [storeId])
   const reviews = await trx('reviews').where({ store_env_id: storeId }).select('store_env_id', 'product_id', 'written_at', 'status', 'rating')
   await moveReviews(trx, [], reviews as ReviewFact[])
   const orderIds = await trx('orders').where({ store_env_id: storeId }).whereNotNull('review_request_state').pluck('platform_order_id')

@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline'
 
 /** docs/backups.md: the first line of every backup file. */
 export const FORMAT = 'evidence-hub-backup'
-export const VERSION = 1
+/** 2: customers, loyalty, incentives, affiliates, email settings and content joined the tables (a version 1 reader would leave them out). */
+export const VERSION = 2
 
 export interface Header { format: typeof FORMAT, version: number, backupId: string, storeEnvId: string, orgId: string, createdAt: string, tables: string[] }
 export type Line = Header | { table: string, row: Record<string, unknown> } | { end: true, counts: Record<string, number> }

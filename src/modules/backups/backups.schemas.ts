@@ -15,8 +15,9 @@ export const Backup = Type.Object({
   completedAt: NullableDateTime
 })
 
-const doc = 'A backup is one store\'s data (products, orders, reviews with their votes, imports; never secrets) as ' +
-  'gzipped NDJSON, described in docs/backups.md. Owners and admins only.'
+const doc = 'A backup is one store\'s data (catalog, orders, reviews, customers, loyalty, incentives, affiliates, email ' +
+  'settings and on-site content; never secrets, logs or account records) as gzipped NDJSON, described in docs/backups.md. ' +
+  'Owners and admins only.'
 
 export const createBackup = {
   tags: ['backups'],
@@ -48,9 +49,9 @@ export const downloadBackup = {
 export const restoreBackup = {
   tags: ['backups'],
   summary: 'Restore a completed backup into an empty store of the same organization',
-  description: 'In one transaction: every row of the backup is written into the target store, with fresh review and ' +
-    'import ids, and the store\'s totals and analytics are rebuilt. A store holding any products, orders, reviews or ' +
-    'imports is refused with 409 `conflict`; a store of another organization is 404 `not_found`. Repeating the same ' +
+  description: 'In one transaction: every row of the backup is written into the target store, with fresh ids where ids ' +
+    'are global and every reference following them, and the store\'s totals and analytics are rebuilt. A store holding ' +
+    'any data a backup holds is refused with 409 `conflict`; a store of another organization is 404 `not_found`. Repeating the same ' +
     'restore answers 200 with the first result and writes nothing (idempotent).',
   params: IdParams,
   body: Type.Object({ targetStoreEnvId: Str({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false, examples: [{ targetStoreEnvId: 'env_7Hq2Xb9LmP4sT1vW3yZ5' }] }),

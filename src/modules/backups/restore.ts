@@ -4,11 +4,16 @@ import { newId } from '../../lib/ids.js'
 import type { StoreEnv } from '../../types.js'
 import { rebuildStore } from '../analytics/rollups.js'
 import { FORMAT, readBackup, VERSION, type Header } from './backup-file.js'
-import { EXPORTED_TABLES, TENANT_COLUMNS, type ExportedTable } from './tables.js'
+import { EXPORTED_TABLES, refsOf, STORE, TENANT_COLUMNS, type ExportedTable, type Ref } from './tables.js'
 
 const SPECS = new Map(EXPORTED_TABLES.map((spec) => [spec.table, spec]))
 /** Rows per insert: SQLite caps the bound variables of one statement. */
 const CHUNK = 40
+/** A row that cannot be written (it refers to a row the backup does not hold). */
+const SKIP = Symbol('skip')
+
+/** Old id -> new id, per table (and STORE: the source store -> the target). */
+type IdMaps = Map<string, Map<unknown, string>>
 
 /** Refuses a target holding any exported data: a restore never merges into a live store. */
 async function assertEmpty (trx: Knex, storeId: string) {
@@ -19,21 +24,58 @@ async function assertEmpty (trx: Knex, storeId: string) {
   }
 }
 
-/** The row as the target's: its tenant ids, fresh ids where ids are global, references following them. */
-function adopt (spec: ExportedTable, row: Record<string, unknown>, target: StoreEnv, ids: Map<string, Map<unknown, string>>) {
+/** The new id of `table`'s row `old`, made now when that row comes later in the file (or is in none). */
+function freshId (ids: IdMaps, table: string, old: unknown): string {
+  const map = ids.get(table)!
+  let id = map.get(old)
+  if (id === undefined) {
+    id = newId(Object.values(SPECS.get(table)!.newIds!)[0])
+    map.set(old, id)
+  }
+  return id
+}
+
+/** The value `ref` gives a column holding `old`: the new id, or what `missing` says when the row is not in the backup. */
+function follow (ref: Ref, old: unknown, ids: IdMaps): unknown {
+  const mapped = ids.get(ref.table)?.get(old)
+  if (mapped !== undefined) return mapped
+  switch (ref.missing ?? 'skip') {
+    case 'null': return null
+    case 'keep': return old
+    case 'fresh': return freshId(ids, ref.table, old)
+    default: return SKIP
+  }
+}
+
+/** A JSON column with the ids `ref` describes followed; ids not in the backup are left out of it. */
+function followJson (ref: Ref, text: string, ids: IdMaps): string | null {
+  const known = (id: unknown) => ids.get(ref.table)?.get(id)
+  const doc = JSON.parse(text) as unknown
+  if (ref.json === '[]') {
+    const list = (doc as unknown[]).map(known).filter((id): id is string => id !== undefined).sort()
+    return list.length ? JSON.stringify(list) : null
+  }
+  const object = doc as Record<string, unknown>
+  const key = ref.json!
+  if (object[key] === undefined) return text
+  const id = known(object[key])
+  if (id === undefined) delete object[key]
+  else object[key] = id
+  return JSON.stringify(object)
+}
+
+/** The row as the target's: its tenant ids, fresh ids where ids are global, references following them; SKIP if it cannot be. */
+function adopt (spec: ExportedTable, row: Record<string, unknown>, target: StoreEnv, ids: IdMaps): Record<string, unknown> | typeof SKIP {
   const tenant: Record<string, string> = { store_env_id: target.id, org_id: target.orgId }
   const out: Record<string, unknown> = { ...row }
   for (const column of spec.tenantColumns ?? TENANT_COLUMNS) out[column] = tenant[column]
-  for (const [column, prefix] of Object.entries(spec.newIds ?? {})) {
-    const fresh = newId(prefix)
-    ids.get(spec.table)!.set(row[column], fresh)
-    out[column] = fresh
-  }
-  for (const [column, table] of Object.entries(spec.refs ?? {})) {
-    if (row[column] == null) continue
-    const mapped = ids.get(table)?.get(row[column])
-    if (mapped === undefined) return null
-    out[column] = mapped
+  for (const column of Object.keys(spec.newIds ?? {})) out[column] = freshId(ids, spec.table, row[column])
+  for (const [column, value] of Object.entries(spec.refs ?? {})) {
+    const ref = refsOf(value).find((r) => Object.entries(r.when ?? {}).every(([k, v]) => row[k] === v))
+    if (!ref || row[column] == null) continue
+    const followed = ref.json ? followJson(ref, String(row[column]), ids) : follow(ref, row[column], ids)
+    if (followed === SKIP) return SKIP
+    out[column] = followed
   }
   return out
 }
@@ -45,7 +87,7 @@ function adopt (spec: ExportedTable, row: Record<string, unknown>, target: Store
 export async function restoreRows (trx: Knex, path: string, target: StoreEnv): Promise<Record<string, number>> {
   if (trx.client.config.client === 'mysql2') await trx('store_envs').where({ id: target.id }).forUpdate().first('id')
   await assertEmpty(trx, target.id)
-  const ids = new Map(EXPORTED_TABLES.map((spec) => [spec.table, new Map<unknown, string>()]))
+  const ids: IdMaps = new Map(EXPORTED_TABLES.map((spec) => [spec.table, new Map<unknown, string>()]))
   const counts: Record<string, number> = {}
   let pending: { table: string, rows: Array<Record<string, unknown>> } = { table: '', rows: [] }
   const flush = async () => {
@@ -57,6 +99,7 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv): P
     if (!header) {
       header = line as Header
       if (header.format !== FORMAT || header.version > VERSION) throw new errors.Conflict('The file is not a backup this version can restore')
+      ids.set(STORE, new Map([[header.storeEnvId, target.id]]))
       continue
     }
     if ('end' in line) break
@@ -68,7 +111,7 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv): P
       pending = { table: spec.table, rows: [] }
     }
     const row = adopt(spec, line.row, target, ids)
-    if (!row) continue
+    if (row === SKIP) continue
     pending.rows.push(row)
     counts[spec.table] = (counts[spec.table] ?? 0) + 1
     if (pending.rows.length >= CHUNK * 25) await flush()
