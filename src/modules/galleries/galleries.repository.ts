@@ -35,6 +35,17 @@ export function galleriesRepository (db: Knex) {
       return countAndPage<PhotoRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
     },
 
+    /**
+     * The newest approved photos of a product's published galleries (the product's evidence). Its galleries first:
+     * a store has few per product, so the photo read then uses (store_env_id, gallery_id, status, created_at).
+     */
+    async productPhotos (storeId: string, productId: string, limit: number): Promise<PhotoRow[]> {
+      const galleries = await table.base(storeId).where({ product_id: productId, status: 'published' }).pluck('id')
+      if (galleries.length === 0) return []
+      return photos.base(storeId).whereIn('gallery_id', galleries).where({ status: 'approved' })
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit) as unknown as Promise<PhotoRow[]>
+    },
+
     leadByEmail (storeId: string, galleryId: string, email: string, trx: Knex): Promise<LeadRow | undefined> {
       return trx<LeadRow>('gallery_leads').where({ store_env_id: storeId, gallery_id: galleryId, email }).first() as Promise<LeadRow | undefined>
     },

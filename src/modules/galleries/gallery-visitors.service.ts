@@ -6,7 +6,7 @@ import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
 import type { GalleriesRepository } from './galleries.repository.js'
-import { presentLead, type GalleriesService, type OnLead } from './galleries.service.js'
+import { presentLead, type GalleriesService, type OnEngagement, type OnLead } from './galleries.service.js'
 
 interface Deps {
   db: Knex
@@ -17,12 +17,13 @@ interface Deps {
   /** Stores an image checked by content (the uploads service); throws 415 for anything else. */
   storeImage: (store: StoreEnv, bytes: Buffer) => Promise<{ id: string, url: string }>
   onLead?: OnLead
+  onEngagement?: OnEngagement
 }
 
 export interface PhotoInput { caption?: string, authorName?: string, authorEmail?: string }
 
 /** What storefront visitors do with a published gallery (decisions.md section 15, "Storefront"). */
-export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, onLead }: Deps) {
+export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, onLead, onEngagement }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
     async show (storeId: string, id: string, query: PageQuery) {
@@ -65,6 +66,7 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
           : { id: newId('lead'), org_id: store.orgId, store_env_id: store.id, gallery_id: galleryId, email, name: input.name ?? null, consent: true, created_at: now, updated_at: now }
         if (existing) await repo.leads.update(store.id, row.id, { name: row.name, updated_at: now }, trx)
         else await repo.leads.insert(row, trx)
+        if (!existing) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'lead', at: now })
         await galleries.writer.emit(trx, store, `lead.${type}`, presentLead(row))
         await onLead?.(trx, { orgId: store.orgId, storeEnvId: store.id, email, name: row.name })
       })
@@ -77,7 +79,9 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         await galleries.published(store.id, galleryId, trx)
         const photo = await repo.photos.find(store.id, photoId, trx)
         if (!photo || photo.gallery_id !== galleryId || photo.status !== 'approved') throw new errors.NotFound('Photo')
-        const added = await repo.favourite({ org_id: store.orgId, store_env_id: store.id, photo_id: photoId, voter_hash: sha256(`${secretKey}:favourite:${ip}`), created_at: clock() }, trx)
+        const now = clock()
+        const added = await repo.favourite({ org_id: store.orgId, store_env_id: store.id, photo_id: photoId, voter_hash: sha256(`${secretKey}:favourite:${ip}`), created_at: now }, trx)
+        if (added) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'favourite', at: now })
         return { favouriteCount: Number(photo.favourite_count) + (added ? 1 : 0) }
       })
     }

@@ -4,8 +4,8 @@ export interface UploadRow { id: string, org_id: string, store_env_id: string, m
 
 export function uploadsRepository (db: Knex) {
   return {
-    async insert (row: UploadRow) {
-      await db('uploads').insert(row)
+    async insert (row: UploadRow, trx: Knex = db) {
+      await trx('uploads').insert(row)
     },
 
     /** Unauthenticated reads by id: ids are 20 random base62 characters, unguessable. */
