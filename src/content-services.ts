@@ -29,6 +29,8 @@ interface Deps {
   onLead?: OnLead
   /** Counts favourites and leads in the storefront analytics (the analytics module's recordEngagement). */
   onEngagement?: OnEngagement
+  /** Deletes the upload rows of an erased visitor's unpublished photos. */
+  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
 }
 
 /**
@@ -36,7 +38,7 @@ interface Deps {
  * once, the cross-resource rules (a deleted category leaves FAQs and products; a placement needs its web page)
  * wired here rather than by the modules importing each other's internals.
  */
-export function contentServices ({ db, clock, events, secretKey, repos, products, uploads, onLead, onEngagement }: Deps) {
+export function contentServices ({ db, clock, events, secretKey, repos, products, uploads, onLead, onEngagement, dropUploads }: Deps) {
   const repo = {
     galleries: galleriesRepository(db),
     faqs: faqsRepository(db),
@@ -59,7 +61,7 @@ export function contentServices ({ db, clock, events, secretKey, repos, products
   const webPages = webPagesService({ db, repo: repo.webPages, events, clock })
   const placements = placementsService({ db, repo: repo.placements, events, clock, pageExists: webPages.exists, pageByUrl: webPages.byUrl })
   const galleries = galleriesService({ db, repo: repo.galleries, events, clock, urlOf: uploads.urlOf })
-  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, onLead, onEngagement })
+  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, onLead, onEngagement, dropUploads })
   const storefront = storefrontService({ reviews: repos.reviews })
   return { contentRepos: repo, galleries, galleryVisitors, faqs, categories, webPages, placements, storefront }
 }

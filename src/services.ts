@@ -243,8 +243,10 @@ export function buildServices (deps: ServiceDeps) {
     repos,
     products,
     uploads,
-    onEngagement: recordEngagement
+    onEngagement: recordEngagement,
+    dropUploads: (trx, storeId, ids) => repos.uploads.removeRows(trx, storeId, ids)
   })
+  erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
   const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, onEngagement: recordEngagement })
   const analytics = analyticsService({ repo: repos.analytics, clock })
   const evidence = evidenceService({
@@ -314,7 +316,7 @@ export function buildServices (deps: ServiceDeps) {
     recentFailures,
     support,
     customers,
-    /** The erasure's extra steps (see `erasure` above): the lead adds the leads and suppression-list steps here. */
+    /** The erasure's extra steps (see `erasure` above): loyalty, the mail log and suppression list, galleries. */
     customersErasure: erasure,
     loyalty,
     birthdays,

@@ -71,7 +71,9 @@ export const eraseCustomer = {
   description: 'In one transaction, and recorded in the audit log (`customer.erased`): the customer\'s email, names, ' +
     'phone, birthday and platform id are cleared; their orders lose the customer email and name; their reviews stay ' +
     'but anonymised (author name `Anonymous`, no email); events already logged lose the address and the names next to ' +
-    'it; pending referrals of the address are withdrawn. Loyalty points stay on the (now anonymous) account. ' +
+    'it; pending referrals of the address are withdrawn; their gallery leads are deleted, and the gallery photos they ' +
+    'sent lose their name and address (approved photos stay, anonymised; pending and rejected ones are deleted). ' +
+    'Loyalty points stay on the (now anonymous) account. ' +
     'Appends `customer.deleted` (with the id only). The customer is then gone from the API (404); a later sync of the ' +
     'same platform id creates a new customer.',
   params: IdParams,

@@ -10,7 +10,7 @@ import type { AuditRepository } from '../audit/audit.repository.js'
 import { actorOf, type Credential, type StoreEnv } from '../../types.js'
 import { CUSTOMER_FIELDS, emailKey, type CustomerRow, type CustomersRepository } from './customers.repository.js'
 import { CustomerItem } from './customers.schemas.js'
-import { eraseCustomerData, type ErasureStep } from './erasure.js'
+import { eraseCustomerData, scrubEvents, type ErasureStep } from './erasure.js'
 
 export const MAX_BATCH = 250
 
@@ -127,7 +127,9 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
         const now = clock()
         await repo.erase(store.id, id, now, trx)
         const erased = await eraseCustomerData(trx, { store, customerId: id, email: row.email, events, now })
-        for (const step of erasure) await step(trx, { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email })
+        const kept: string[] = []
+        for (const step of erasure) kept.push(...((await step(trx, { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email }))?.eventSubjects ?? []))
+        if (kept.length) await scrubEvents(trx, store.id, kept, erased.addresses)
         await audit.record({ orgId: store.orgId, action: 'customer.erased', actor: actorOf(actor), subject: `customer:${id}`, ip, details: { storeEnvId: store.id, ...erased.counts } }, trx)
       }))
     }

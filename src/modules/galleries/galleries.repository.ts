@@ -46,6 +46,13 @@ export function galleriesRepository (db: Knex) {
         .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit) as unknown as Promise<PhotoRow[]>
     },
 
+    /** What a visitor left under an address (erasure): leads are stored lower-cased, photo addresses as sent. */
+    async byVisitor (storeId: string, email: string, trx: Knex) {
+      const leads: string[] = await trx('gallery_leads').where({ store_env_id: storeId, email }).pluck('id')
+      const sent: PhotoRow[] = await trx<PhotoRow>('gallery_photos').where({ store_env_id: storeId }).whereRaw('lower(author_email) = ?', [email])
+      return { leads, photos: sent }
+    },
+
     leadByEmail (storeId: string, galleryId: string, email: string, trx: Knex): Promise<LeadRow | undefined> {
       return trx<LeadRow>('gallery_leads').where({ store_env_id: storeId, gallery_id: galleryId, email }).first() as Promise<LeadRow | undefined>
     },

@@ -18,12 +18,21 @@ interface Deps {
   storeImage: (store: StoreEnv, bytes: Buffer) => Promise<{ id: string, url: string }>
   onLead?: OnLead
   onEngagement?: OnEngagement
+  /** Deletes upload rows (an erased visitor's unpublished photos), so their images are no longer served. */
+  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The text without the address, in any case, as an erasure leaves review texts. */
+function withoutAddress (text: string | null, address: string): string | null {
+  return text == null ? text : text.replace(new RegExp(escaped(address), 'gi'), '[erased]')
 }
 
 export interface PhotoInput { caption?: string, authorName?: string, authorEmail?: string }
 
 /** What storefront visitors do with a published gallery (decisions.md section 15, "Storefront"). */
-export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, onLead, onEngagement }: Deps) {
+export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, onLead, onEngagement, dropUploads }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
     async show (storeId: string, id: string, query: PageQuery) {
@@ -84,6 +93,30 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         if (added) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'favourite', at: now })
         return { favouriteCount: Number(photo.favourite_count) + (added ? 1 : 0) }
       })
+    },
+
+    /**
+     * Customer erasure's step (decisions.md section 15), in the erasure's transaction: the person's leads are deleted,
+     * and so are the photos they sent that were never published (pending or rejected), with their images. An approved
+     * photo stays, anonymised (no name, no address, the address taken out of its caption): like a review, it is
+     * content the merchant chose to publish and shoppers favourited, and without the name and address nothing of it
+     * says who sent it. Answers the photos' ids: their logged events carry the author's name, which the erasure then
+     * clears there as well.
+     */
+    async forget (trx: Knex.Transaction, subject: { storeEnvId: string, email: string | null }) {
+      if (!subject.email) return { eventSubjects: [] }
+      const storeId = subject.storeEnvId
+      const email = subject.email.trim().toLowerCase()
+      const { leads, photos } = await repo.byVisitor(storeId, email, trx)
+      for (const id of leads) await repo.leads.remove(storeId, id, trx)
+      const now = clock()
+      const unpublished = photos.filter((photo) => photo.status !== 'approved')
+      for (const photo of photos) {
+        if (photo.status !== 'approved') await repo.photos.remove(storeId, photo.id, trx)
+        else await repo.photos.update(storeId, photo.id, { author_name: null, author_email: null, caption: withoutAddress(photo.caption, email), updated_at: now }, trx)
+      }
+      if (unpublished.length) await dropUploads?.(trx, storeId, unpublished.map((photo) => photo.upload_id))
+      return { eventSubjects: photos.map((photo) => photo.id) }
     }
   }
 }

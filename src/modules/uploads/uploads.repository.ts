@@ -8,6 +8,11 @@ export function uploadsRepository (db: Knex) {
       await trx('uploads').insert(row)
     },
 
+    /** The rows only: the files stay in storage (a file removed before the caller's commit could not come back). */
+    async removeRows (trx: Knex, storeId: string, ids: string[]) {
+      if (ids.length) await trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids).delete()
+    },
+
     /** Unauthenticated reads by id: ids are 20 random base62 characters, unguessable. */
     findById (id: string): Promise<UploadRow | undefined> {
       return db<UploadRow>('uploads').where({ id }).first()
