@@ -233,8 +233,8 @@ export function buildServices (deps: ServiceDeps) {
   const recentFailures = failureLog(deps.redis, `${deps.redisPrefix ?? 'eh:'}`)
   const support = supportService({ db, repo: supportRepository(db), failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
   const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailSender.direct('invitation') })
-  // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads. Favourites, leads and
-  // review videos count in the storefront analytics.
+  // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads. A gallery lead becomes
+  // or updates a customer; favourites, leads and review videos count in the storefront analytics.
   const content = contentServices({
     db,
     clock,
@@ -243,6 +243,7 @@ export function buildServices (deps: ServiceDeps) {
     repos,
     products,
     uploads,
+    onLead: (trx, lead) => customers.fromLead(trx, lead),
     onEngagement: recordEngagement,
     dropUploads: (trx, storeId, ids) => repos.uploads.removeRows(trx, storeId, ids)
   })

@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
+import { withDeadlockRetry } from '../../lib/bulk.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
@@ -62,10 +63,14 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
       return { id: photo.id, status: photo.status }
     },
 
-    /** One lead per address and gallery (a second sending updates the name); then the customers hook, if wired. */
+    /**
+     * One lead per address and gallery (a second sending updates the name); then the customers hook, if wired. The
+     * hook writes a customer after this takes the store's event lock, the reverse of a customer sync's order, so a
+     * deadlock between the two on MySQL is retried whole.
+     */
     async lead (store: StoreEnv, galleryId: string, input: { email: string, name?: string }) {
       const email = input.email.trim().toLowerCase()
-      await db.transaction(async (trx) => {
+      await withDeadlockRetry(() => db.transaction(async (trx) => {
         await galleries.published(store.id, galleryId, trx)
         const existing = await repo.leadByEmail(store.id, galleryId, email, trx)
         const now = clock()
@@ -78,7 +83,7 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         if (!existing) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'lead', at: now })
         await galleries.writer.emit(trx, store, `lead.${type}`, presentLead(row))
         await onLead?.(trx, { orgId: store.orgId, storeEnvId: store.id, email, name: row.name })
-      })
+      }))
       return { received: true as const }
     },
 
