@@ -5,7 +5,7 @@ import type { ReviewsRepository } from './modules/reviews/reviews.repository.js'
 import type { ProductsService } from './modules/products/products.service.js'
 import type { UploadsService } from './modules/uploads/uploads.service.js'
 import { galleriesRepository } from './modules/galleries/galleries.repository.js'
-import { galleriesService, type OnLead } from './modules/galleries/galleries.service.js'
+import { galleriesService, type OnEngagement, type OnLead } from './modules/galleries/galleries.service.js'
 import { galleryVisitorsService } from './modules/galleries/gallery-visitors.service.js'
 import { faqsRepository } from './modules/faqs/faqs.repository.js'
 import { faqsService } from './modules/faqs/faqs.service.js'
@@ -27,6 +27,10 @@ interface Deps {
   uploads: UploadsService
   /** The lead form's customer hook (decisions.md section 15); the customers resource wires it. */
   onLead?: OnLead
+  /** Counts favourites and leads in the storefront analytics (the analytics module's recordEngagement). */
+  onEngagement?: OnEngagement
+  /** Deletes the upload rows of an erased visitor's unpublished photos. */
+  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
 }
 
 /**
@@ -34,7 +38,7 @@ interface Deps {
  * once, the cross-resource rules (a deleted category leaves FAQs and products; a placement needs its web page)
  * wired here rather than by the modules importing each other's internals.
  */
-export function contentServices ({ db, clock, events, secretKey, repos, products, uploads, onLead }: Deps) {
+export function contentServices ({ db, clock, events, secretKey, repos, products, uploads, onLead, onEngagement, dropUploads }: Deps) {
   const repo = {
     galleries: galleriesRepository(db),
     faqs: faqsRepository(db),
@@ -57,7 +61,7 @@ export function contentServices ({ db, clock, events, secretKey, repos, products
   const webPages = webPagesService({ db, repo: repo.webPages, events, clock })
   const placements = placementsService({ db, repo: repo.placements, events, clock, pageExists: webPages.exists, pageByUrl: webPages.byUrl })
   const galleries = galleriesService({ db, repo: repo.galleries, events, clock, urlOf: uploads.urlOf })
-  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, onLead })
+  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, onLead, onEngagement, dropUploads })
   const storefront = storefrontService({ reviews: repos.reviews })
   return { contentRepos: repo, galleries, galleryVisitors, faqs, categories, webPages, placements, storefront }
 }

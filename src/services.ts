@@ -86,6 +86,7 @@ import { sendingDomainService } from './modules/sending-domain/sending-domain.se
 import { emailProvidersService } from './modules/email/providers.service.js'
 import { analyticsRepository } from './modules/analytics/analytics.repository.js'
 import { analyticsService } from './modules/analytics/analytics.service.js'
+import { recordEngagement } from './modules/analytics/rollups.js'
 import { evidenceRepository } from './modules/evidence/evidence.repository.js'
 import { evidenceService } from './modules/evidence/evidence.service.js'
 import { backupsRepository } from './modules/backups/backups.repository.js'
@@ -232,9 +233,26 @@ export function buildServices (deps: ServiceDeps) {
   const recentFailures = failureLog(deps.redis, `${deps.redisPrefix ?? 'eh:'}`)
   const support = supportService({ db, repo: supportRepository(db), failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
   const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailSender.direct('invitation') })
+  // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads. A gallery lead becomes
+  // or updates a customer; favourites, leads and review videos count in the storefront analytics.
+  const content = contentServices({
+    db,
+    clock,
+    events,
+    secretKey,
+    repos,
+    products,
+    uploads,
+    onLead: (trx, lead) => customers.fromLead(trx, lead),
+    onEngagement: recordEngagement,
+    dropUploads: (trx, storeId, ids) => repos.uploads.removeRows(trx, storeId, ids)
+  })
+  erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
+  const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, onEngagement: recordEngagement })
   const analytics = analyticsService({ repo: repos.analytics, clock })
-  // galleryPhotos: the galleries module's approved photos of a product, once it is merged (GalleryPhotosSource).
-  const evidence = evidenceService({ repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth` })
+  const evidence = evidenceService({
+    repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth`, galleryPhotos: content.galleries.productPhotos
+  })
   const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, log })
 
   const webhooks = webhooksService({
@@ -257,10 +275,6 @@ export function buildServices (deps: ServiceDeps) {
       outbox, clock, secretKey, publicUrl, allowPrivate, redis: deps.redis, redisPrefix: deps.redisPrefix ?? 'eh:', log, hookItem: toItem
     }, options)
   }
-
-  // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads.
-  const content = contentServices({ db, clock, events, secretKey, repos, products, uploads })
-  const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl })
 
   return {
     ...content,
@@ -303,7 +317,7 @@ export function buildServices (deps: ServiceDeps) {
     recentFailures,
     support,
     customers,
-    /** The erasure's extra steps (see `erasure` above): the lead adds the leads and suppression-list steps here. */
+    /** The erasure's extra steps (see `erasure` above): loyalty, the mail log and suppression list, galleries. */
     customersErasure: erasure,
     loyalty,
     birthdays,

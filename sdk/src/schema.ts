@@ -654,12 +654,12 @@ export interface paths {
         };
         /**
          * List customers, least recently updated first (updatedAt, then id)
-         * @description With `updatedSince`, only customers updated at or after that instant: a sync keeps the latest `updatedAt` it has seen and asks again from there. Erased customers are not listed.
+         * @description Customers come from the platform (PUT /customers) and from gallery leads: a lead's address becomes a customer without a platform id, or gives its name to the customer with that address if they have none. With `updatedSince`, only customers updated at or after that instant: a sync keeps the latest `updatedAt` it has seen and asks again from there. Erased customers are not listed.
          */
         get: operations["list_customers"];
         /**
          * Upsert up to 250 customers keyed on platformCustomerId; each item replaces the stored customer
-         * @description As PUT /products: items are independent (a bad item is reported in `errors` with its index, the rest are stored, status 200: check `failed`), more than 250 is `batch_too_large`, an identical re-send changes nothing and appends no event. A new customer appends `customer.created`, a changed one `customer.updated`.
+         * @description As PUT /products: items are independent (a bad item is reported in `errors` with its index, the rest are stored, status 200: check `failed`), more than 250 is `batch_too_large`, an identical re-send changes nothing and appends no event. A new customer appends `customer.created`, a changed one `customer.updated`. An item with a new platform id takes over the customer a gallery lead made with its email (same id, now with the platform id and the item's fields; `customer.updated`), so a shopper is one customer.
          */
         put: operations["upsert_customers"];
         post?: never;
@@ -682,7 +682,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a customer: their personal data is removed everywhere the service holds it
-         * @description In one transaction, and recorded in the audit log (`customer.erased`): the customer's email, names, phone, birthday and platform id are cleared; their orders lose the customer email and name; their reviews stay but anonymised (author name `Anonymous`, no email); events already logged lose the address and the names next to it; pending referrals of the address are withdrawn. Loyalty points stay on the (now anonymous) account. Appends `customer.deleted` (with the id only). The customer is then gone from the API (404); a later sync of the same platform id creates a new customer.
+         * @description In one transaction, and recorded in the audit log (`customer.erased`): the customer's email, names, phone, birthday and platform id are cleared; their orders lose the customer email and name; their reviews stay but anonymised (author name `Anonymous`, no email); events already logged lose the address and the names next to it; pending referrals of the address are withdrawn; their gallery leads are deleted, and the gallery photos they sent lose their name and address (approved photos stay, anonymised; pending and rejected ones are deleted). Loyalty points stay on the (now anonymous) account. Appends `customer.deleted` (with the id only). The customer is then gone from the API (404); a later sync of the same platform id creates a new customer.
          */
         delete: operations["delete_customer"];
         options?: never;
@@ -1181,7 +1181,7 @@ export interface paths {
         put?: never;
         /**
          * Leave an address on a gallery's lead form; 3/s and 10/min per IP
-         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The gallery must be published. `consent` must be true. Sending the same address again updates the name.
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The gallery must be published. `consent` must be true. Sending the same address again updates the name. The address becomes a customer of the store (`GET /customers`, without a platform id) or, if one has it, names that customer when they have no name; a suppressed address stays suppressed.
          */
         post: operations["create_gallery_lead"];
         delete?: never;
@@ -10079,7 +10079,8 @@ export interface operations {
                             id: string;
                             lastName: string | null;
                             phone: string | null;
-                            platformCustomerId: string;
+                            /** @description null for a customer made from a gallery lead (`POST /galleries/:id/leads`) until a sync of the same email takes it over */
+                            platformCustomerId: string | null;
                             /** Format: date-time */
                             updatedAt: string;
                         }[];
@@ -10467,7 +10468,8 @@ export interface operations {
                         id: string;
                         lastName: string | null;
                         phone: string | null;
-                        platformCustomerId: string;
+                        /** @description null for a customer made from a gallery lead (`POST /galleries/:id/leads`) until a sync of the same email takes it over */
+                        platformCustomerId: string | null;
                         /** Format: date-time */
                         updatedAt: string;
                     };

@@ -5,6 +5,8 @@ import { mailTransport } from '../../src/lib/mail.js'
 import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
 import { storefront } from '../storefront.js'
+import { formData, JPEG } from '../content/multipart.js'
+import { rebuildStore } from '../../src/modules/analytics/rollups.js'
 
 const DAY = 86_400_000
 const NOW = Date.parse('2026-03-20T12:00:00Z')
@@ -237,6 +239,48 @@ t.test('storefront engagement counts one helpful vote per visitor on the day it 
   t.equal(res.statusCode, 200)
   t.same(res.json().series.map((p: { period: string, helpfulVotes: number }) => [p.period, p.helpfulVotes]), [['2026-03-19', 0], ['2026-03-20', 1], ['2026-03-21', 2], ['2026-03-22', 0]])
   t.same(res.json().totals, { helpfulVotes: 3, favourites: 0, leads: 0, videoUploads: 0 })
+})
+
+/** Two favourites of one photo over two days (one repeated), three leads of two addresses and a review video upload. */
+async function galleryEngagement (t: Parameters<typeof build>[0]) {
+  const { app, tenant, as, clock } = await withProduct(t)
+  const visitor = (url: string, payload: unknown, ip: string, headers?: Record<string, string>) =>
+    storefront(app, { method: url.startsWith('/v1/uploads/') ? 'PUT' : 'POST', url, store: tenant.storeId, payload: payload as object, ip, headers })
+  const gallery = (await as('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })).json()
+  const sent = formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG })
+  const photo = (await visitor(`/v1/galleries/${gallery.id}/photos`, sent.payload, '198.51.100.9', sent.headers)).json()
+  await as('PATCH', `/v1/galleries/${gallery.id}/photos/${photo.id}`, { status: 'approved' })
+  const favourite = (ip: string) => visitor(`/v1/galleries/${gallery.id}/favourites`, { photoId: photo.id }, ip)
+  t.same((await favourite('198.51.100.1')).json(), { favouriteCount: 1 })
+  await favourite('198.51.100.1')
+  clock.advance(DAY)
+  await favourite('198.51.100.2')
+  const lead = (email: string, ip: string) => visitor(`/v1/galleries/${gallery.id}/leads`, { email, consent: true }, ip)
+  await lead('ann@example.test', '198.51.100.3')
+  await lead('ann@example.test', '198.51.100.4')
+  await lead('bo@example.test', '198.51.100.5')
+  const url = new URL((await visitor('/v1/reviews/video-upload-url', { contentType: 'video/mp4', size: 100 }, '198.51.100.6')).json().uploadUrl)
+  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(76, 7)])
+  t.equal((await visitor(url.pathname + url.search, mp4, '198.51.100.6', { 'content-type': 'video/mp4' })).statusCode, 201)
+  return { app, tenant, as }
+}
+
+t.test('storefront engagement counts gallery favourites and new leads, one per visitor and address, and review video uploads', async (t) => {
+  const { as } = await galleryEngagement(t)
+  const res = await as('GET', '/v1/analytics/storefront?from=2026-03-20&to=2026-03-21')
+  t.equal(res.statusCode, 200)
+  t.same(res.json().series, [
+    { period: '2026-03-20', helpfulVotes: 0, favourites: 1, leads: 0, videoUploads: 0 },
+    { period: '2026-03-21', helpfulVotes: 0, favourites: 1, leads: 2, videoUploads: 1 }
+  ])
+  t.same(res.json().totals, { helpfulVotes: 0, favourites: 2, leads: 2, videoUploads: 1 })
+})
+
+t.test('rebuilding a store\'s aggregates from its rows counts the same favourites, leads and video uploads', async (t) => {
+  const { app, tenant, as } = await galleryEngagement(t)
+  const before = (await as('GET', '/v1/analytics/storefront?from=2026-03-20&to=2026-03-21')).json()
+  await app.db.transaction((trx) => rebuildStore(trx, tenant.storeId))
+  t.same((await as('GET', '/v1/analytics/storefront?from=2026-03-20&to=2026-03-21')).json(), before)
 })
 
 t.test('one store never sees another store\'s analytics', async (t) => {

@@ -16,6 +16,15 @@ t.test('the customers page lists the store\'s customers and finds one by email',
   t.notMatch(found.body, /ann@example\.com/)
 })
 
+t.test('the customers page shows a customer made from a gallery lead as one, without a platform id', async (t) => {
+  const app = await sharedApp()
+  const { tenant, agent } = await signedInOwner(app)
+  await app.db.transaction((trx) => app.services.customers.fromLead(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, email: 'lead@example.com', name: 'Lee' }))
+  const page = await agent.get('/admin/customers')
+  t.match(page.body, /lead@example\.com<\/td>\s*<td data-label="Platform id">— \(gallery lead\)<\/td>/)
+  t.notMatch(page.body, /null/)
+})
+
 t.test('erasing from the admin asks for confirmation, then erases and audits the person who did it', async (t) => {
   const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)

@@ -2,9 +2,11 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
-import { call, sharedApp } from '../helper.js'
+import { build, call, sharedApp } from '../helper.js'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
 import { storefront } from '../storefront.js'
+import { tickingClock } from '../content/app.js'
+import { formData, JPEG } from '../content/multipart.js'
 
 const ANN = 'ann.smith@example.test'
 
@@ -57,6 +59,34 @@ t.test('photos of published reviews are the gallery photos of the evidence', asy
   t.same((await as('GET', '/v1/evidence/products/p1')).json().galleryPhotos, [], 'pending reviews show nothing')
   await as('PATCH', `/v1/reviews/${review.json().id}`, { status: 'published' })
   t.same((await as('GET', '/v1/evidence/products/p1')).json().galleryPhotos, [{ id: upload.json().id, url: upload.json().url, caption: 'See', source: 'review', reviewId: review.json().id }])
+})
+
+t.test('approved photos of the product\'s published galleries are gallery photos of the evidence, newest first', async (t) => {
+  // A clock a second on at each read: many merchant calls stay inside the per-key budget, and photos get distinct times.
+  const app = await build(t, { clock: tickingClock() })
+  const { tenant, as } = await seed(app)
+  const gallery = async (productId: string) => (await as('POST', '/v1/galleries', { name: productId, productId, status: 'published' })).json().id as string
+  const photo = async (galleryId: string, caption: string, status = 'approved') => {
+    const sent = formData({ filename: 'p.jpg', type: 'image/jpeg', bytes: JPEG }, { caption, authorName: 'Bo', authorEmail: 'bo@example.test' })
+    const id = (await storefront(app, { url: `/v1/galleries/${galleryId}/photos`, store: tenant.storeId, ...sent })).json().id as string
+    if (status !== 'pending') await as('PATCH', `/v1/galleries/${galleryId}/photos/${id}`, { status })
+    return (await as('GET', `/v1/galleries/${galleryId}/photos`)).json().data.find((p: { id: string }) => p.id === id) as { id: string, imageUrl: string }
+  }
+  const shirt = await gallery('p1')
+  const older = await photo(shirt, 'Older')
+  const newer = await photo(shirt, 'Newer')
+  await photo(shirt, 'Waiting', 'pending')
+  await photo(shirt, 'Refused', 'rejected')
+  await photo(await gallery('p2'), 'Other product')
+  const hidden = await gallery('p1')
+  await photo(hidden, 'In a draft gallery')
+  await as('PATCH', `/v1/galleries/${hidden}`, { status: 'draft' })
+  const evidence = (await as('GET', '/v1/evidence/products/p1')).json()
+  t.same(evidence.galleryPhotos, [
+    { id: newer.id, url: newer.imageUrl, caption: 'Newer', source: 'gallery', reviewId: null },
+    { id: older.id, url: older.imageUrl, caption: 'Older', source: 'gallery', reviewId: null }
+  ])
+  t.notOk(JSON.stringify(evidence).includes('bo@'), 'no submitter address')
 })
 
 /** The properties schema.org defines on each type used, and those Google's review snippet rules require. */

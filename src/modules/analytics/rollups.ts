@@ -111,8 +111,8 @@ export async function recordEngagement (trx: Knex, { storeEnvId, kind, at }: { s
 
 /**
  * Recomputes every aggregate of one store from its rows (after a restore wrote them directly), review_tallies and
- * product_review_tallies included. Run in a transaction that holds the store's writes. Favourites, leads and video
- * uploads are not rebuilt: their writers do not count them in engagement_rollups yet (add them here when they do).
+ * product_review_tallies included. Run in a transaction that holds the store's writes. Engagement is counted from
+ * the rows that remain: leads and photos an erasure deleted no longer count.
  */
 export async function rebuildStore (trx: Knex, storeId: string): Promise<void> {
   for (const table of ['review_rollups', 'review_request_tallies', 'engagement_rollups', 'review_tallies', 'product_review_tallies']) await trx(table).where({ store_env_id: storeId }).delete()
@@ -126,8 +126,15 @@ export async function rebuildStore (trx: Knex, storeId: string): Promise<void> {
   const deltas = new Map<string, number>()
   for (const cell of (await funnelCells(trx, storeId, orderIds as string[])).values()) bump(deltas, cell, 1)
   await applyFunnel(trx, storeId, deltas)
-  const votes = await trx('review_votes').where({ store_env_id: storeId }).pluck('created_at')
-  const byDay = new Map<number, number>()
-  for (const at of votes as number[]) byDay.set(dayOf(at), (byDay.get(dayOf(at)) ?? 0) + 1)
-  for (const [day, n] of byDay) await trx('engagement_rollups').insert({ store_env_id: storeId, day, kind: 'helpful', n })
+  const sources: Array<[EngagementKind, Knex.QueryBuilder]> = [
+    ['helpful', trx('review_votes')],
+    ['favourite', trx('gallery_favourites')],
+    ['lead', trx('gallery_leads')],
+    ['video_upload', trx('uploads').where('mime', 'like', 'video/%')]
+  ]
+  for (const [kind, rows] of sources) {
+    const byDay = new Map<number, number>()
+    for (const at of await rows.where({ store_env_id: storeId }).pluck('created_at') as number[]) byDay.set(dayOf(at), (byDay.get(dayOf(at)) ?? 0) + 1)
+    for (const [day, n] of byDay) await trx('engagement_rollups').insert({ store_env_id: storeId, day, kind, n })
+  }
 }

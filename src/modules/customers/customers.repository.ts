@@ -46,6 +46,10 @@ export function customersRepository (db: Knex) {
       await trx('customers').insert(rows).onConflict(['store_env_id', 'platform_customer_id']).merge([...CUSTOMER_FIELDS, 'updated_at'])
     },
 
+    async rename (storeId: string, id: string, names: Pick<CustomerRow, 'first_name' | 'last_name' | 'updated_at'>, trx: Knex) {
+      await trx('customers').where({ store_env_id: storeId, id }).update({ first_name: names.first_name, last_name: names.last_name, updated_at: names.updated_at })
+    },
+
     find (storeId: string, id: string, trx: Knex = db, lock = false): Promise<CustomerRow | undefined> {
       return lockForWrite(live(trx, storeId).where({ id }), lock).first()
     },
@@ -74,8 +78,24 @@ export function customersRepository (db: Knex) {
       return refs.map((r) => (r.platformCustomerId && byPlatform.get(r.platformCustomerId)) || byEmail.get(emailKey(r.email) ?? '') || null)
     },
 
-    byEmailKey (storeId: string, key: string, trx: Knex = db): Promise<CustomerRow | undefined> {
-      return live(trx, storeId).where({ email_key: key }).orderBy('created_at').orderBy('id').first()
+    byEmailKey (storeId: string, key: string, trx: Knex = db, lock = false): Promise<CustomerRow | undefined> {
+      return lockForWrite(live(trx, storeId).where({ email_key: key }).orderBy('created_at').orderBy('id'), lock).first()
+    },
+
+    /** Customers made from gallery leads (no platform id) with these addresses, oldest first per address, locked. */
+    async fromLeads (storeId: string, keys: string[], trx: Knex): Promise<Map<string, CustomerRow>> {
+      const rows: CustomerRow[] = keys.length
+        ? await lockForWrite(live(trx, storeId).whereNull('platform_customer_id').whereIn('email_key', keys).orderBy('created_at').orderBy('id'), true)
+        : []
+      const byKey = new Map<string, CustomerRow>()
+      for (const row of rows) if (!byKey.has(row.email_key!)) byKey.set(row.email_key!, row)
+      return byKey
+    },
+
+    /** A lead's customer taken over by the platform's sync: its platform id and every synced field. */
+    async adopt (row: CustomerRow, trx: Knex) {
+      const fields = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, row[field]]))
+      await trx('customers').where({ store_env_id: row.store_env_id, id: row.id }).update({ ...fields, platform_customer_id: row.platform_customer_id, updated_at: row.updated_at })
     },
 
     async erase (storeId: string, id: string, now: number, trx: Knex) {

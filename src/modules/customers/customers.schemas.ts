@@ -23,7 +23,9 @@ export const CustomerItem = Type.Object({
 
 export const Customer = Type.Object({
   id: Type.String({ description: 'The service\'s id (`cus_…`): loyalty and referrals name customers by it' }),
-  platformCustomerId: Type.String(),
+  platformCustomerId: Type.Union([Type.String(), Type.Null()], {
+    description: 'null for a customer made from a gallery lead (`POST /galleries/:id/leads`) until a sync of the same email takes it over'
+  }),
   email: Type.Union([Type.String(), Type.Null()], { description: 'Shown in full to `customers:read`' }),
   firstName: Type.Union([Type.String(), Type.Null()]),
   lastName: Type.Union([Type.String(), Type.Null()]),
@@ -38,7 +40,9 @@ export const upsertCustomers = {
   summary: 'Upsert up to 250 customers keyed on platformCustomerId; each item replaces the stored customer',
   description: 'As PUT /products: items are independent (a bad item is reported in `errors` with its index, the ' +
     'rest are stored, status 200: check `failed`), more than 250 is `batch_too_large`, an identical re-send changes ' +
-    'nothing and appends no event. A new customer appends `customer.created`, a changed one `customer.updated`.',
+    'nothing and appends no event. A new customer appends `customer.created`, a changed one `customer.updated`. An ' +
+    'item with a new platform id takes over the customer a gallery lead made with its email (same id, now with the ' +
+    'platform id and the item\'s fields; `customer.updated`), so a shopper is one customer.',
   body: Type.Object({ customers: Type.Array(CustomerItem, { maxItems: 250 }) }, {
     examples: [{ customers: [{ platformCustomerId: 'gid-7001', email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee', birthday: { month: 2, day: 29 } }] }]
   }),
@@ -48,7 +52,8 @@ export const upsertCustomers = {
 export const listCustomers = {
   tags: ['customers'],
   summary: 'List customers, least recently updated first (updatedAt, then id)',
-  description: 'With `updatedSince`, only customers updated at or after that instant: a sync keeps the latest ' +
+  description: 'Customers come from the platform (PUT /customers) and from gallery leads: a lead\'s address becomes a ' +
+    'customer without a platform id, or gives its name to the customer with that address if they have none. With `updatedSince`, only customers updated at or after that instant: a sync keeps the latest ' +
     '`updatedAt` it has seen and asks again from there. Erased customers are not listed.',
   querystring: Type.Object({
     ...PageQuery,
@@ -71,7 +76,9 @@ export const eraseCustomer = {
   description: 'In one transaction, and recorded in the audit log (`customer.erased`): the customer\'s email, names, ' +
     'phone, birthday and platform id are cleared; their orders lose the customer email and name; their reviews stay ' +
     'but anonymised (author name `Anonymous`, no email); events already logged lose the address and the names next to ' +
-    'it; pending referrals of the address are withdrawn. Loyalty points stay on the (now anonymous) account. ' +
+    'it; pending referrals of the address are withdrawn; their gallery leads are deleted, and the gallery photos they ' +
+    'sent lose their name and address (approved photos stay, anonymised; pending and rejected ones are deleted). ' +
+    'Loyalty points stay on the (now anonymous) account. ' +
     'Appends `customer.deleted` (with the id only). The customer is then gone from the API (404); a later sync of the ' +
     'same platform id creates a new customer.',
   params: IdParams,

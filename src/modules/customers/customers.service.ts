@@ -10,7 +10,7 @@ import type { AuditRepository } from '../audit/audit.repository.js'
 import { actorOf, type Credential, type StoreEnv } from '../../types.js'
 import { CUSTOMER_FIELDS, emailKey, type CustomerRow, type CustomersRepository } from './customers.repository.js'
 import { CustomerItem } from './customers.schemas.js'
-import { eraseCustomerData, type ErasureStep } from './erasure.js'
+import { eraseCustomerData, scrubEvents, type ErasureStep } from './erasure.js'
 
 export const MAX_BATCH = 250
 
@@ -29,7 +29,7 @@ type Item = typeof CustomerItem.static
 export function presentCustomer (row: CustomerRow) {
   return {
     id: row.id,
-    platformCustomerId: row.platform_customer_id!,
+    platformCustomerId: row.platform_customer_id,
     email: row.email,
     firstName: row.first_name,
     lastName: row.last_name,
@@ -48,6 +48,16 @@ export function isCalendarDay (month: number, day: number, year?: number | null)
   return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day
 }
 
+/** What a gallery lead brings (galleries.service.ts, OnLead): the address is already trimmed and lower-cased. */
+export interface LeadInput { orgId: string, storeEnvId: string, email: string, name: string | null }
+
+/** A lead's one name field as first and last name: its first word, then the rest, each cut to the columns' 100 characters. */
+export function splitName (name: string | null): { first_name: string | null, last_name: string | null } {
+  const [first, ...rest] = (name ?? '').trim().split(/\s+/)
+  const cut = (text: string) => Array.from(text).slice(0, 100).join('') || null
+  return { first_name: cut(first), last_name: cut(rest.join(' ')) }
+}
+
 const checkShape = itemChecker(CustomerItem, 'platformCustomerId')
 
 /** The schema's checks, then the one it cannot express (the birthday is a day that exists). */
@@ -63,7 +73,8 @@ function checkCustomers (items: unknown[]): CheckedItems<Item> {
 }
 
 export function customersService ({ db, repo, events, audit, clock, erasure }: Deps) {
-  function toRow (store: StoreEnv, item: Item, before: CustomerRow | undefined, now: number): CustomerRow {
+  /** A null platform id: a customer made from a gallery lead, whom the platform has not synced. */
+  function toRow (store: Pick<StoreEnv, 'id' | 'orgId'>, item: Omit<Item, 'platformCustomerId'> & { platformCustomerId: string | null }, before: CustomerRow | undefined, now: number): CustomerRow {
     return {
       id: before?.id ?? newId('cus'),
       org_id: store.orgId,
@@ -87,16 +98,32 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
     async upsert (store: StoreEnv, items: unknown[]) {
       if (items.length > MAX_BATCH) throw new errors.BatchTooLarge(MAX_BATCH)
       const now = clock()
+      // Ids of customers made from gallery leads that this batch's items take over (one item each).
+      let adopted = new Set<string>()
       return applyBulk(db, checkCustomers(items), items.length, {
         storeId: store.id,
         keyOf: (item) => item.platformCustomerId,
         load: (keys, trx) => repo.findByKeys(store.id, keys, trx, true),
         columns: CUSTOMER_FIELDS,
-        toRows: async (list, existing) => list.map((item) => toRow(store, item, existing.get(item.platformCustomerId), now)),
+        toRows: async (list, existing, trx) => {
+          const newcomers = list.filter((item) => !existing.has(item.platformCustomerId))
+          const leads = await repo.fromLeads(store.id, [...new Set(newcomers.map((item) => emailKey(item.email)).filter((k): k is string => k !== null))], trx)
+          adopted = new Set()
+          return list.map((item) => {
+            let before = existing.get(item.platformCustomerId)
+            const lead = before ? undefined : leads.get(emailKey(item.email) ?? '')
+            if (lead && !adopted.has(lead.id)) {
+              adopted.add(lead.id)
+              before = lead
+            }
+            return toRow(store, item, before, now)
+          })
+        },
         write: async (changed, existing, trx) => {
-          await repo.upsert(changed, trx)
+          await repo.upsert(changed.filter((row) => !adopted.has(row.id)), trx)
+          for (const row of changed) if (adopted.has(row.id)) await repo.adopt(row, trx)
           await events.appendMany(trx, store.id, store.orgId, changed.map((row) => ({
-            type: existing.has(row.platform_customer_id!) ? 'customer.updated' : 'customer.created',
+            type: existing.has(row.platform_customer_id!) || adopted.has(row.id) ? 'customer.updated' : 'customer.created',
             data: presentCustomer(row)
           })))
         }
@@ -108,6 +135,33 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
       const updatedSince = query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
       const { total, rows } = await repo.list(storeId, { updatedSince, email: query.email }, page)
       return envelope(rows.map(presentCustomer), total, page)
+    },
+
+    /**
+     * A gallery lead becomes or updates a customer (decisions.md section 15), in the lead's transaction, which holds
+     * the store's event lock from the lead's own event on, so two leads of one address make one customer. The
+     * customer with the address gets the lead's name only if it has none: the platform owns what it syncs (its next
+     * upsert replaces every field anyway). Otherwise a customer without a platform id is made; later leads rename it.
+     * The suppression list is not read or changed: a customer is not a mail, and every mail checks the list itself
+     * (email.sender.ts), so an unsubscribed, bounced or erased address stays unmailed until the merchant lifts it.
+     */
+    async fromLead (trx: Knex.Transaction, lead: LeadInput) {
+      const store = { id: lead.storeEnvId, orgId: lead.orgId }
+      // A locking read: on MySQL it sees what a lead committed while this one waited for the event lock.
+      const before = await repo.byEmailKey(store.id, emailKey(lead.email)!, trx, true)
+      const now = clock()
+      if (!before) {
+        const row = { ...toRow(store, { platformCustomerId: null, email: lead.email }, undefined, now), ...splitName(lead.name) }
+        await repo.upsert([row], trx)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'customer.created', data: presentCustomer(row) })
+        return
+      }
+      const named = before.first_name != null || before.last_name != null
+      if (lead.name == null || (named && before.platform_customer_id != null)) return
+      const after = { ...before, ...splitName(lead.name), updated_at: now }
+      if (after.first_name === before.first_name && after.last_name === before.last_name) return
+      await repo.rename(store.id, before.id, after, trx)
+      await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'customer.updated', data: presentCustomer(after) })
     },
 
     async get (storeId: string, id: string) {
@@ -127,7 +181,9 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
         const now = clock()
         await repo.erase(store.id, id, now, trx)
         const erased = await eraseCustomerData(trx, { store, customerId: id, email: row.email, events, now })
-        for (const step of erasure) await step(trx, { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email })
+        const kept: string[] = []
+        for (const step of erasure) kept.push(...((await step(trx, { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email }))?.eventSubjects ?? []))
+        if (kept.length) await scrubEvents(trx, store.id, kept, erased.addresses)
         await audit.record({ orgId: store.orgId, action: 'customer.erased', actor: actorOf(actor), subject: `customer:${id}`, ip, details: { storeEnvId: store.id, ...erased.counts } }, trx)
       }))
     }

@@ -8,10 +8,16 @@ import { trackOrders } from '../analytics/rollups.js'
 export interface ErasureSubject { orgId: string, storeEnvId: string, customerId: string, email: string | null }
 
 /**
- * One more place an erasure clears (decisions.md section 15), run inside the erasure's transaction: leads, the
- * suppression list, loyalty referrals. The composition root (src/services.ts) lists them.
+ * What a step may answer: the ids of rows it kept but anonymised (a gallery photo) whose logged events still name
+ * the person without their address; those events lose their personal fields too, as the customer's own do.
  */
-export type ErasureStep = (trx: Knex.Transaction, subject: ErasureSubject) => Promise<void>
+export interface ErasureOutcome { eventSubjects?: string[] }
+
+/**
+ * One more place an erasure clears (decisions.md section 15), run inside the erasure's transaction: gallery leads
+ * and photos, the suppression list, loyalty referrals. The composition root (src/services.ts) lists them.
+ */
+export type ErasureStep = (trx: Knex.Transaction, subject: ErasureSubject) => Promise<void | ErasureOutcome>
 
 export const ANONYMOUS = 'Anonymous'
 
@@ -91,13 +97,14 @@ export async function eraseCustomerData (trx: Knex.Transaction, { store, custome
     await trx('reviews').where({ id: r.id }).update({ author_email: null, author_name: ANONYMOUS, title, body, reply, updated_at: now })
   }
   if (addresses.length) await trx('mail_outbox').where({ store_env_id: storeId }).whereRaw(`lower(${trx.raw('??', ['to']).toQuery()}) in (${addresses.map(() => '?').join(', ')})`, addresses).delete()
-  const scrubbed = await scrubEvents(trx, storeId, customerId, addresses)
+  const scrubbed = await scrubEvents(trx, storeId, [customerId, ...addresses], addresses)
   await events.append(trx, { orgId: store.orgId, storeEnvId: storeId, type: 'customer.deleted', data: { id: customerId, orderIds, reviewIds: reviews.map((r) => r.id) } })
-  return { counts: { orders: orders.length, reviews: reviews.length, events: scrubbed } }
+  return { addresses, counts: { orders: orders.length, reviews: reviews.length, events: scrubbed } }
 }
 
-async function scrubEvents (trx: Knex.Transaction, storeId: string, customerId: string, addresses: string[]): Promise<number> {
-  const needles = [customerId.toLowerCase(), ...addresses]
+/** Every logged event of the store naming one of `ids` (or an address) loses its personal fields and the addresses. */
+export async function scrubEvents (trx: Knex.Transaction, storeId: string, ids: string[], addresses: string[]): Promise<number> {
+  const needles = [...new Set([...ids.map((id) => id.toLowerCase()), ...addresses])]
   const rows: Array<{ id: number, data: string }> = await trx('events').where({ store_env_id: storeId })
     .where((q) => { for (const needle of needles) q.orWhereRaw('lower(data) like ?', [`%${needle}%`]) }).select('id', 'data')
   let changed = 0

@@ -35,6 +35,24 @@ export function galleriesRepository (db: Knex) {
       return countAndPage<PhotoRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
     },
 
+    /**
+     * The newest approved photos of a product's published galleries (the product's evidence). Its galleries first:
+     * a store has few per product, so the photo read then uses (store_env_id, gallery_id, status, created_at).
+     */
+    async productPhotos (storeId: string, productId: string, limit: number): Promise<PhotoRow[]> {
+      const galleries = await table.base(storeId).where({ product_id: productId, status: 'published' }).pluck('id')
+      if (galleries.length === 0) return []
+      return photos.base(storeId).whereIn('gallery_id', galleries).where({ status: 'approved' })
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit) as unknown as Promise<PhotoRow[]>
+    },
+
+    /** What a visitor left under an address (erasure): leads are stored lower-cased, photo addresses as sent. */
+    async byVisitor (storeId: string, email: string, trx: Knex) {
+      const leads: string[] = await trx('gallery_leads').where({ store_env_id: storeId, email }).pluck('id')
+      const sent: PhotoRow[] = await trx<PhotoRow>('gallery_photos').where({ store_env_id: storeId }).whereRaw('lower(author_email) = ?', [email])
+      return { leads, photos: sent }
+    },
+
     leadByEmail (storeId: string, galleryId: string, email: string, trx: Knex): Promise<LeadRow | undefined> {
       return trx<LeadRow>('gallery_leads').where({ store_env_id: storeId, gallery_id: galleryId, email }).first() as Promise<LeadRow | undefined>
     },

@@ -97,7 +97,9 @@ export const submitPhoto = {
 export const submitLead = {
   tags: ['galleries'],
   summary: 'Leave an address on a gallery\'s lead form; 3/s and 10/min per IP',
-  description: storefrontDoc + ' `consent` must be true. Sending the same address again updates the name.',
+  description: storefrontDoc + ' `consent` must be true. Sending the same address again updates the name. The address ' +
+    'becomes a customer of the store (`GET /customers`, without a platform id) or, if one has it, names that customer ' +
+    'when they have no name; a suppressed address stays suppressed.',
   security: [],
   params: IdParams,
   body: Type.Object({

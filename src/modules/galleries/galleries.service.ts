@@ -16,6 +16,12 @@ export interface GalleryInput { name: string, description?: string | null, produ
  */
 export type OnLead = (trx: Knex.Transaction, lead: { orgId: string, storeEnvId: string, email: string, name: string | null }) => Promise<void>
 
+/**
+ * Counts one storefront engagement in the transaction that stored it (the analytics module's `recordEngagement`,
+ * wired in src/services.ts), so GET /analytics/storefront counts favourites and leads.
+ */
+export type OnEngagement = (trx: Knex.Transaction, engagement: { storeEnvId: string, kind: 'favourite' | 'lead', at: number }) => Promise<void>
+
 interface Deps { db: Knex, repo: GalleriesRepository, events: EventLog, clock: Clock, urlOf: (uploadId: string) => string }
 
 export function presentGallery (row: GalleryRow) {
@@ -84,6 +90,12 @@ export function galleriesService ({ db, repo, events, clock, urlOf }: Deps) {
     async leads (storeId: string, galleryId: string, query: SinceQuery) {
       await writer.load(storeId, galleryId)
       return repo.leads.listWhere(storeId, { gallery_id: galleryId }, query, presentLead)
+    },
+
+    /** The evidence's gallery photos of a product (evidence.service.ts, GalleryPhotosSource): approved ones only. */
+    async productPhotos (storeId: string, productId: string, limit: number) {
+      const rows = await repo.productPhotos(storeId, productId, limit)
+      return rows.map((row) => ({ id: row.id, url: urlOf(row.upload_id), caption: row.caption, source: 'gallery' as const, reviewId: null }))
     },
 
     /** A gallery the storefront may show and send to: published, of this store. */

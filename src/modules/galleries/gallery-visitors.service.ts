@@ -2,11 +2,12 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
+import { withDeadlockRetry } from '../../lib/bulk.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
 import type { GalleriesRepository } from './galleries.repository.js'
-import { presentLead, type GalleriesService, type OnLead } from './galleries.service.js'
+import { presentLead, type GalleriesService, type OnEngagement, type OnLead } from './galleries.service.js'
 
 interface Deps {
   db: Knex
@@ -17,12 +18,22 @@ interface Deps {
   /** Stores an image checked by content (the uploads service); throws 415 for anything else. */
   storeImage: (store: StoreEnv, bytes: Buffer) => Promise<{ id: string, url: string }>
   onLead?: OnLead
+  onEngagement?: OnEngagement
+  /** Deletes upload rows (an erased visitor's unpublished photos), so their images are no longer served. */
+  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The text without the address, in any case, as an erasure leaves review texts. */
+function withoutAddress (text: string | null, address: string): string | null {
+  return text == null ? text : text.replace(new RegExp(escaped(address), 'gi'), '[erased]')
 }
 
 export interface PhotoInput { caption?: string, authorName?: string, authorEmail?: string }
 
 /** What storefront visitors do with a published gallery (decisions.md section 15, "Storefront"). */
-export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, onLead }: Deps) {
+export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, onLead, onEngagement, dropUploads }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
     async show (storeId: string, id: string, query: PageQuery) {
@@ -52,10 +63,14 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
       return { id: photo.id, status: photo.status }
     },
 
-    /** One lead per address and gallery (a second sending updates the name); then the customers hook, if wired. */
+    /**
+     * One lead per address and gallery (a second sending updates the name); then the customers hook, if wired. The
+     * hook writes a customer after this takes the store's event lock, the reverse of a customer sync's order, so a
+     * deadlock between the two on MySQL is retried whole.
+     */
     async lead (store: StoreEnv, galleryId: string, input: { email: string, name?: string }) {
       const email = input.email.trim().toLowerCase()
-      await db.transaction(async (trx) => {
+      await withDeadlockRetry(() => db.transaction(async (trx) => {
         await galleries.published(store.id, galleryId, trx)
         const existing = await repo.leadByEmail(store.id, galleryId, email, trx)
         const now = clock()
@@ -65,9 +80,10 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
           : { id: newId('lead'), org_id: store.orgId, store_env_id: store.id, gallery_id: galleryId, email, name: input.name ?? null, consent: true, created_at: now, updated_at: now }
         if (existing) await repo.leads.update(store.id, row.id, { name: row.name, updated_at: now }, trx)
         else await repo.leads.insert(row, trx)
+        if (!existing) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'lead', at: now })
         await galleries.writer.emit(trx, store, `lead.${type}`, presentLead(row))
         await onLead?.(trx, { orgId: store.orgId, storeEnvId: store.id, email, name: row.name })
-      })
+      }))
       return { received: true as const }
     },
 
@@ -77,9 +93,35 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         await galleries.published(store.id, galleryId, trx)
         const photo = await repo.photos.find(store.id, photoId, trx)
         if (!photo || photo.gallery_id !== galleryId || photo.status !== 'approved') throw new errors.NotFound('Photo')
-        const added = await repo.favourite({ org_id: store.orgId, store_env_id: store.id, photo_id: photoId, voter_hash: sha256(`${secretKey}:favourite:${ip}`), created_at: clock() }, trx)
+        const now = clock()
+        const added = await repo.favourite({ org_id: store.orgId, store_env_id: store.id, photo_id: photoId, voter_hash: sha256(`${secretKey}:favourite:${ip}`), created_at: now }, trx)
+        if (added) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'favourite', at: now })
         return { favouriteCount: Number(photo.favourite_count) + (added ? 1 : 0) }
       })
+    },
+
+    /**
+     * Customer erasure's step (decisions.md section 15), in the erasure's transaction: the person's leads are deleted,
+     * and so are the photos they sent that were never published (pending or rejected), with their images. An approved
+     * photo stays, anonymised (no name, no address, the address taken out of its caption): like a review, it is
+     * content the merchant chose to publish and shoppers favourited, and without the name and address nothing of it
+     * says who sent it. Answers the photos' ids: their logged events carry the author's name, which the erasure then
+     * clears there as well.
+     */
+    async forget (trx: Knex.Transaction, subject: { storeEnvId: string, email: string | null }) {
+      if (!subject.email) return { eventSubjects: [] }
+      const storeId = subject.storeEnvId
+      const email = subject.email.trim().toLowerCase()
+      const { leads, photos } = await repo.byVisitor(storeId, email, trx)
+      for (const id of leads) await repo.leads.remove(storeId, id, trx)
+      const now = clock()
+      const unpublished = photos.filter((photo) => photo.status !== 'approved')
+      for (const photo of photos) {
+        if (photo.status !== 'approved') await repo.photos.remove(storeId, photo.id, trx)
+        else await repo.photos.update(storeId, photo.id, { author_name: null, author_email: null, caption: withoutAddress(photo.caption, email), updated_at: now }, trx)
+      }
+      if (unpublished.length) await dropUploads?.(trx, storeId, unpublished.map((photo) => photo.upload_id))
+      return { eventSubjects: photos.map((photo) => photo.id) }
     }
   }
 }

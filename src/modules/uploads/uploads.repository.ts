@@ -4,8 +4,13 @@ export interface UploadRow { id: string, org_id: string, store_env_id: string, m
 
 export function uploadsRepository (db: Knex) {
   return {
-    async insert (row: UploadRow) {
-      await db('uploads').insert(row)
+    async insert (row: UploadRow, trx: Knex = db) {
+      await trx('uploads').insert(row)
+    },
+
+    /** The rows only: the files stay in storage (a file removed before the caller's commit could not come back). */
+    async removeRows (trx: Knex, storeId: string, ids: string[]) {
+      if (ids.length) await trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids).delete()
     },
 
     /** Unauthenticated reads by id: ids are 20 random base62 characters, unguessable. */

@@ -17,7 +17,10 @@ const HEAD_BYTES = 4100
 
 interface UrlRow { id: string, org_id: string, store_env_id: string, token_hash: string, content_type: string, max_size: number, expires_at: number, used_at: number | null, created_at: number }
 
-interface Deps { db: Knex, uploads: UploadsRepository, storage: BlobStorage, clock: Clock, publicUrl: string }
+/** Counts the upload in GET /analytics/storefront (the analytics module's `recordEngagement`, wired in src/services.ts). */
+export type OnVideoUpload = (trx: Knex.Transaction, engagement: { storeEnvId: string, kind: 'video_upload', at: number }) => Promise<void>
+
+interface Deps { db: Knex, uploads: UploadsRepository, storage: BlobStorage, clock: Clock, publicUrl: string, onEngagement?: OnVideoUpload }
 
 /**
  * Bytes from `body`, refusing past `max` (413) and checking the head by content before anything is kept: a file
@@ -55,7 +58,7 @@ async function * checkedVideo (body: AsyncIterable<Buffer>, max: number, detecte
  * Review videos (decisions.md section 15): a signed single-use PUT URL on this service, valid 15 minutes; the
  * bytes go to `storage` as they arrive (never whole in memory) and become an upload the review names in mediaIds.
  */
-export function videosService ({ db, uploads, storage, clock, publicUrl }: Deps) {
+export function videosService ({ db, uploads, storage, clock, publicUrl, onEngagement }: Deps) {
   return {
     async issueUrl (store: StoreEnv, input: { contentType: string, size: number }) {
       const token = base62(32)
@@ -98,7 +101,10 @@ export function videosService ({ db, uploads, storage, clock, publicUrl }: Deps)
         }
       }
       await storage.write(path, counted())
-      await uploads.insert({ id, org_id: store.orgId, store_env_id: store.id, mime, size, path, created_at: now })
+      await db.transaction(async (trx) => {
+        await uploads.insert({ id, org_id: store.orgId, store_env_id: store.id, mime, size, path, created_at: now }, trx)
+        await onEngagement?.(trx, { storeEnvId: store.id, kind: 'video_upload', at: now })
+      })
       return { videoId: id, mime, size }
     }
   }
