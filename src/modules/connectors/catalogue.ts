@@ -1,4 +1,5 @@
 import type { Resource } from '../../lib/permissions.js'
+import { CUSTOMER, GALLERY_ID, loyaltyGrant, ORDER, REVIEW } from './samples.js'
 
 /**
  * The trigger catalogue of the connector layer (decisions.md sections 8 and 9): every event type an automation
@@ -22,52 +23,6 @@ export interface TriggerDefinition {
   /** The event's `data` as the writers append it; `sample` in the catalogue is this turned into an item. */
   sampleData: Record<string, unknown>
 }
-
-const REVIEW = {
-  id: 'rev_4kQ9xT1mZb7sW2',
-  productId: 'shopify-8123456789',
-  orderId: '1042',
-  rating: 5,
-  title: 'Fits perfectly, fast delivery',
-  body: 'Ordered a medium and it fits exactly as the size chart says. The fabric is thicker than I expected.',
-  authorName: 'Maya R.',
-  authorEmailLast4: '.com',
-  verified: true,
-  status: 'pending',
-  helpfulCount: 0,
-  media: [],
-  source: 'storefront',
-  reply: null,
-  writtenAt: '2026-11-20T14:03:11.000Z',
-  updatedAt: '2026-11-20T14:03:12.000Z'
-}
-
-const ORDER = {
-  platformOrderId: '1042',
-  customerEmail: 'maya.roberts@example.com',
-  customerName: 'Maya Roberts',
-  total: 79.9,
-  currency: 'EUR',
-  placedAt: '2026-11-12T09:41:00.000Z',
-  fulfilledAt: '2026-11-14T16:20:00.000Z',
-  lineItems: [{ platformProductId: 'shopify-8123456789', quantity: 1 }],
-  reviewRequest: { state: 'scheduled', reason: 'fulfilled; sending after the delivery delay', scheduledFor: '2026-11-17T16:20:00.000Z' },
-  updatedAt: '2026-11-14T16:20:05.000Z'
-}
-
-const CUSTOMER = {
-  id: 'cus_7Hn2kQ4xW9pLm3',
-  platformCustomerId: 'shopify-6610234567',
-  email: 'maya.roberts@example.com',
-  firstName: 'Maya',
-  lastName: 'Roberts',
-  phone: '+1 555 0100 142',
-  birthday: { month: 4, day: 12, year: null },
-  createdAt: '2026-11-12T09:40:58.000Z',
-  updatedAt: '2026-11-12T09:40:58.000Z'
-}
-
-const GALLERY_ID = 'gal_1Nc6vD9rKs2pW8'
 
 export const TRIGGERS: readonly TriggerDefinition[] = [
   {
@@ -115,6 +70,9 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
       imageUrl: 'https://cdn.shop.example/merino-crew-sweater.jpg',
       excludedFromReviewRequests: false,
       exclusionReason: null,
+      categoryIds: [],
+      platformUpdatedAt: '2026-11-19T10:02:40.000Z',
+      createdAt: '2026-10-02T08:15:00.000Z',
       updatedAt: '2026-11-19T10:02:45.000Z'
     }
   },
@@ -140,7 +98,7 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A loyalty member received their birthday reward.',
     resource: 'loyalty',
     idField: 'loyaltyAccountId',
-    sampleData: { customerEmail: 'maya.roberts@example.com', customerName: 'Maya Roberts', points: 200, balance: 1450, reason: 'birthday' }
+    sampleData: loyaltyGrant({ points: 200, balance: 1450, kind: 'birthday', description: 'Birthday reward 2026', key: '2026' }, { year: 2026 })
   },
   {
     key: 'loyalty.referral_reward',
@@ -148,7 +106,9 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A loyalty member was rewarded for a referred friend\'s first order.',
     resource: 'loyalty',
     idField: 'loyaltyAccountId',
-    sampleData: { customerEmail: 'maya.roberts@example.com', customerName: 'Maya Roberts', points: 500, balance: 1950, reason: 'referral', referredEmail: 'sam.lee@example.com' }
+    sampleData: loyaltyGrant({ points: 500, balance: 1950, kind: 'referral', description: 'Referral: a referred friend placed their first order', key: 'ref_2Gm5sK8wQd4nT1' }, {
+      referralId: 'ref_2Gm5sK8wQd4nT1', referredEmail: 'sam.lee@example.com', orderId: '1043', role: 'referrer'
+    })
   },
   // Wave 2 (decisions.md section 15). Appended, so the samples above keep their event ids (the Zapier app copies two).
   {
