@@ -9,9 +9,10 @@ import { formData, JPEG } from '../content/multipart.js'
 import { receiver, testWorker } from '../webhooks/support.js'
 
 /**
- * The wave-2 triggers: each event is made the way an integrator's store makes it (the public API, the storefront or
- * a platform's webhook), then polled, and the item must have the structure of the catalogue's sample. A writer that
- * renames, adds or drops a field, or changes its kind, fails its test until the sample follows.
+ * Each trigger's event is made the way an integrator's store makes it (the public API, the storefront or a
+ * platform's webhook), then polled, and the item must have the structure of the catalogue's sample. A writer that
+ * renames, adds or drops a field, or changes its kind, fails its test until the sample follows. (Not the birthday
+ * reward: only the daily job grants it.)
  */
 
 type Json = unknown
@@ -49,16 +50,18 @@ async function ok (res: Promise<{ statusCode: number, body: string, json: () => 
 }
 
 /** Polls the trigger and checks its one item against the catalogue's sample for it. */
-async function pollMatchesSample (t: Test, app: FastifyInstance, tenant: Tenant, event: string) {
+async function pollMatchesSample (t: Test, app: FastifyInstance, tenant: Tenant, event: string, count = 1) {
   const catalogue = (await api(app, tenant, 'GET', '/connectors/triggers')).json() as Array<{ key: string, sample: Json }>
   const trigger = catalogue.find((entry) => entry.key === event)
   t.ok(trigger, `${event} is in the catalogue`)
   const res = await api(app, tenant, 'GET', `/connectors/triggers/${event}`)
   t.equal(res.statusCode, 200)
   const items = res.json() as Array<Record<string, Json>>
-  t.equal(items.length, 1, `one ${event} event`)
-  t.match(items[0], { id: /^evt_/, type: event })
-  t.same(shapeDiff(items[0], trigger!.sample), [], `the ${event} item has the sample's structure`)
+  t.equal(items.length, count, `${count} ${event} event(s)`)
+  for (const item of items) {
+    t.match(item, { id: /^evt_/, type: event })
+    t.same(shapeDiff(item, trigger!.sample), [], `the ${event} item has the sample's structure`)
+  }
   return items[0]
 }
 
@@ -239,4 +242,45 @@ t.test('a customer.created hook delivers the polled item', async (t) => {
   t.equal(rx.received.length, 1)
   const [polled] = (await api(app, tenant, 'GET', '/connectors/triggers/customer.created')).json() as Json[]
   t.same(JSON.parse(rx.received[0].body), polled)
+})
+
+const order = { platformOrderId: 'o-1', customerEmail: 'ann.lee@example.test', customerName: 'Ann Lee', total: 10, currency: 'EUR', placedAt: '2026-11-20T00:00:00Z', fulfilledAt: '2026-11-21T00:00:00Z', lineItems: [{ platformProductId: 'p1', quantity: 1 }] }
+
+for (const event of ['product.upserted', 'order.upserted', 'order.review_request.updated']) {
+  t.test(`${event} is polled in the shape of its sample`, async (t) => {
+    const app = await sharedApp()
+    const tenant = await makeTenant(app)
+    await ok(api(app, tenant, 'PUT', '/products', { products: [{ platformProductId: 'p1', title: 'Merino Crew Sweater', url: 'https://shop.example/p1', imageUrl: 'https://shop.example/p1.jpg' }] }))
+    await ok(api(app, tenant, 'PUT', '/orders', { orders: [order] }))
+    const item = await pollMatchesSample(t, app, tenant, event)
+    t.ok(item.platformProductId ?? item.platformOrderId)
+  })
+}
+
+/** A review's whole life, so that each review trigger has exactly one event: written, published, replied to, deleted. */
+for (const event of ['review.created', 'review.published', 'review.updated', 'review.deleted']) {
+  t.test(`${event} is polled in the shape of its sample`, async (t) => {
+    const app = await sharedApp()
+    const tenant = await makeTenant(app)
+    await ok(api(app, tenant, 'PUT', '/products', { products: [{ platformProductId: 'p1' }] }))
+    const review = await ok(storefront(app, { url: '/v1/reviews', store: tenant.storeId, ip: '203.0.113.24', payload: { productId: 'p1', rating: 5, body: 'Lovely', authorName: 'Ann', authorEmail: 'ann.lee@example.test' } }))
+    const id = (review.json() as { id: string }).id
+    await ok(api(app, tenant, 'PATCH', `/reviews/${id}`, { status: 'published' }))
+    await ok(api(app, tenant, 'PATCH', `/reviews/${id}`, { reply: 'Thank you, Ann!' }))
+    await ok(api(app, tenant, 'DELETE', `/reviews/${id}`))
+    const item = await pollMatchesSample(t, app, tenant, event)
+    t.match(item, { reviewId: /^rev_/, authorEmailLast4: 'test' })
+  })
+}
+
+t.test('loyalty.referral_reward is polled in the shape of its sample, once for each side of the referral', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await ok(api(app, tenant, 'PUT', '/loyalty/settings', { pointsPerUnit: 0, birthdayReward: { points: 0 }, referralReward: { referrerPoints: 500, refereePoints: 250 } }))
+  await ok(api(app, tenant, 'PUT', '/customers', { customers: [customer, { platformCustomerId: 'c-2', email: 'sam.lee@example.test' }] }))
+  const { data } = (await api(app, tenant, 'GET', '/customers?email=ann.lee@example.test')).json() as { data: Array<{ id: string }> }
+  await ok(api(app, tenant, 'POST', '/loyalty/referrals', { referrerCustomerId: data[0].id, refereeEmail: 'sam.lee@example.test' }))
+  await ok(api(app, tenant, 'PUT', '/orders', { orders: [{ platformOrderId: 'o-1', customerEmail: 'sam.lee@example.test', total: 20 }] }))
+  const item = await pollMatchesSample(t, app, tenant, 'loyalty.referral_reward', 2)
+  t.match(item, { points: 250, referredEmail: 'sam.lee@example.test' })
 })
