@@ -9753,7 +9753,7 @@ export interface operations {
                          * @description Polling or subscribing needs `<resource>:read`
                          * @enum {string}
                          */
-                        resource: "reviews" | "products" | "orders" | "loyalty";
+                        resource: "reviews" | "products" | "orders" | "loyalty" | "customers" | "review-incentives" | "affiliates" | "galleries" | "email-suppressions";
                         /** @description The event's data flattened beside `id`, `type` and `createdAt`; the record's own id is under the trigger's id field (`reviewId`, `orderId`, …) */
                         sample: {
                             /** Format: date-time */
@@ -9895,7 +9895,7 @@ export interface operations {
                 "x-store-env-id"?: string;
             };
             path: {
-                /** @description review.created, review.published, review.updated, review.deleted, product.upserted, order.upserted, order.review_request.updated, loyalty.birthday_reward, loyalty.referral_reward */
+                /** @description review.created, review.published, review.updated, review.deleted, product.upserted, order.upserted, order.review_request.updated, loyalty.birthday_reward, loyalty.referral_reward, customer.created, customer.updated, customer.deleted, product.deleted, order.deleted, review_incentive.issued, affiliate.referral_recorded, gallery.photo.created, gallery.lead.created, email_suppression.created */
                 event: string;
             };
             cookie?: never;

@@ -1,13 +1,16 @@
 import t from 'tap'
 import { build, call } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
+import { EVENT_TYPES as EMITTED, eventResource } from '../../src/modules/events/event-types.js'
 
 const EVENT_TYPES = [
   'review.created', 'review.published', 'review.updated', 'review.deleted', 'product.upserted', 'order.upserted',
-  'order.review_request.updated', 'loyalty.birthday_reward', 'loyalty.referral_reward'
+  'order.review_request.updated', 'loyalty.birthday_reward', 'loyalty.referral_reward',
+  'customer.created', 'customer.updated', 'customer.deleted', 'product.deleted', 'order.deleted', 'review_incentive.issued',
+  'affiliate.referral_recorded', 'gallery.photo.created', 'gallery.lead.created', 'email_suppression.created'
 ]
 
-t.test('the catalogue lists every event type of decisions.md with its resource', async (t) => {
+t.test('the catalogue lists the triggers with the resource whose read scope the event log asks for', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/connectors/triggers', key: tenant.key, store: tenant.storeId })
@@ -15,9 +18,12 @@ t.test('the catalogue lists every event type of decisions.md with its resource',
   const triggers = res.json() as Array<{ key: string, label: string, resource: string }>
   t.same(triggers.map((trigger) => trigger.key), EVENT_TYPES)
   for (const trigger of triggers) {
-    t.equal(trigger.resource, { review: 'reviews', product: 'products', order: 'orders', loyalty: 'loyalty' }[trigger.key.split('.')[0]], trigger.key)
+    // One rule for the log, outbound webhooks and connectors: a trigger never needs a different scope than its event.
+    t.equal(trigger.resource, eventResource(trigger.key), trigger.key)
+    t.ok((EMITTED as readonly string[]).includes(trigger.key), `${trigger.key} is an event type the service emits`)
     t.ok(trigger.label.length > 3, `${trigger.key} has a label`)
   }
+  t.equal(new Set(triggers.map((trigger) => trigger.label)).size, triggers.length, 'labels tell triggers apart')
 })
 
 t.test('each sample has the shape of a polled item', async (t) => {
@@ -31,6 +37,8 @@ t.test('each sample has the shape of a polled item', async (t) => {
   const review = triggers.find((trigger: { key: string }) => trigger.key === 'review.created').sample
   t.match(review, { reviewId: /^rev_/, rating: Number, authorEmailLast4: String })
   t.notOk('authorEmail' in review)
+  const reward = triggers.find((trigger: { key: string }) => trigger.key === 'review_incentive.issued').sample
+  t.match(reward, { type: 'review_incentive.issued', rewardId: /^rii_/, incentiveType: 'coupon' }, 'the incentive\'s own type does not hide the event type')
 })
 
 t.test('the catalogue answers a key whatever its scopes', async (t) => {

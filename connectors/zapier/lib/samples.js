@@ -33,12 +33,16 @@ const order = {
   platformOrderId: '1042',
   customerEmail: 'maya.roberts@example.com',
   customerName: 'Maya Roberts',
+  platformCustomerId: 'shopify-6610234567',
+  customerId: 'cus_7Hn2kQ4xW9pLm3',
   total: 79.9,
   currency: 'EUR',
   placedAt: '2026-11-12T09:41:00.000Z',
   fulfilledAt: '2026-11-14T16:20:00.000Z',
   lineItems: [{ platformProductId: 'shopify-8123456789', quantity: 1 }],
+  affiliateCode: null,
   reviewRequest: { state: 'scheduled', reason: 'fulfilled; sending after the delivery delay', scheduledFor: '2026-11-17T16:20:00.000Z' },
+  platformUpdatedAt: '2026-11-14T16:20:00.000Z',
   updatedAt: '2026-11-14T16:20:05.000Z'
 }
 

@@ -1,9 +1,14 @@
+import type { Resource } from '../../lib/permissions.js'
+import { CUSTOMER, GALLERY_ID, loyaltyGrant, ORDER, REVIEW } from './samples.js'
+
 /**
  * The trigger catalogue of the connector layer (decisions.md sections 8 and 9): every event type an automation
  * platform can poll or subscribe to, the resource whose read scope it needs, and a sample item in the exact shape
  * that polling and hook deliveries produce. One list; the routes, the scope check and the docs read it.
  */
-export const TRIGGER_RESOURCES = ['reviews', 'products', 'orders', 'loyalty'] as const
+export const TRIGGER_RESOURCES = [
+  'reviews', 'products', 'orders', 'loyalty', 'customers', 'review-incentives', 'affiliates', 'galleries', 'email-suppressions'
+] as const satisfies readonly Resource[]
 export type TriggerResource = typeof TRIGGER_RESOURCES[number]
 
 export interface TriggerDefinition {
@@ -13,40 +18,10 @@ export interface TriggerDefinition {
   resource: TriggerResource
   /** Where the record's own `id` goes in an item, since `id` is the event id (what platforms de-duplicate on). */
   idField: string
+  /** Where the record's own `type` goes (a reward's `coupon` or `points`), since `type` is the event type. */
+  typeField?: string
   /** The event's `data` as the writers append it; `sample` in the catalogue is this turned into an item. */
   sampleData: Record<string, unknown>
-}
-
-const REVIEW = {
-  id: 'rev_4kQ9xT1mZb7sW2',
-  productId: 'shopify-8123456789',
-  orderId: '1042',
-  rating: 5,
-  title: 'Fits perfectly, fast delivery',
-  body: 'Ordered a medium and it fits exactly as the size chart says. The fabric is thicker than I expected.',
-  authorName: 'Maya R.',
-  authorEmailLast4: '.com',
-  verified: true,
-  status: 'pending',
-  helpfulCount: 0,
-  media: [],
-  source: 'storefront',
-  reply: null,
-  writtenAt: '2026-11-20T14:03:11.000Z',
-  updatedAt: '2026-11-20T14:03:12.000Z'
-}
-
-const ORDER = {
-  platformOrderId: '1042',
-  customerEmail: 'maya.roberts@example.com',
-  customerName: 'Maya Roberts',
-  total: 79.9,
-  currency: 'EUR',
-  placedAt: '2026-11-12T09:41:00.000Z',
-  fulfilledAt: '2026-11-14T16:20:00.000Z',
-  lineItems: [{ platformProductId: 'shopify-8123456789', quantity: 1 }],
-  reviewRequest: { state: 'scheduled', reason: 'fulfilled; sending after the delivery delay', scheduledFor: '2026-11-17T16:20:00.000Z' },
-  updatedAt: '2026-11-14T16:20:05.000Z'
 }
 
 export const TRIGGERS: readonly TriggerDefinition[] = [
@@ -95,6 +70,9 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
       imageUrl: 'https://cdn.shop.example/merino-crew-sweater.jpg',
       excludedFromReviewRequests: false,
       exclusionReason: null,
+      categoryIds: [],
+      platformUpdatedAt: '2026-11-19T10:02:40.000Z',
+      createdAt: '2026-10-02T08:15:00.000Z',
       updatedAt: '2026-11-19T10:02:45.000Z'
     }
   },
@@ -120,7 +98,7 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A loyalty member received their birthday reward.',
     resource: 'loyalty',
     idField: 'loyaltyAccountId',
-    sampleData: { customerEmail: 'maya.roberts@example.com', customerName: 'Maya Roberts', points: 200, balance: 1450, reason: 'birthday' }
+    sampleData: loyaltyGrant({ points: 200, balance: 1450, kind: 'birthday', description: 'Birthday reward 2026', key: '2026' }, { year: 2026 })
   },
   {
     key: 'loyalty.referral_reward',
@@ -128,7 +106,137 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A loyalty member was rewarded for a referred friend\'s first order.',
     resource: 'loyalty',
     idField: 'loyaltyAccountId',
-    sampleData: { customerEmail: 'maya.roberts@example.com', customerName: 'Maya Roberts', points: 500, balance: 1950, reason: 'referral', referredEmail: 'sam.lee@example.com' }
+    sampleData: loyaltyGrant({ points: 500, balance: 1950, kind: 'referral', description: 'Referral: a referred friend placed their first order', key: 'ref_2Gm5sK8wQd4nT1' }, {
+      referralId: 'ref_2Gm5sK8wQd4nT1', referredEmail: 'sam.lee@example.com', orderId: '1043', role: 'referrer'
+    })
+  },
+  // Wave 2 (decisions.md section 15). Appended, so the samples above keep their event ids (the Zapier app copies two).
+  {
+    key: 'customer.created',
+    label: 'New Customer',
+    description: 'A customer was added by a customer sync.',
+    resource: 'customers',
+    idField: 'customerId',
+    sampleData: CUSTOMER
+  },
+  {
+    key: 'customer.updated',
+    label: 'Customer Updated',
+    description: 'A customer\'s details (name, address, phone or birthday) were changed by a customer sync.',
+    resource: 'customers',
+    idField: 'customerId',
+    sampleData: { ...CUSTOMER, phone: '+1 555 0100 188', updatedAt: '2026-11-21T10:30:00.000Z' }
+  },
+  {
+    key: 'customer.deleted',
+    label: 'Customer Erased',
+    description: 'A customer\'s personal data was erased (a privacy request); their orders and reviews were kept without it.',
+    resource: 'customers',
+    idField: 'customerId',
+    sampleData: { id: CUSTOMER.id, orderIds: ['1042'], reviewIds: [REVIEW.id] }
+  },
+  {
+    key: 'product.deleted',
+    label: 'Product Deleted',
+    description: 'A product was deleted in the shop platform and removed here.',
+    resource: 'products',
+    idField: 'productId',
+    sampleData: { platformProductId: 'shopify-8123456789' }
+  },
+  {
+    key: 'order.deleted',
+    label: 'Order Deleted',
+    description: 'An order was deleted in the shop platform and removed here.',
+    resource: 'orders',
+    idField: 'orderId',
+    sampleData: { platformOrderId: '1042' }
+  },
+  {
+    key: 'review_incentive.issued',
+    label: 'Review Reward Issued',
+    description: 'A published review earned its author a reward: a coupon code or loyalty points. Status `issued` means ' +
+      'the reward was given; `pool_empty` means no coupon code was left, `no_customer` that no customer has the author\'s address.',
+    resource: 'review-incentives',
+    idField: 'rewardId',
+    typeField: 'incentiveType',
+    sampleData: {
+      id: 'rii_6Tq3mV8cXk2nR5',
+      incentiveId: 'rin_2Wp7hL4sNc9bD1',
+      type: 'coupon',
+      reviewId: REVIEW.id,
+      productId: REVIEW.productId,
+      status: 'issued',
+      code: 'THANKYOU-7QX2',
+      points: null,
+      customerId: null
+    }
+  },
+  {
+    key: 'affiliate.referral_recorded',
+    label: 'New Affiliate Referral',
+    description: 'An order came in with an affiliate\'s code, and their commission was recorded (`pending_rate` while ' +
+      'the store has no USD rate for the order\'s currency).',
+    resource: 'affiliates',
+    idField: 'referralId',
+    sampleData: {
+      id: 'ref_9Jd4kS1vYb6mQ8',
+      affiliateId: 'aff_3Lx8pR2fGz5tH7',
+      orderId: '1042',
+      currency: 'EUR',
+      orderTotalCents: 7990,
+      commissionRate: '0.1',
+      commissionCents: 799,
+      commissionUsdCents: 863,
+      usdRate: '1.08',
+      capped: false,
+      status: 'payable',
+      createdAt: '2026-11-12T09:41:02.000Z',
+      updatedAt: '2026-11-12T09:41:02.000Z'
+    }
+  },
+  {
+    key: 'gallery.photo.created',
+    label: 'New Gallery Photo',
+    description: 'A shopper sent a photo to a gallery; it waits for moderation before it is shown.',
+    resource: 'galleries',
+    idField: 'photoId',
+    sampleData: {
+      id: 'gph_5Rk2wN7dPq3xC9',
+      galleryId: GALLERY_ID,
+      imageUrl: 'https://api.evidence-hub.example/v1/uploads/upl_8Mv3tB6qLr1sZ4',
+      caption: 'Hiking in the new sweater',
+      authorName: 'Maya R.',
+      authorEmailLast4: '.com',
+      status: 'pending',
+      favouriteCount: 0,
+      createdAt: '2026-11-20T14:03:11.000Z',
+      updatedAt: '2026-11-20T14:03:11.000Z'
+    }
+  },
+  {
+    key: 'gallery.lead.created',
+    label: 'New Gallery Lead',
+    description: 'A shopper left their email address on a gallery\'s sign-up form.',
+    resource: 'galleries',
+    idField: 'leadId',
+    sampleData: {
+      id: 'lead_4Fh9qT2mWc7kJ6',
+      galleryId: GALLERY_ID,
+      email: 'maya.roberts@example.com',
+      name: 'Maya Roberts',
+      consent: true,
+      createdAt: '2026-11-20T14:03:11.000Z',
+      updatedAt: '2026-11-20T14:03:11.000Z'
+    }
+  },
+  {
+    key: 'email_suppression.created',
+    label: 'Email Address Suppressed',
+    description: 'An address was added to the do-not-mail list: it unsubscribed, bounced, complained, or was added by hand.',
+    resource: 'email-suppressions',
+    // Suppressions are keyed by their address, which the item carries as `email`; there is no id to move.
+    idField: 'suppressionId',
+    sampleData: { email: 'sam.lee@example.com', reason: 'unsubscribed', createdAt: '2026-11-20T14:03:11.000Z', updatedAt: '2026-11-20T14:03:11.000Z' }
   }
 ]
 

@@ -13,15 +13,17 @@ export interface EventLike { id: string, type: string, createdAt: string, data: 
 
 /**
  * Flattens an event into an item. `id`, `type` and `createdAt` are always the event's own; the record's id (a
- * review's `rev_…`) moves to the trigger's id field (`reviewId`) so it is not lost. A reviewer's address never
- * reaches a connector (service-api.md section 2, review note 1): only its last four characters do.
+ * review's `rev_…`) moves to the trigger's id field (`reviewId`) so it is not lost, and a record's own `type` to the
+ * trigger's type field where it has one. A reviewer's address never reaches a connector (service-api.md section 2,
+ * review note 1): only its last four characters do.
  */
 export function toItem (event: EventLike): ConnectorItem {
-  const { id: recordId, type: _type, createdAt: _createdAt, ...fields } = event.data
+  const { id: recordId, type: recordType, createdAt: _createdAt, ...fields } = event.data
   const trigger = triggerFor(event.type)
   const idField = trigger?.idField ?? 'objectId'
   const item: ConnectorItem = { id: event.id, type: event.type, createdAt: event.createdAt }
   if (recordId !== undefined && !(idField in fields)) item[idField] = recordId
+  if (recordType !== undefined && trigger?.typeField && !(trigger.typeField in fields)) item[trigger.typeField] = recordType
   if (trigger?.resource === 'reviews' || event.type.startsWith('review.')) maskReviewer(fields)
   return Object.assign(item, fields)
 }
