@@ -22,7 +22,7 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
  * files with the document; its client tests run in both halves).
  */
 const STORAGE_INDEPENDENT = [
-  /^test\/admin\/browser-(ci|integrations|keys|members|widget)\.test\.ts$/,
+  /^test\/admin\/browser-(ci|email|integrations|keys|members|widget)\.test\.ts$/,
   /^connectors\/zapier\/test\//,
   /^test\/openapi\/(document|operations|reference|lint)\.test\.ts$/,
   /^test\/orders\/openapi\.test\.ts$/,
@@ -41,9 +41,10 @@ function testFiles (dir: string): string[] {
 /**
  * Files that keep a process of their own, in the order they start: the browser files and the worker-process tests
  * spend most of their time waiting on other processes (Chromium, spawned workers), so they start first and overlap
- * the bundles; the Zapier app's tests set the app's environment variables.
+ * the bundles. (The Zapier app's tests set its environment variables inside each test, which nothing else reads, so
+ * they share bundles like the rest.)
  */
-const OWN_PROCESS = [/^test\/admin\/browser-/, /^test\/webhooks\/workers\.test\.ts$/, /^connectors\/zapier\/test\//]
+const OWN_PROCESS = [/^test\/admin\/browser-/, /^test\/webhooks\/workers\.test\.ts$/]
 
 /** Every test file of the suite; the embedded half leaves out the storage-independent ones. */
 function suiteFiles (mode: string): string[] {
