@@ -17,12 +17,10 @@ import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
 import { rebuildStore } from '../src/modules/analytics/rollups.js'
-import { record } from './lib.js'
+import { CONNECTIONS, DURATION, record } from './lib.js'
 import { PRODUCTS, REVIEWS, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const DURATION = Number(process.env.BENCH_DURATION ?? 8)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
 const PORT = 6000 + Math.floor(Math.random() * 1000)
 const env = {
