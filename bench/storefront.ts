@@ -15,11 +15,9 @@ import { loadConfig } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
 import { newId } from '../src/lib/ids.js'
 import type { ReviewRow } from '../src/modules/reviews/reviews.repository.js'
-import { record } from './lib.js'
+import { CONNECTIONS, DURATION, record } from './lib.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const DURATION = Number(process.env.BENCH_DURATION ?? 8)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const REVIEWS = 10_000
 const ORIGIN = 'https://shop.example'
 const PORT = 5000 + Math.floor(Math.random() * 1000)
@@ -121,7 +119,7 @@ try {
     '',
     lines.join('\n'),
     '',
-    `Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')} — measured under load: other helpers were running test suites on the same machine, so the figures carry their load too.`,
+    `Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')}. On a shared machine the figures carry the other processes' load too.`,
     '',
     'Goal (issue 15): ≥ 0.5× the bare route and p99 < 10 ms. Each request here is a new visitor, so each spends a fresh per-IP limiter key in Redis besides the store lookup and the MySQL reads; an in-process cache of the answers keyed by the product\'s tallies is the next step if the goal is not met.'
   ].join('\n'))
