@@ -106,7 +106,9 @@ function callerFile (): string {
  * several files share a process (scripts/test.ts), so that one file's per-IP counts never reach another's. A bundle's
  * files run one after the other, so the previous file's app is closed when the next file asks for its own (its
  * connections would otherwise stay open to the end of the bundle); the last one closes when the process's tests end.
- * A test that closes the app, moves time or counts per-IP limits builds its own.
+ * A test that closes the app, moves time or counts per-IP limits builds its own. Call it inside a test, never at a
+ * file's top level: a bundle imports all its files before any test runs, so a top-level call would take the app of
+ * the file imported next.
  */
 export function sharedApp (): Promise<FastifyInstance> {
   const file = callerFile()

@@ -5,10 +5,9 @@ import { makeTenant, type Tenant } from '../factories.js'
 import { signedInMember, signedInOwner, type Agent } from './agent.js'
 
 /** The admin's review incentives pages (issue 16): create, edit, delete an incentive and fill its code pool. */
-const app = await sharedApp()
 
-const api = (tenant: Tenant, method: 'GET' | 'POST', url: string, payload?: object) =>
-  call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+const api = async (tenant: Tenant, method: 'GET' | 'POST', url: string, payload?: object) =>
+  call(await sharedApp(), { method, url, key: tenant.key, store: tenant.storeId, payload })
 const incentives = async (tenant: Tenant) => (await api(tenant, 'GET', '/v1/review-incentives')).json().data as Array<Record<string, unknown>>
 const couponIncentive = async (tenant: Tenant, codes: string[] = []) => {
   const created = (await api(tenant, 'POST', '/v1/review-incentives', { type: 'coupon', verifiedOnly: false })).json() as { id: string }
@@ -18,13 +17,14 @@ const couponIncentive = async (tenant: Tenant, codes: string[] = []) => {
 
 /** A member whose role is viewer: people are invited as editors at least, but a partner's grant can be read-only. */
 async function signedInViewer (tenant: Tenant) {
+  const app = await sharedApp()
   const { agent, member } = await signedInMember(app, tenant, 'editor')
   await app.db('memberships').where({ org_id: tenant.orgId, person_id: member.id }).update({ role: 'viewer' })
   return agent
 }
 
 async function owner () {
-  const { tenant, agent } = await signedInOwner(app)
+  const { tenant, agent } = await signedInOwner(await sharedApp())
   await agent.get('/admin/review-incentives')
   return { tenant, agent }
 }
@@ -163,6 +163,7 @@ async function unchanged (t: Test, tenant: Tenant, id: string) {
 }
 
 t.test('a viewer sees the incentives read-only and every change is refused', async (t) => {
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const id = await couponIncentive(tenant, ['KEPT-1'])
   const viewer: Agent = await signedInViewer(tenant)
@@ -177,6 +178,7 @@ t.test('a viewer sees the incentives read-only and every change is refused', asy
 })
 
 t.test('an editor changes incentives, as the API lets editors write review-incentives', async (t) => {
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { agent } = await signedInMember(app, tenant, 'editor')
   await agent.get('/admin/review-incentives')
