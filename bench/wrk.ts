@@ -1,0 +1,74 @@
+/**
+ * What the benches that run the service as its own process share: its database made if missing, processes started
+ * until they print that they listen, wrk in its own process with its --latency report read back, and the service's
+ * RSS. The load generator never shares a process with what it measures.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import knex from 'knex'
+import { CONNECTIONS, DURATION } from './lib.js'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Creates the database a `mysql://…/name` URL names, if it is not there. */
+export async function ensureDatabase (databaseUrl: string): Promise<void> {
+  const server = knex({ client: 'mysql2', connection: { uri: databaseUrl.replace(/\/[^/]*$/, '/') } as never })
+  await server.raw(`CREATE DATABASE IF NOT EXISTS \`${new URL(databaseUrl).pathname.slice(1)}\``)
+  await server.destroy()
+}
+
+/** `node args…` from the project's root with `env`, resolved once its output matches `ready`. */
+export function startProcess (args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise((resolve, reject) => {
+    let seen = ''
+    child.stdout!.on('data', (chunk: Buffer) => { seen += chunk.toString(); if (ready.test(seen)) resolve(child) })
+    child.stderr!.on('data', (chunk: Buffer) => { seen += chunk.toString() })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${seen.slice(-2000)}`)))
+  })
+}
+
+export function rssMb (pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+  return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024)
+}
+
+export interface WrkFigure { name: string, rps: number, p50: number, p99: number, non2xx: number, rss: number | null }
+
+/**
+ * wrk -t2 against `path` on `port`; with `script`, wrk runs that Lua file with `path` and `args` after `--` (the
+ * script builds the requests). With `pid`, the figure carries that process's RSS at the end.
+ */
+export function wrk (name: string, port: number, path: string, options: { script?: string, args?: string[], pid?: number } = {}): WrkFigure {
+  const argv = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--latency']
+  if (options.script) argv.push('-s', join(ROOT, options.script))
+  argv.push(`http://127.0.0.1:${port}${options.script ? '' : path}`)
+  if (options.script) argv.push('--', path, ...(options.args ?? []))
+  const out = spawnSync('wrk', argv, { encoding: 'utf8' }).stdout
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out)
+    return m ? Math.round(Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[m[2]] * 10) / 10 : NaN
+  }
+  const figure = {
+    name,
+    rps: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)),
+    p50: ms('50'),
+    p99: ms('99'),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    rss: options.pid ? rssMb(options.pid) : null
+  }
+  console.log(`${name}: ${figure.rps} req/s, p50 ${figure.p50} ms, p99 ${figure.p99} ms, non-2xx ${figure.non2xx}${figure.rss ? `, RSS ${figure.rss} MB` : ''}`)
+  return figure
+}
+
+/** The markdown table of figures, each as a ratio to the first (the bare route). */
+export function figureTable (figures: WrkFigure[], withRss = true): string {
+  const [anchor] = figures
+  const lines = withRss
+    ? ['| target | req/s | vs bare | p50 ms | p99 ms | non-2xx | service RSS MB |', '|---|---:|---:|---:|---:|---:|---:|']
+    : ['| target | req/s | vs bare | p50 ms | p99 ms | non-2xx |', '|---|---:|---:|---:|---:|---:|']
+  for (const f of figures) lines.push(`| ${f.name} | ${f.rps} | ${(f.rps / anchor.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.non2xx} |${withRss ? ` ${f.rss ?? ''} |` : ''}`)
+  return lines.join('\n')
+}
