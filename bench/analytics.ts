@@ -11,33 +11,13 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadavg, tmpdir } from 'node:os'
-import { buildApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
-import { createKnex, migrateLatest } from '../src/db.js'
 import { ALL_PRODUCTS, rebuildStore } from '../src/modules/analytics/rollups.js'
 import { CONNECTIONS, DURATION, record } from './lib.js'
-import { ensureDatabase, figureTable, ROOT, startProcess, wrk } from './wrk.js'
+import { benchService, figureTable, ROOT, startProcess, wrk } from './wrk.js'
 import { PRODUCTS, REVIEWS, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
-const PORT = 6000 + Math.floor(Math.random() * 1000)
-const env = {
-  ...process.env,
-  PORT: String(PORT),
-  PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-  DATABASE_URL: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/eh_bench_read',
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0123456789',
-  LOG_LEVEL: 'silent',
-  WORKERS: 'false'
-}
-const config = loadConfig(env)
-
-await ensureDatabase(config.databaseUrl!)
-const db = createKnex(config)
-await migrateLatest(db)
-const app = await buildApp(config, { db, logger: false })
-await app.ready()
+const { port: PORT, env, db, app } = await benchService('eh_bench_read')
 const seeded = await seedStore(app.services)
 await seedReviews(db, seeded)
 // The store-wide rows count each review once (the per-product rows count it again).

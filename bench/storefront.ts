@@ -7,35 +7,14 @@
  */
 import { execFileSync } from 'node:child_process'
 import { loadavg } from 'node:os'
-import { buildApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
-import { createKnex, migrateLatest } from '../src/db.js'
 import { newId } from '../src/lib/ids.js'
 import type { ReviewRow } from '../src/modules/reviews/reviews.repository.js'
 import { CONNECTIONS, DURATION, record } from './lib.js'
-import { ensureDatabase, figureTable, ROOT, startProcess, wrk } from './wrk.js'
+import { benchService, figureTable, ROOT, startProcess, wrk } from './wrk.js'
 
 const REVIEWS = 10_000
 const ORIGIN = 'https://shop.example'
-const PORT = 5000 + Math.floor(Math.random() * 1000)
-const env = {
-  ...process.env,
-  PORT: String(PORT),
-  PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-  DATABASE_URL: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/eh_bench_storefront',
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0123456789',
-  TRUST_PROXY: 'true',
-  LOG_LEVEL: 'silent',
-  WORKERS: 'false'
-}
-const config = loadConfig(env)
-
-await ensureDatabase(config.databaseUrl!)
-const db = createKnex(config)
-await migrateLatest(db)
-const app = await buildApp(config, { db, logger: false })
-await app.ready()
+const { port: PORT, env, db, app } = await benchService('eh_bench_storefront', { TRUST_PROXY: 'true' })
 // A fresh store per run: the product's reviews go in through the repository, so the tallies are kept as in service.
 const seeded = await app.services.bootstrap.bootstrap({ org: 'Bench storefront', store: 'Shop', owner: `bench-${Date.now()}@example.test`, plan: 'growth', origins: [ORIGIN] })
 const storeId = seeded.store.id

@@ -8,6 +8,9 @@ import { readFileSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import knex from 'knex'
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { createKnex, migrateLatest } from '../src/db.js'
 import { CONNECTIONS, DURATION } from './lib.js'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -17,6 +20,33 @@ export async function ensureDatabase (databaseUrl: string): Promise<void> {
   const server = knex({ client: 'mysql2', connection: { uri: databaseUrl.replace(/\/[^/]*$/, '/') } as never })
   await server.raw(`CREATE DATABASE IF NOT EXISTS \`${new URL(databaseUrl).pathname.slice(1)}\``)
   await server.destroy()
+}
+
+/**
+ * The settings the service process runs with (MySQL `database` unless DATABASE_URL says otherwise, Redis, no
+ * workers, silent logs, plus `extra`) on a random port, and an app in the bench's own process on the same, migrated
+ * database for seeding only: the measured service is the separate process startProcess starts.
+ */
+export async function benchService (database: string, extra: Record<string, string> = {}) {
+  const port = 5000 + Math.floor(Math.random() * 2000)
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: process.env.DATABASE_URL ?? `mysql://root@127.0.0.1:3306/${database}`,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0123456789',
+    LOG_LEVEL: 'silent',
+    WORKERS: 'false',
+    ...extra
+  }
+  const config = loadConfig(env)
+  await ensureDatabase(config.databaseUrl!)
+  const db = createKnex(config)
+  await migrateLatest(db)
+  const app = await buildApp(config, { db, logger: false })
+  await app.ready()
+  return { port, env, config, db, app }
 }
 
 /** `node args…` from the project's root with `env`, resolved once its output matches `ready`. */
