@@ -97,7 +97,8 @@ export async function eraseCustomerData (trx: Knex.Transaction, { store, custome
     await trx('reviews').where({ id: r.id }).update({ author_email: null, author_name: ANONYMOUS, title, body, reply, updated_at: now })
   }
   if (addresses.length) await trx('mail_outbox').where({ store_env_id: storeId }).whereRaw(`lower(${trx.raw('??', ['to']).toQuery()}) in (${addresses.map(() => '?').join(', ')})`, addresses).delete()
-  const scrubbed = await scrubEvents(trx, storeId, [customerId, ...addresses], addresses)
+  // The reviews' own events name neither the address nor the customer id, only the review: their ids find them.
+  const scrubbed = await scrubEvents(trx, storeId, [customerId, ...addresses, ...reviews.map((r) => r.id)], addresses)
   await events.append(trx, { orgId: store.orgId, storeEnvId: storeId, type: 'customer.deleted', data: { id: customerId, orderIds, reviewIds: reviews.map((r) => r.id) } })
   return { addresses, counts: { orders: orders.length, reviews: reviews.length, events: scrubbed } }
 }
