@@ -10,7 +10,7 @@ import type { Config } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { mailTransport, type MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
-import { freshness as markers } from './lib/freshness.js'
+import { afterCommit, freshness as markers, marker } from './lib/freshness.js'
 import type { Log } from './types.js'
 import { auditRepository } from './modules/audit/audit.repository.js'
 import { peopleRepository } from './modules/account/people.repository.js'
@@ -129,6 +129,9 @@ export function buildServices (deps: ServiceDeps) {
   /** Generation markers every instance reads in its limiter call; changes that refuse requests bump them. */
   const freshness = markers(deps.redis, `${deps.redisPrefix ?? 'eh:'}`, (obj, msg) => log.warn(obj, msg))
 
+  /** The storefront's cached answers of a store (modules/storefront/answer-cache.ts) are read again on every instance. */
+  const storefrontChanged = (storeId: string, trx: Knex) => afterCommit(trx, () => freshness.bump([marker.storefront(storeId)]))
+
   // Repositories: knex queries only.
   const people = peopleRepository(db)
   const stores = storesRepository(db)
@@ -144,7 +147,7 @@ export function buildServices (deps: ServiceDeps) {
     apiKeys: apiKeysRepository(db),
     products: productsRepository(db),
     orders: ordersRepository(db),
-    reviews: reviewsRepository(db),
+    reviews: reviewsRepository(db, { changed: storefrontChanged }),
     imports: importsRepository(db),
     uploads: uploadsRepository(db),
     triggers: triggersRepository(db),
@@ -248,6 +251,8 @@ export function buildServices (deps: ServiceDeps) {
     dropUploads: (trx, storeId, ids) => repos.uploads.removeRows(trx, storeId, ids)
   })
   erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
+  // The erased author's name leaves the storefront's cached pages too.
+  erasure.push(async (trx, subject) => storefrontChanged(subject.storeEnvId, trx))
   const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, onEngagement: recordEngagement })
   const analytics = analyticsService({ repo: repos.analytics, clock })
   const evidence = evidenceService({

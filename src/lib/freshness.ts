@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import type { Knex } from 'knex'
 import { base62 } from './ids.js'
 
 /**
@@ -15,7 +16,18 @@ export const marker = {
   grant: (grantId: string) => `grant:${grantId}`,
   /** Any membership of the person (removal, role change), in whichever organization. */
   person: (personId: string) => `person:${personId}`,
-  store: (storeId: string) => `store:${storeId}`
+  store: (storeId: string) => `store:${storeId}`,
+  /** What the storefront shows of a store's reviews (modules/storefront/answer-cache.ts). */
+  storefront: (storeId: string) => `storefront:${storeId}`
+}
+
+/**
+ * Runs `bump` once the writer's transaction has committed (at once outside one), as Freshness.bump asks: bumped
+ * earlier, an instance could read the new value and then the old rows, and keep those under it.
+ */
+export function afterCommit (trx: Knex, bump: () => Promise<void>): void {
+  const pending = trx.isTransaction ? (trx as Knex.Transaction).executionPromise : Promise.resolve()
+  pending.then(bump, () => {}).catch(() => {})
 }
 
 /**

@@ -65,6 +65,15 @@ export class CredentialCache {
     return entry.store
   }
 
+  /**
+   * The store as last loaded, whatever marker value it was loaded under: a provisional answer for a caller that
+   * learns the current value only later in the request (plugins/storefront.ts), and checks it then.
+   */
+  latestStore (id: string, now: number): { store: StoreEnv, seen: string } | undefined {
+    const entry = this.stores.get(id)
+    return entry && now - entry.loadedAt < MAX_AGE_MS ? entry : undefined
+  }
+
   keepStore (store: StoreEnv, seen: string, now: number) { this.stores.set(store.id, { store, seen, loadedAt: now }) }
 
   /** The store's feature overrides, when loaded under the store marker value `seen` (set-feature bumps it). */

@@ -3,6 +3,7 @@ import cors from '@fastify/cors'
 import type { FastifyRequest } from 'fastify'
 import type { Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
+import { marker } from '../lib/freshness.js'
 import { originNotAllowedMessage } from '../lib/origins.js'
 import type { StoreEnv } from '../types.js'
 
@@ -32,6 +33,13 @@ export function storefrontLimitKey (endpoint: StorefrontEndpoint, storeId: strin
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The storefront marker's value as this request's limiter call read it (lib/freshness.ts), or null when
+     * markers are not shared (no Redis) and nothing may be cached.
+     */
+    storefrontSeen: string | null
+  }
   interface FastifyContextConfig {
     /** With auth 'storefront': which per-IP budget of STOREFRONT_LIMITS the route spends. */
     storefrontLimit?: StorefrontEndpoint
@@ -59,6 +67,7 @@ export function originAllowed (store: StoreEnv, origin: string | undefined): boo
  * budget. `request.ip` honours proxies only when TRUST_PROXY says so. CORS answers only allowed origins.
  */
 export default fp(async (app) => {
+  app.decorateRequest('storefrontSeen', null)
   const routes: Array<{ methods: string[], pattern: RegExp }> = []
   app.addHook('onRoute', (route) => {
     if (route.config?.auth !== 'storefront') return
@@ -67,12 +76,22 @@ export default fp(async (app) => {
   })
   const isStorefront = (method: string, path: string) => routes.some((r) => r.methods.includes(method) && r.pattern.test(path))
 
-  const stores = new WeakMap<FastifyRequest, Promise<StoreEnv | null>>()
-  function storeOf (request: FastifyRequest): Promise<StoreEnv | null> {
+  const { freshness } = app.services
+  const cache = app.credentialCache
+
+  /**
+   * The store named by x-store-env-id, once per request: as this instance last read it when markers are shared
+   * (`seen` is the marker value it was read under; the limiter call checks it), else from the database. A held
+   * store that would refuse the caller's Origin is read again first, so an origin just added works at once.
+   */
+  const stores = new WeakMap<FastifyRequest, Promise<{ store: StoreEnv | null, seen: string | null }>>()
+  function storeOf (request: FastifyRequest): Promise<{ store: StoreEnv | null, seen: string | null }> {
     let found = stores.get(request)
     if (!found) {
-      const id = request.headers['x-store-env-id']
-      found = typeof id === 'string' && id.trim() ? app.stores.find(id.trim()) : Promise.resolve(null)
+      const header = request.headers['x-store-env-id']
+      const id = typeof header === 'string' ? header.trim() : ''
+      const held = id && freshness.shared ? cache.latestStore(id, app.clock()) : undefined
+      found = held && originAllowed(held.store, request.headers.origin) ? Promise.resolve(held) : id ? app.stores.find(id).then((store) => ({ store, seen: null })) : Promise.resolve({ store: null, seen: null })
       stores.set(request, found)
     }
     return found
@@ -103,10 +122,17 @@ export default fp(async (app) => {
         return allowed ? { origin, methods: [method], allowedHeaders: ['content-type', 'x-store-env-id'], maxAge: 600 } : { origin: false }
       }
       if (request.routeOptions.config?.auth !== 'storefront') return { origin: false }
-      const store = await storeOf(request)
+      const { store } = await storeOf(request)
       return store && originAllowed(store, origin) ? { origin, exposedHeaders: EXPOSED } : { origin: false }
     }
   })
+
+  /** The refusals a store gives a call before and after its budget is spent. */
+  function admit (request: FastifyRequest, store: StoreEnv | null | undefined): StoreEnv {
+    if (!store) throw new errors.StoreEnvNotFound()
+    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    return store
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config
@@ -115,13 +141,24 @@ export default fp(async (app) => {
     if (!endpoint) throw new Error(`Storefront route ${request.routeOptions.url} has no storefrontLimit`)
     const header = request.headers['x-store-env-id']
     if (typeof header !== 'string' || !header.trim()) throw new errors.StoreEnvRequired()
-    const store = await storeOf(request)
-    if (!store) throw new errors.StoreEnvNotFound()
-    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    // The store as this instance last read it decides provisionally; the limiter call below reads its marker (and
+    // that of the storefront's cached answers) in the same round trip, and a changed marker means reading it again.
+    const held = await storeOf(request)
+    let store = admit(request, held.store)
     // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
     // and only calls that passed the origin check spend it.
-    await app.enforceLimit(reply, storefrontLimitKey(endpoint, store.id, request.ip), STOREFRONT_LIMITS[endpoint])
+    const markers = freshness.shared ? [freshness.keyOf(marker.store(store.id)), freshness.keyOf(marker.storefront(store.id))] : undefined
+    const verdict = await app.limiter.consume(storefrontLimitKey(endpoint, store.id, request.ip), STOREFRONT_LIMITS[endpoint], markers)
+    const seen = verdict.markers ?? null
+    if (seen && held.seen !== seen[0]) {
+      // Read after the marker, so safe to keep under its value.
+      const now = app.clock()
+      store = admit(request, await app.stores.find(store.id))
+      cache.keepStore(store, seen[0], now)
+    }
+    app.applyVerdict(reply, verdict)
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
+    request.storefrontSeen = seen ? seen[1] : null
   })
-}, { name: 'storefront', dependencies: ['rate-limit', 'tenancy', 'services'] })
+}, { name: 'storefront', dependencies: ['rate-limit', 'auth', 'tenancy', 'services'] })

@@ -81,7 +81,12 @@ function talliesAnswer (filter: ReviewFilter): boolean {
   return filter.orderId === undefined && filter.productId === undefined
 }
 
-export function reviewsRepository (db: Knex) {
+export interface ReviewsRepositoryOptions {
+  /** Called with the writer's transaction whenever what shoppers see of a store's reviews may have changed. */
+  changed?: (storeId: string, trx: Knex) => void
+}
+
+export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepositoryOptions = {}) {
   const factOf = (storeId: string, id: string, trx: Knex): Promise<(ReviewFact & Cell & { order_id: string | null }) | undefined> =>
     trx('reviews').where({ store_env_id: storeId, id }).first('store_env_id', 'product_id', 'written_at', 'status', 'rating', 'verified', 'order_id')
   function filtered (storeId: string, filter: ReviewFilter) {
@@ -112,6 +117,7 @@ export function reviewsRepository (db: Knex) {
         await tally(trx, storeId, deltas.cells)
         await tallyProducts(trx, storeId, deltas.products)
         await moveReviews(trx, [], own)
+        changed(storeId, trx)
       }
     },
 
@@ -143,6 +149,7 @@ export function reviewsRepository (db: Knex) {
       const moves = patch.status !== undefined || patch.rating !== undefined || patch.verified !== undefined || patch.written_at !== undefined || patch.product_id !== undefined
       const before = moves ? await factOf(storeId, id, trx) : undefined
       await trx('reviews').where({ store_env_id: storeId, id }).update(patch)
+      changed(storeId, trx)
       if (!before) return
       const after = await factOf(storeId, id, trx)
       if (!after) return
@@ -158,6 +165,7 @@ export function reviewsRepository (db: Knex) {
       const before = await factOf(storeId, id, trx)
       if (!before) return false
       await trackOrders(trx, storeId, [before.order_id], () => trx('reviews').where({ store_env_id: storeId, id }).delete())
+      changed(storeId, trx)
       await tally(trx, storeId, new Map([[cellOf(before), -1]]))
       await moveReviews(trx, [before], [])
       const products = new Map<string, number>()
@@ -178,6 +186,7 @@ export function reviewsRepository (db: Knex) {
         throw err
       }
       await trx('reviews').where({ store_env_id: storeId, id: reviewId }).increment('helpful_count', 1)
+      changed(storeId, trx)
       await recordEngagement(trx, { storeEnvId: storeId, kind: 'helpful', at: now })
       return true
     },

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { StorefrontService } from './storefront.service.js'
@@ -6,6 +5,7 @@ import type { GalleryVisitorsService } from '../galleries/gallery-visitors.servi
 import type { FaqsService } from '../faqs/faqs.service.js'
 import type { PlacementsService } from '../placements/placements.service.js'
 import * as schemas from './storefront.schemas.js'
+import { AnswerCache, answerOf } from './answer-cache.js'
 
 interface Services { storefront: StorefrontService, galleries: GalleryVisitorsService, faqs: FaqsService, placements: PlacementsService }
 
@@ -20,36 +20,48 @@ function matches (header: string | undefined, etag: string): boolean {
 
 /**
  * decisions.md section 15: widget reads are cacheable for a minute by browsers and shared caches, and revalidate for
- * free: the ETag is a digest of the answer, so it changes exactly when the answer does.
+ * free: the ETag is a digest of the answer as sent, so it changes exactly when the answer does. With `cache` and a
+ * marker value read by this request (plugins/storefront.ts), the answer comes from memory while that value holds.
  */
-function cached (request: FastifyRequest, reply: FastifyReply, body: unknown) {
-  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`
-  reply.header('ETag', etag).header('Cache-Control', 'public, max-age=60').header('Vary', 'Origin, x-store-env-id')
-  if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send()
-  return reply.send(body)
+async function answer (request: FastifyRequest, reply: FastifyReply, load: () => Promise<unknown>, cache?: { answers: AnswerCache, key: string }) {
+  const seen = request.storefrontSeen
+  const now = Date.now()
+  let sent = cache && seen !== null ? cache.answers.get(cache.key, seen, now) : undefined
+  if (!sent) {
+    sent = answerOf(String(reply.serialize(await load())))
+    if (cache && seen !== null) cache.answers.set(cache.key, sent, seen, now)
+  }
+  reply.header('ETag', sent.etag).header('Cache-Control', 'public, max-age=60').header('Vary', 'Origin, x-store-env-id')
+  if (matches(request.headers['if-none-match'], sent.etag)) return reply.status(304).send()
+  return reply.type('application/json; charset=utf-8').send(sent.body)
 }
 
 export const storefrontRoutes: FastifyPluginAsyncTypebox<Services> = async (app, services) => {
+  // Only answers made of the store's reviews: the storefront marker moves with those (reviews.repository's `changed`).
+  const answers = new AnswerCache()
   const config = (limit: 'storefront.reviews' | 'storefront.summary' | 'storefront.galleries' | 'storefront.faqs' | 'storefront.placements') =>
     ({ auth: 'storefront' as const, storefrontLimit: limit })
 
   app.get('/storefront/reviews', { schema: schemas.reviews, config: config('storefront.reviews') }, async (request, reply) => {
-    return cached(request, reply, await services.storefront.reviews(request.store!.id, request.query))
+    const { productId, page, limit } = request.query
+    const key = `reviews\0${request.store!.id}\0${productId}\0${page}\0${limit}`
+    return answer(request, reply, () => services.storefront.reviews(request.store!.id, request.query), { answers, key })
   })
 
   app.get('/storefront/summary', { schema: schemas.summary, config: config('storefront.summary') }, async (request, reply) => {
-    return cached(request, reply, await services.storefront.summary(request.store!.id, request.query.productId))
+    const key = `summary\0${request.store!.id}\0${request.query.productId}`
+    return answer(request, reply, () => services.storefront.summary(request.store!.id, request.query.productId), { answers, key })
   })
 
   app.get('/storefront/galleries/:id', { schema: schemas.gallery, config: config('storefront.galleries') }, async (request, reply) => {
-    return cached(request, reply, await services.galleries.show(request.store!.id, request.params.id, request.query))
+    return answer(request, reply, () => services.galleries.show(request.store!.id, request.params.id, request.query))
   })
 
   app.get('/storefront/faqs', { schema: schemas.faqs, config: config('storefront.faqs') }, async (request, reply) => {
-    return cached(request, reply, await services.faqs.storefront(request.store!.id, request.query.productId))
+    return answer(request, reply, () => services.faqs.storefront(request.store!.id, request.query.productId))
   })
 
   app.get('/storefront/placements', { schema: schemas.placements, config: config('storefront.placements') }, async (request, reply) => {
-    return cached(request, reply, await services.placements.forPage(request.store!.id, request.query.url))
+    return answer(request, reply, () => services.placements.forPage(request.store!.id, request.query.url))
   })
 }
