@@ -164,15 +164,9 @@ const triggers = {
 }
 
 /** What `PUT /v1/products` stores (Create or Update Product's result), not a trigger item. */
+const { platformProductId, title, url, imageUrl, excludedFromReviewRequests, exclusionReason } = triggers['product.upserted']
 const product = {
-  platformProductId: 'shopify-8123456789',
-  title: 'Merino Crew Sweater',
-  url: 'https://shop.example/products/merino-crew-sweater',
-  imageUrl: 'https://cdn.shop.example/merino-crew-sweater.jpg',
-  excludedFromReviewRequests: false,
-  exclusionReason: null,
-  createdAt: '2026-11-02T08:00:00.000Z',
-  updatedAt: '2026-11-19T10:02:45.000Z'
+  platformProductId, title, url, imageUrl, excludedFromReviewRequests, exclusionReason, createdAt: '2026-11-02T08:00:00.000Z', updatedAt: '2026-11-19T10:02:45.000Z'
 }
 
 /** What `PATCH /v1/reviews/:id` answers: the review record itself, so `id` is the review's id. */
