@@ -53,3 +53,28 @@ t.test('the app definition is valid for the Zapier platform', async (t) => {
   const schemaTools = createRequire(import.meta.url)('zapier-platform-core/src/tools/schema')
   t.same(schemaTools.validateApp(schemaTools.prepareApp(App)), [])
 })
+
+t.test('every trigger has a description that starts "Triggers when", as Zapier\'s publishing review asks, and a sample with an id', async (t) => {
+  for (const trigger of Object.values(App.triggers) as Array<Offered & { display: { description: string } }>) {
+    t.match(trigger.display.description, /^Triggers when \S.{10,}\.$/, trigger.key)
+    t.match(trigger.operation.sample, { id: /^evt_/ }, trigger.key)
+  }
+})
+
+/** Whether an item has the field at Zapier's `a__b` key; a null on the way (a review without a reply) counts as having it. */
+function hasField (item: unknown, key: string): boolean {
+  let value = item
+  for (const part of key.split('__')) {
+    if (value === null) return true
+    if (typeof value !== 'object' || !(part in value)) return false
+    value = (value as Record<string, unknown>)[part]
+  }
+  return true
+}
+
+t.test('every output field of a trigger names a field its sample has, nested ones by Zapier\'s a__b keys', async (t) => {
+  for (const trigger of Object.values(App.triggers) as Array<Offered & { operation: { outputFields: Array<{ key: string }> } }>) {
+    const missing = trigger.operation.outputFields.map((field) => field.key).filter((key) => !hasField(trigger.operation.sample, key))
+    t.same(missing, [], trigger.key)
+  }
+})

@@ -36,7 +36,7 @@ function pair ({ key, eventType, noun, label, when, outputFields }) {
   const common = { eventType, noun, sample: samples[eventType], outputFields }
   return [
     pollingTrigger({ ...common, key, label, description: `Triggers when ${when} (checked every few minutes).` }),
-    hookTrigger({ ...common, key: `${key}_instant`, label: `${label} (Instant)`, description: `Triggers the moment ${when}.` })
+    hookTrigger({ ...common, key: `${key}_instant`, label: `${label} (Instant)`, description: `Triggers when ${when}, as soon as it happens.` })
   ]
 }
 
