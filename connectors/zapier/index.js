@@ -4,23 +4,22 @@ const { version } = require('./package.json')
 const { version: platformVersion } = require('zapier-platform-core')
 const authentication = require('./authentication/oauth2')
 const { includeCredentials, handleErrors } = require('./lib/api')
-const { newReview, newOrder, newReviewInstant, newOrderInstant } = require('./triggers')
+const { triggers } = require('./triggers')
 const upsertProduct = require('./creates/upsert-product')
 const replyToReview = require('./creates/reply-to-review')
 
-/** The Evidence Hub integration: triggers on reviews and orders, actions on products and reviews. */
+/**
+ * The Evidence Hub integration: a polling and an instant trigger for every trigger of the API's catalogue (reviews,
+ * products, orders, customers, loyalty, review rewards, affiliates, galleries, suppressions), actions on products
+ * and reviews.
+ */
 module.exports = {
   version,
   platformVersion,
   authentication,
   beforeRequest: [includeCredentials],
   afterResponse: [handleErrors],
-  triggers: {
-    [newReview.key]: newReview,
-    [newOrder.key]: newOrder,
-    [newReviewInstant.key]: newReviewInstant,
-    [newOrderInstant.key]: newOrderInstant
-  },
+  triggers,
   creates: {
     [upsertProduct.key]: upsertProduct,
     [replyToReview.key]: replyToReview

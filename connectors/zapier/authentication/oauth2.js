@@ -3,11 +3,16 @@
 const { apiUrl, baseUrl } = require('../lib/api')
 
 /**
- * What the connection asks for: the triggers read reviews and orders, the actions write products and reviews,
- * instant triggers manage REST hooks (`webhooks:write`, the documented scope; decisions.md section 9), and
- * `offline_access` brings a refresh token (decisions.md section 10).
+ * What the connection asks for: each trigger polls with read scope on its event's resource (decisions.md section
+ * 9), the actions write products and reviews, instant triggers manage REST hooks (`webhooks:write`, the documented
+ * scope), and `offline_access` brings a refresh token (decisions.md section 10). A connection made before a scope
+ * was added here lacks it: its Zaps on those triggers get `insufficient_scope` until the user reconnects.
  */
-const SCOPES = ['reviews:read', 'orders:read', 'products:write', 'reviews:write', 'webhooks:write', 'offline_access']
+const TRIGGER_SCOPES = [
+  'reviews:read', 'products:read', 'orders:read', 'customers:read', 'loyalty:read', 'review-incentives:read',
+  'affiliates:read', 'galleries:read', 'email-suppressions:read'
+]
+const SCOPES = [...TRIGGER_SCOPES, 'products:write', 'reviews:write', 'webhooks:write', 'offline_access']
 
 /** The token endpoint answers the standard OAuth error body; Zapier shows `error_description`. */
 const tokenRequest = async (z, bundle, params) => {

@@ -1,13 +1,7 @@
 import t from 'tap'
-import { App, append, appTester } from './harness.js'
+import { App, append, appTester, zapierBundle } from './harness.js'
 import { connectZapier } from './oauth-harness.js'
 import { receiver, testWorker } from '../../../test/webhooks/support.js'
-
-/** What Zapier hands `perform` for a delivery to its target URL. */
-function zapierBundle (delivery: { headers: Record<string, unknown>, body: string }, authData: object, subscribeData: object) {
-  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [`Http-${k.replace(/(^|-)(\w)/g, (_m, dash, c) => dash + c.toUpperCase())}`, v]))
-  return { authData, subscribeData, cleanedRequest: JSON.parse(delivery.body), rawRequest: { method: 'POST', headers, content: delivery.body } }
-}
 
 t.test('turning a Zap on subscribes a hook; a delivery becomes one item with the polled id; turning it off unsubscribes', async (t) => {
   const { app, tenant, authData } = await connectZapier(t)

@@ -2,6 +2,7 @@ import t from 'tap'
 import { App, append, appTester } from './harness.js'
 import { connectZapier } from './oauth-harness.js'
 import { makeTenant } from '../../../test/factories.js'
+import { sharedApp } from '../../../test/helper.js'
 
 t.test('the New Review trigger returns new reviews newest first, identified by event id', async (t) => {
   const { app, tenant, authData } = await connectZapier(t)
@@ -32,16 +33,48 @@ t.test('a connection granted orders:read only can poll orders but gets insuffici
   await t.rejects(appTester(App.triggers.new_review.operation.perform, { authData }), { message: /insufficient_scope/ })
 })
 
-t.test('the trigger samples are the API catalogue\'s samples', async (t) => {
-  const { app, tenant } = await connectZapier(t)
+interface Offered { key: string, operation: { type: string, sample: { type: string } } }
+
+t.test('every trigger of the API\'s catalogue is offered as a polling and an instant trigger with the catalogue\'s sample', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
   const catalogue = (await app.inject({ url: '/v1/connectors/triggers', headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId } })).json()
-  const sampleOf = (key: string) => catalogue.find((trigger: { key: string }) => trigger.key === key).sample
-  for (const key of ['new_review', 'new_review_instant']) t.same(App.triggers[key].operation.sample, sampleOf('review.created'), key)
-  for (const key of ['new_order', 'new_order_instant']) t.same(App.triggers[key].operation.sample, sampleOf('order.upserted'), key)
+  const offered = Object.values(App.triggers) as Offered[]
+  for (const { key, sample } of catalogue as Array<{ key: string, sample: unknown }>) {
+    const mine = offered.filter((trigger) => trigger.operation.sample.type === key)
+    t.same(mine.map((trigger) => trigger.operation.type).sort(), ['hook', 'polling'], `${key}: a polling and an instant trigger`)
+    for (const trigger of mine) t.same(trigger.operation.sample, sample, `${trigger.key} has the catalogue's sample`)
+  }
+  t.equal(offered.length, 2 * catalogue.length, 'and no trigger for an event type the catalogue does not offer')
 })
 
 t.test('the app definition is valid for the Zapier platform', async (t) => {
   const { createRequire } = await import('node:module')
   const schemaTools = createRequire(import.meta.url)('zapier-platform-core/src/tools/schema')
   t.same(schemaTools.validateApp(schemaTools.prepareApp(App)), [])
+})
+
+t.test('every trigger has a description that starts "Triggers when", as Zapier\'s publishing review asks, and a sample with an id', async (t) => {
+  for (const trigger of Object.values(App.triggers) as Array<Offered & { display: { description: string } }>) {
+    t.match(trigger.display.description, /^Triggers when \S.{10,}\.$/, trigger.key)
+    t.match(trigger.operation.sample, { id: /^evt_/ }, trigger.key)
+  }
+})
+
+/** Whether an item has the field at Zapier's `a__b` key; a null on the way (a review without a reply) counts as having it. */
+function hasField (item: unknown, key: string): boolean {
+  let value = item
+  for (const part of key.split('__')) {
+    if (value === null) return true
+    if (typeof value !== 'object' || !(part in value)) return false
+    value = (value as Record<string, unknown>)[part]
+  }
+  return true
+}
+
+t.test('every output field of a trigger names a field its sample has, nested ones by Zapier\'s a__b keys', async (t) => {
+  for (const trigger of Object.values(App.triggers) as Array<Offered & { operation: { outputFields: Array<{ key: string }> } }>) {
+    const missing = trigger.operation.outputFields.map((field) => field.key).filter((key) => !hasField(trigger.operation.sample, key))
+    t.same(missing, [], trigger.key)
+  }
 })

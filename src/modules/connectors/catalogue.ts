@@ -110,7 +110,8 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
       referralId: 'ref_2Gm5sK8wQd4nT1', referredEmail: 'sam.lee@example.com', orderId: '1043', role: 'referrer'
     })
   },
-  // Wave 2 (decisions.md section 15). Appended, so the samples above keep their event ids (the Zapier app copies two).
+  // Wave 2 (decisions.md section 15). Appended: a sample's event id follows its place, and the Zapier app's
+  // lib/samples.js copies every sample with its id, so a new trigger goes at the end.
   {
     key: 'customer.created',
     label: 'New Customer',
