@@ -3,6 +3,8 @@ import type { Platform } from './platform-signatures.js'
 
 export interface PlatformSecretRow { org_id: string, store_env_id: string, platform: Platform, secret_sealed: string, created_at: number, updated_at: number }
 
+export interface ApiCredentialsRow { org_id: string, store_env_id: string, platform: Platform, credentials_sealed: string, created_at: number, updated_at: number }
+
 export interface ReceiptRow {
   id?: number
   org_id: string
@@ -20,7 +22,10 @@ function isDuplicateKey (err: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
 }
 
-/** Inbound platform webhooks: per-store secrets (sealed) and the receipts that de-duplicate deliveries. */
+/**
+ * Inbound platform webhooks: per-store secrets and API credentials (both sealed), and the receipts that de-duplicate
+ * deliveries.
+ */
 export function webhooksRepository (db: Knex) {
   return {
     async saveSecret (row: PlatformSecretRow): Promise<void> {
@@ -33,6 +38,23 @@ export function webhooksRepository (db: Knex) {
 
     listSecrets (storeId: string): Promise<PlatformSecretRow[]> {
       return db<PlatformSecretRow>('platform_webhook_secrets').where({ store_env_id: storeId }).orderBy('platform')
+    },
+
+    async saveApiCredentials (row: ApiCredentialsRow): Promise<void> {
+      await db('platform_api_credentials').insert(row).onConflict(['store_env_id', 'platform']).merge(['credentials_sealed', 'updated_at'])
+    },
+
+    findApiCredentials (storeId: string, platform: Platform): Promise<ApiCredentialsRow | undefined> {
+      return db<ApiCredentialsRow>('platform_api_credentials').where({ store_env_id: storeId, platform }).first()
+    },
+
+    listApiCredentials (storeId: string): Promise<ApiCredentialsRow[]> {
+      return db<ApiCredentialsRow>('platform_api_credentials').where({ store_env_id: storeId }).orderBy('platform')
+    },
+
+    /** True when there was something to remove. */
+    async removeApiCredentials (storeId: string, platform: Platform): Promise<boolean> {
+      return await db('platform_api_credentials').where({ store_env_id: storeId, platform }).delete() > 0
     },
 
     /** Claims a delivery id for this store and platform; false when it was already received (a retry or a replay). */
