@@ -219,3 +219,33 @@ t.test('a signed body that is not JSON is acknowledged and ignored, never a 500'
     t.not(res.json().outcome, 'applied')
   }
 })
+
+/** A receipt as an attempt still applying the delivery leaves it (or one that died mid-way, `ago` ms back). */
+async function claimedEarlier (app: FastifyInstance, tenant: Tenant, deliveryId: string, ago: number) {
+  await app.db('platform_webhook_receipts').insert({
+    org_id: tenant.orgId, store_env_id: tenant.storeId, platform: 'shopify', delivery_id: deliveryId, topic: 'products/update', outcome: 'processing', detail: null, received_at: Date.now() - ago
+  })
+}
+
+t.test('a delivery an earlier attempt is still applying gets a 503, so the platform retries rather than lose it', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await setSecret(app, tenant, 'shopify', SHOPIFY_SECRET)
+  await claimedEarlier(app, tenant, 'in-flight-delivery', 0)
+  const res = await shopify(app, tenant.storeId, 'products/update', fixture('shopify-products-create.json'), { id: 'in-flight-delivery' })
+  t.equal(res.statusCode, 503)
+  t.equal(res.json().code, 'service_unavailable')
+  t.equal((await get(app, tenant, '/v1/products/788032119674292922')).statusCode, 404)
+})
+
+t.test('a delivery left half-applied by an attempt that died is applied by the platform\'s retry', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await setSecret(app, tenant, 'shopify', SHOPIFY_SECRET)
+  await claimedEarlier(app, tenant, 'abandoned-delivery', 10 * 60_000)
+  const res = await shopify(app, tenant.storeId, 'products/update', fixture('shopify-products-create.json'), { id: 'abandoned-delivery' })
+  t.same(res.json(), { received: true, duplicate: false, outcome: 'applied' })
+  t.equal((await get(app, tenant, '/v1/products/788032119674292922')).statusCode, 200)
+  const again = await shopify(app, tenant.storeId, 'products/update', fixture('shopify-products-create.json'), { id: 'abandoned-delivery' })
+  t.equal(again.json().duplicate, true)
+})

@@ -57,15 +57,25 @@ export function webhooksRepository (db: Knex) {
       return await db('platform_api_credentials').where({ store_env_id: storeId, platform }).delete() > 0
     },
 
-    /** Claims a delivery id for this store and platform; false when it was already received (a retry or a replay). */
-    async claimDelivery (row: ReceiptRow): Promise<boolean> {
+    /**
+     * Claims a delivery id for this store and platform: `duplicate` when it was already received (a retry or a
+     * replay), `in_flight` while another request is still applying it. A claim left `processing` since before
+     * `staleBefore` belongs to a process that died mid-way: it is taken over, so the platform's retry is applied.
+     */
+    async claimDelivery (row: ReceiptRow, staleBefore: number): Promise<'claimed' | 'duplicate' | 'in_flight'> {
       try {
         await db('platform_webhook_receipts').insert(row)
-        return true
+        return 'claimed'
       } catch (err) {
-        if (isDuplicateKey(err)) return false
-        throw err
+        if (!isDuplicateKey(err)) throw err
       }
+      const key = { store_env_id: row.store_env_id, platform: row.platform, delivery_id: row.delivery_id }
+      const taken = await db('platform_webhook_receipts').where({ ...key, outcome: 'processing' }).where('received_at', '<', staleBefore)
+        .update({ received_at: row.received_at, topic: row.topic })
+      if (taken > 0) return 'claimed'
+      const current = await db<ReceiptRow>('platform_webhook_receipts').where(key).first('outcome')
+      // Released meanwhile (the other attempt failed): the platform's next retry is claimed afresh.
+      return current && current.outcome !== 'processing' ? 'duplicate' : 'in_flight'
     },
 
     async settle (storeId: string, platform: Platform, deliveryId: string, outcome: ReceiptRow['outcome'], detail: string | null): Promise<void> {

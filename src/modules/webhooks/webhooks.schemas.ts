@@ -81,7 +81,8 @@ export const receivePlatformWebhook = {
   summary: 'Receiver for a platform\'s own webhooks (public; authenticated by the platform\'s signature)',
   description: 'Called by Shopify, WooCommerce or BigCommerce, not by API clients. The raw body must carry the ' +
     'platform\'s signature made with the secret set by PUT /webhooks/platforms/{platform}; otherwise 401 ' +
-    '`invalid_signature`. A delivery id already received answers 200 with `duplicate: true` and changes nothing. ' +
+    '`invalid_signature`. A delivery id already received answers 200 with `duplicate: true` and changes nothing; one ' +
+    'an earlier attempt is still applying answers 503 `service_unavailable`, so that the platform retries it. ' +
     'Product and order topics are applied as PUT /products and PUT /orders items; an item older (by the platform\'s ' +
     '`updated_at`) than the stored record is left alone. BigCommerce sends only ids: the record is read from its API with ' +
     'the credentials of PUT /webhooks/platforms/bigcommerce/credentials (without them the delivery is acknowledged and ' +

@@ -28,6 +28,9 @@ interface Deps {
 
 type Outcome = Exclude<ReceiptRow['outcome'], 'processing'>
 
+/** Far past the longest a delivery takes to apply (a platform API read gives up after seconds). */
+const STALE_CLAIM_MS = 2 * 60_000
+
 const REFUSED = 'The platform signature is missing or does not match this store\'s secret for the platform'
 
 export function webhooksService ({ repo, stores, products, productRows, orders, audit, clock, secretKey, publicUrl, bigcommerce, log }: Deps) {
@@ -116,10 +119,13 @@ export function webhooksService ({ repo, stores, products, productRows, orders, 
       const body = parsePayload(raw)
       const topic = topicOf(platform, verified.topic, body)
       const deliveryId = verified.deliveryId.slice(0, 191)
-      const claimed = await repo.claimDelivery({
-        org_id: store.orgId, store_env_id: store.id, platform, delivery_id: deliveryId, topic, outcome: 'processing', detail: null, received_at: clock()
-      })
-      if (!claimed) return { received: true, duplicate: true, outcome: null }
+      const now = clock()
+      const claim = await repo.claimDelivery({
+        org_id: store.orgId, store_env_id: store.id, platform, delivery_id: deliveryId, topic, outcome: 'processing', detail: null, received_at: now
+      }, now - STALE_CLAIM_MS)
+      if (claim === 'duplicate') return { received: true, duplicate: true, outcome: null }
+      // Acknowledging it now would lose it if the attempt under way fails: the platform is asked to come back.
+      if (claim === 'in_flight') throw new errors.ServiceUnavailable('This delivery is being applied by an earlier attempt; retry it later')
       try {
         const action: Action = body === null ? { kind: 'ignore', reason: 'The body is not JSON' } : actionOf(platform, verified.topic, body, { shopDomain })
         const { outcome, detail } = await apply(store, action)
