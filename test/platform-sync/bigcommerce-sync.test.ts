@@ -207,3 +207,32 @@ t.test('a scope that is not synced, or a data.id that is not a number, is acknow
   for (const body of bodies) t.equal((await deliverBigCommerce(app, tenant.storeId, body)).json().outcome, 'ignored', body)
   t.same(api.requests, [])
 })
+
+t.test('an order created already Completed is fulfilled at its last change and its review request scheduled at once', async (t) => {
+  const { app, api, tenant } = await setup(t)
+  serveOrder(api, { status_id: 10, status: 'Completed' })
+  t.equal((await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-order-created.json'))).json().outcome, 'applied')
+  const order = (await get(app, tenant, '/v1/orders/218')).json()
+  t.equal(order.fulfilledAt, '2019-03-11T15:17:25.000Z', 'no date_shipped (a digital order): date_modified')
+  t.equal(order.reviewRequest.state, 'scheduled')
+})
+
+t.test('an answer whose fields break the item rules is recorded as rejected, never a 500', async (t) => {
+  const { app, api, tenant } = await setup(t)
+  const product = json('bigcommerce-api-product.json')
+  api.answer(PRODUCT_PATH, 200, { data: { ...(product.data as object), name: 'é'.repeat(5000), date_modified: '0000-01-01T00:00:00+00:00' } })
+  const id = nextDeliveryId()
+  const res = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-created.json'), { id })
+  t.same(res.json(), { received: true, duplicate: false, outcome: 'rejected' })
+  t.ok((await receipt(app, tenant.storeId, id)).detail)
+})
+
+t.test('an answer that is not JSON gets a 503, and one naming another record is acknowledged without applying it', async (t) => {
+  const { app, api, tenant } = await setup(t)
+  api.answer(PRODUCT_PATH, 200)
+  t.equal((await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-created.json'))).statusCode, 503)
+  api.answer(PRODUCT_PATH, 200, { data: { id: 175, name: 'Another product' }, meta: {} })
+  t.equal((await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-created.json'))).json().outcome, 'ignored')
+  t.equal((await get(app, tenant, '/v1/products/174')).statusCode, 404)
+  t.equal((await get(app, tenant, '/v1/products/175')).statusCode, 404)
+})
