@@ -20,10 +20,18 @@ export const ConfigSchema = Type.Object({
   mailFrom: Type.String({ minLength: 3, env: 'MAIL_FROM' }),
   reviewRequestDelayHours: Type.Number({ minimum: 0, maximum: 24 * 90, env: 'REVIEW_REQUEST_DELAY_HOURS' }),
   workers: Type.Boolean({ env: 'WORKERS' }),
+  /**
+   * The BigCommerce Management API, read for the records its webhooks name (decisions.md section 15, "Platform
+   * sync"), and how long one read may take. Absent: BIGCOMMERCE_DEFAULTS.
+   */
+  bigcommerceApiUrl: Type.Optional(Type.String({ pattern: '^https?://[^/\\s]+(/[^\\s]*)?$', maxLength: 2048, env: 'BIGCOMMERCE_API_URL' })),
+  bigcommerceApiTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 60000, env: 'BIGCOMMERCE_API_TIMEOUT_MS' })),
   /** Where support requests are mailed (decisions.md section 15 `support`); absent: they are only kept. */
   supportEmail: Type.Optional(Type.String({ maxLength: 320, pattern: '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$', env: 'SUPPORT_EMAIL' }))
 })
 export type Config = Static<typeof ConfigSchema>
+
+export const BIGCOMMERCE_DEFAULTS = { apiUrl: 'https://api.bigcommerce.com', timeoutMs: 5000 }
 
 export class ConfigError extends Error {}
 
@@ -72,7 +80,9 @@ export function loadConfig (env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Evidence Hub <no-reply@localhost>',
     reviewRequestDelayHours: num(env.REVIEW_REQUEST_DELAY_HOURS, 72),
     workers: bool(env.WORKERS, true),
-    supportEmail: env.SUPPORT_EMAIL || undefined
+    supportEmail: env.SUPPORT_EMAIL || undefined,
+    bigcommerceApiUrl: (env.BIGCOMMERCE_API_URL || BIGCOMMERCE_DEFAULTS.apiUrl).replace(/\/+$/, ''),
+    bigcommerceApiTimeoutMs: num(env.BIGCOMMERCE_API_TIMEOUT_MS, BIGCOMMERCE_DEFAULTS.timeoutMs)
   }
   return validateConfig(raw)
 }

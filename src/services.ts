@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex'
 import type { Redis } from 'ioredis'
-import type { Config } from './config.js'
+import { BIGCOMMERCE_DEFAULTS, type Config } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { mailTransport, type MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
@@ -94,6 +94,7 @@ import { backupsService } from './modules/backups/backups.service.js'
 import { contentServices } from './content-services.js'
 import { webhooksRepository } from './modules/webhooks/webhooks.repository.js'
 import { webhooksService } from './modules/webhooks/webhooks.service.js'
+import { bigcommerceApi } from './modules/webhooks/bigcommerce-api.js'
 import { webhookOperations as webhookOperationsService } from './modules/outbound-webhooks/operations.service.js'
 import { deprecationNotices as deprecationNoticesJob } from './modules/changelog/deprecation-notices.js'
 
@@ -261,7 +262,19 @@ export function buildServices (deps: ServiceDeps) {
   const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, log })
 
   const webhooks = webhooksService({
-    repo: webhooksRepository(db), stores, products, productRows: repos.products, orders, audit, clock, secretKey, publicUrl
+    repo: webhooksRepository(db),
+    stores,
+    products,
+    productRows: repos.products,
+    orders,
+    audit,
+    clock,
+    secretKey,
+    publicUrl,
+    bigcommerce: bigcommerceApi({
+      baseUrl: config.bigcommerceApiUrl ?? BIGCOMMERCE_DEFAULTS.apiUrl, timeoutMs: config.bigcommerceApiTimeoutMs ?? BIGCOMMERCE_DEFAULTS.timeoutMs
+    }),
+    log
   })
 
   const webhookOperations = webhookOperationsService({ subscriptions, outbox, audit, clock })

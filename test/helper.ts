@@ -61,6 +61,8 @@ export function testConfig (overrides: Partial<Config> = {}): Config {
     mailFrom: 'Evidence Hub <no-reply@localhost>',
     reviewRequestDelayHours: 72,
     workers: false,
+    bigcommerceApiUrl: 'http://127.0.0.1:9',
+    bigcommerceApiTimeoutMs: 2000,
     ...overrides
   })
 }

@@ -2143,7 +2143,7 @@ export interface paths {
         put?: never;
         /**
          * Receiver for a platform's own webhooks (public; authenticated by the platform's signature)
-         * @description Called by Shopify, WooCommerce or BigCommerce, not by API clients. The raw body must carry the platform's signature made with the secret set by PUT /webhooks/platforms/{platform}; otherwise 401 `invalid_signature`. A delivery id already received answers 200 with `duplicate: true` and changes nothing. Product and order topics are applied as PUT /products and PUT /orders items; an item older (by the platform's `updated_at`) than the stored record is left alone.
+         * @description Called by Shopify, WooCommerce or BigCommerce, not by API clients. The raw body must carry the platform's signature made with the secret set by PUT /webhooks/platforms/{platform}; otherwise 401 `invalid_signature`. A delivery id already received answers 200 with `duplicate: true` and changes nothing; one an earlier attempt is still applying answers 503 `service_unavailable`, so that the platform retries it. Product and order topics are applied as PUT /products and PUT /orders items; an item older (by the platform's `updated_at`) than the stored record is left alone. BigCommerce sends only ids: the record is read from its API with the credentials of PUT /webhooks/platforms/bigcommerce/credentials (without them the delivery is acknowledged and ignored, with the reason recorded); when that API cannot be read (401, 5xx, no answer) the answer is 503 `service_unavailable`, nothing is applied, and BigCommerce's retry of the same delivery is applied.
          */
         post: operations["create_webhook"];
         delete?: never;
@@ -2159,7 +2159,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The platforms this store receives webhooks from (never their secrets) */
+        /** The platforms this store receives webhooks from: whether their secret and API credentials are set, never the values */
         get: operations["list_webhooks_platforms"];
         put?: never;
         post?: never;
@@ -2184,6 +2184,27 @@ export interface paths {
         put: operations["replace_webhooks_platform"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/platforms/bigcommerce/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the BigCommerce API credentials that read the products and orders BigCommerce's webhooks name; stored encrypted and never shown again
+         * @description BigCommerce's webhooks carry only a record's id. With these credentials each verified `store/product/created`, `store/product/updated`, `store/order/created`, `store/order/updated` and `store/order/statusUpdated` delivery is read from the store's Management API (`GET /stores/{store_hash}/v3/catalog/products/{id}`, `GET /stores/{store_hash}/v2/orders/{id}` and its `/products`) and applied as a PUT /products or PUT /orders item. Create a store-level API account in the BigCommerce control panel (Settings › Store-level API accounts; older panels: Advanced Settings › API Accounts) with read-only Products and Orders scopes; its API path holds the store hash. Setting them again replaces them. See docs/sync.md.
+         */
+        put: operations["upsert_webhooks_platforms_bigcommerce_credentials"];
+        post?: never;
+        /** Forget the BigCommerce API credentials: product and order deliveries are then acknowledged without being applied */
+        delete: operations["delete_webhooks_platforms_bigcommerce_credentials"];
         options?: never;
         head?: never;
         patch?: never;
@@ -30254,6 +30275,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
         };
     };
     list_webhooks_platforms: {
@@ -30268,7 +30308,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: The platforms this store receives webhooks from (never their secrets) */
+            /** @description OK: The platforms this store receives webhooks from: whether their secret and API credentials are set, never the values */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30276,11 +30316,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description BigCommerce only: when the API credentials were set (they are never shown), or null when they are not set */
+                            apiCredentials: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
                             /** @description The store platform that sends the notifications */
                             platform: "shopify" | "woocommerce" | "bigcommerce";
                             /** @description Where to point the platform's webhooks (topics: products and orders, created, updated, deleted, fulfilled) */
                             receiverUrl: string;
-                            /** Format: date-time */
+                            /** @description Whether the signing secret is set (without it every delivery is refused) */
+                            secretSet: boolean;
+                            /**
+                             * Format: date-time
+                             * @description The last change to this platform's secret or API credentials
+                             */
                             updatedAt: string;
                         }[];
                     };
@@ -30549,6 +30599,346 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_webhooks_platforms_bigcommerce_credentials: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "storeHash": "id30h7ohwf",
+                 *       "accessToken": "abcdefghij0123456789klmnopqrstu",
+                 *       "storefrontUrl": "https://shop.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The API account's access token (sent as `X-Auth-Token`), 20 to 200 characters without spaces */
+                    accessToken: string;
+                    /**
+                     * Format: uri
+                     * @description The storefront's address, e.g. `https://shop.example.com`: a product's `url` is it plus the product's `custom_url`. Without it products have no url
+                     */
+                    storefrontUrl?: string;
+                    /** @description The `{store_hash}` of the API path `https://api.bigcommerce.com/stores/{store_hash}/v3/`: 3 to 32 lowercase letters and digits */
+                    storeHash: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Set the BigCommerce API credentials that read the products and orders BigCommerce's webhooks name; stored encrypted and never shown again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiCredentials: {
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        /** @enum {string} */
+                        platform: "bigcommerce";
+                        /** @description Where to point the platform's webhooks (topics: products and orders, created, updated, deleted, fulfilled) */
+                        receiverUrl: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_webhooks_platforms_bigcommerce_credentials: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;

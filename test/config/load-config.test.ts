@@ -93,6 +93,14 @@ function npmStart (extra: Record<string, string>) {
   })
 }
 
+t.test('BigCommerce\'s API is read at api.bigcommerce.com within 5 s unless BIGCOMMERCE_API_URL and _TIMEOUT_MS say otherwise', async (t) => {
+  t.match(loadConfig(base), { bigcommerceApiUrl: 'https://api.bigcommerce.com', bigcommerceApiTimeoutMs: 5000 })
+  t.match(loadConfig({ ...base, BIGCOMMERCE_API_URL: 'http://127.0.0.1:8089/', BIGCOMMERCE_API_TIMEOUT_MS: '250' }), { bigcommerceApiUrl: 'http://127.0.0.1:8089', bigcommerceApiTimeoutMs: 250 })
+  t.match(refusal({ BIGCOMMERCE_API_URL: 'ftp://api.example.com' }), /^Invalid configuration: BIGCOMMERCE_API_URL /)
+  t.match(refusal({ BIGCOMMERCE_API_TIMEOUT_MS: '5s' }), /^Invalid configuration: BIGCOMMERCE_API_TIMEOUT_MS /)
+  t.match(refusal({ BIGCOMMERCE_API_TIMEOUT_MS: '600000' }), /^Invalid configuration: BIGCOMMERCE_API_TIMEOUT_MS /)
+})
+
 t.test('npm start with PORT=abc exits non-zero printing one line that names PORT', async (t) => {
   const result = await npmStart({ PORT: 'abc' })
   t.not(result.code, 0)

@@ -1,18 +1,15 @@
 import { createHmac } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { call, sharedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
+import { BC_SECRET, deliverBigCommerce, fixture } from './bigcommerce.js'
 
 /** Signatures are made here by each platform's documented algorithm, never by the code under test. */
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/platforms/${name}`, import.meta.url))
 const base64Hmac = (key: string | Buffer, content: Buffer | string) => createHmac('sha256', key).update(content).digest('base64')
 
 const SHOPIFY_SECRET = 'shpss_test_secret_0123456789'
 const WOO_SECRET = 'woo-secret-9876543210'
-const BC_KEY = Buffer.from('bigcommerce-standard-webhooks-key')
-const BC_SECRET = `whsec_${BC_KEY.toString('base64')}`
 
 let deliveries = 0
 const nextId = () => `dlv-${Date.now()}-${++deliveries}`
@@ -44,17 +41,6 @@ function woocommerce (app: FastifyInstance, storeId: string, topic: string, body
     method: 'POST',
     url: `/v1/webhooks/woocommerce/${storeId}`,
     headers: { 'content-type': 'application/json', 'x-wc-webhook-topic': topic, 'x-wc-webhook-delivery-id': nextId(), 'x-wc-webhook-signature': base64Hmac(WOO_SECRET, body) },
-    payload: body
-  })
-}
-
-function bigcommerce (app: FastifyInstance, storeId: string, body: Buffer, at = Math.floor(Date.now() / 1000)) {
-  const id = `msg_${nextId()}`
-  const signature = base64Hmac(BC_KEY, Buffer.concat([Buffer.from(`${id}.${at}.`), body]))
-  return app.inject({
-    method: 'POST',
-    url: `/v1/webhooks/bigcommerce/${storeId}`,
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` },
     payload: body
   })
 }
@@ -214,13 +200,13 @@ t.test('BigCommerce deliveries are verified by the Standard Webhooks scheme and 
   const tenant = await makeTenant(app)
   await setSecret(app, tenant, 'bigcommerce', BC_SECRET)
   await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: '205', title: 'Doomed' }] } })
-  const stale = await bigcommerce(app, tenant.storeId, fixture('bigcommerce-product-deleted.json'), Math.floor(Date.now() / 1000) - 3600)
+  const stale = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-deleted.json'), { at: Math.floor(Date.now() / 1000) - 3600 })
   t.equal(stale.statusCode, 401, 'a timestamp outside the tolerance is refused')
-  const res = await bigcommerce(app, tenant.storeId, fixture('bigcommerce-product-deleted.json'))
+  const res = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-deleted.json'))
   t.same(res.json(), { received: true, duplicate: false, outcome: 'applied' })
   t.equal((await get(app, tenant, '/v1/products/205')).statusCode, 404)
-  const update = await bigcommerce(app, tenant.storeId, fixture('bigcommerce-order-status-updated.json'))
-  t.equal(update.json().outcome, 'ignored', 'an id-only change is acknowledged and left to the nightly sync')
+  const update = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-order-status-updated.json'))
+  t.equal(update.json().outcome, 'ignored', 'without API credentials an id-only change is acknowledged, not applied')
 })
 
 t.test('a signed body that is not JSON is acknowledged and ignored, never a 500', async (t) => {
@@ -232,4 +218,34 @@ t.test('a signed body that is not JSON is acknowledged and ignored, never a 500'
     t.equal(res.statusCode, 200, body.slice(0, 20))
     t.not(res.json().outcome, 'applied')
   }
+})
+
+/** A receipt as an attempt still applying the delivery leaves it (or one that died mid-way, `ago` ms back). */
+async function claimedEarlier (app: FastifyInstance, tenant: Tenant, deliveryId: string, ago: number) {
+  await app.db('platform_webhook_receipts').insert({
+    org_id: tenant.orgId, store_env_id: tenant.storeId, platform: 'shopify', delivery_id: deliveryId, topic: 'products/update', outcome: 'processing', detail: null, received_at: Date.now() - ago
+  })
+}
+
+t.test('a delivery an earlier attempt is still applying gets a 503, so the platform retries rather than lose it', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await setSecret(app, tenant, 'shopify', SHOPIFY_SECRET)
+  await claimedEarlier(app, tenant, 'in-flight-delivery', 0)
+  const res = await shopify(app, tenant.storeId, 'products/update', fixture('shopify-products-create.json'), { id: 'in-flight-delivery' })
+  t.equal(res.statusCode, 503)
+  t.equal(res.json().code, 'service_unavailable')
+  t.equal((await get(app, tenant, '/v1/products/788032119674292922')).statusCode, 404)
+})
+
+t.test('a delivery left half-applied by an attempt that died is applied by the platform\'s retry', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await setSecret(app, tenant, 'shopify', SHOPIFY_SECRET)
+  await claimedEarlier(app, tenant, 'abandoned-delivery', 10 * 60_000)
+  const res = await shopify(app, tenant.storeId, 'products/update', fixture('shopify-products-create.json'), { id: 'abandoned-delivery' })
+  t.same(res.json(), { received: true, duplicate: false, outcome: 'applied' })
+  t.equal((await get(app, tenant, '/v1/products/788032119674292922')).statusCode, 200)
+  const again = await shopify(app, tenant.storeId, 'products/update', fixture('shopify-products-create.json'), { id: 'abandoned-delivery' })
+  t.equal(again.json().duplicate, true)
 })

@@ -120,6 +120,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   person_sessions: 'Sign-in sessions of people: credentials',
   platform_webhook_secrets: 'Secrets the store platform signs its deliveries with (a backup never holds secrets); set them again in the target',
   platform_webhook_receipts: 'The log of platform deliveries the source store received',
+  platform_api_credentials: 'Access tokens to the store platform\'s API (a backup never holds secrets); set them again in the target',
   sending_domains: 'Holds the domain\'s DKIM private key (a backup never holds secrets), and a domain is verified for one store; add it to the target again',
   upload_urls: 'Single-use upload grants that expire within minutes',
   uploads: 'Image and video files stay where they are; restored reviews, gallery photos and email branding keep naming them, and their URLs keep serving them',

@@ -1,4 +1,4 @@
-import { parseDateTime } from '../../lib/formats.js'
+import { currency, date, fullName, idOf, latest, lineItems, list, money, obj, text, type Json, type LineItem } from './payload-fields.js'
 import type { Platform } from './platform-signatures.js'
 
 /**
@@ -10,7 +10,11 @@ export type Action =
   | { kind: 'product.delete', id: string }
   | { kind: 'order.upsert', item: OrderItem }
   | { kind: 'order.delete', id: string }
+  | FetchAction
   | { kind: 'ignore', reason: string }
+
+/** A notification that names a record without its fields (BigCommerce): the record is read from the platform's API. */
+export interface FetchAction { kind: 'fetch', resource: 'product' | 'order', id: string }
 
 export interface ProductItem {
   platformProductId: string
@@ -30,52 +34,8 @@ export interface OrderItem {
   currency: string | null
   placedAt: string | null
   fulfilledAt: string | null
-  lineItems: Array<{ platformProductId: string, quantity: number }>
+  lineItems: LineItem[]
   platformUpdatedAt: string | null
-}
-
-type Json = Record<string, unknown>
-
-const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? value as Json : {})
-const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : [])
-const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null)
-const idOf = (value: unknown): string | null => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value))
-
-/** A platform date as ISO 8601 with a zone: WooCommerce's `*_gmt` fields carry none (they are UTC). */
-function date (value: unknown, utcWithoutZone = false): string | null {
-  const raw = text(value)
-  if (!raw) return null
-  const candidate = utcWithoutZone && !/(Z|[+-]\d{2}:\d{2})$/i.test(raw) ? `${raw}Z` : raw
-  const at = parseDateTime(candidate)
-  return at === null ? null : new Date(at).toISOString()
-}
-
-function money (value: unknown): number | null {
-  const amount = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}(\.\d+)?$/.test(value) ? Number(value) : NaN
-  return Number.isFinite(amount) ? amount : null
-}
-
-function currency (value: unknown): string | null {
-  const code = text(value)?.toUpperCase() ?? null
-  return code && /^[A-Z]{3}$/.test(code) ? code : null
-}
-
-/** Line items with a product (a custom line has none), quantities summed per product. */
-function lineItems (lines: Json[]): OrderItem['lineItems'] {
-  const quantities = new Map<string, number>()
-  for (const line of lines) {
-    const product = idOf(line.product_id)
-    const quantity = typeof line.quantity === 'number' && Number.isSafeInteger(line.quantity) && line.quantity > 0 ? line.quantity : 0
-    if (product && product !== '0' && quantity > 0) quantities.set(product, (quantities.get(product) ?? 0) + quantity)
-  }
-  return [...quantities].map(([platformProductId, quantity]) => ({ platformProductId, quantity }))
-}
-
-const fullName = (first: unknown, last: unknown) => [text(first), text(last)].filter(Boolean).join(' ') || null
-
-function latest (dates: Array<string | null>): string | null {
-  const known = dates.filter((d): d is string => d !== null).sort()
-  return known[known.length - 1] ?? null
 }
 
 /** Shopify REST payloads (shopify.dev, webhook topics `products/*` and `orders/*`). */
@@ -171,17 +131,27 @@ function woocommerce (topic: string, body: Json): Action {
 
 /**
  * BigCommerce sends a light payload: `{ scope, store_id, data: { type, id }, hash, created_at, producer }`, no
- * resource fields (developer.bigcommerce.com, "HTTPS webhooks overview" › "Callback payload"). A deletion is applied
- * from the id alone; a creation or change needs the store's API to read, which this service does not hold, so it
- * is acknowledged and left to the nightly sync (docs/sync.md).
+ * resource fields (developer.bigcommerce.com, "Webhook events": Products, Orders). A deletion is applied from the id
+ * alone; a creation or change is read from the store's API (bigcommerce-api.ts). An archived order is BigCommerce's
+ * deleted one (`DELETE /v2/orders/{id}` archives it), so it leaves the store's data as a Shopify `orders/delete` does.
  */
+const BIGCOMMERCE_SCOPES: Record<string, (id: string) => Action> = {
+  'store/product/created': (id) => ({ kind: 'fetch', resource: 'product', id }),
+  'store/product/updated': (id) => ({ kind: 'fetch', resource: 'product', id }),
+  'store/product/deleted': (id) => ({ kind: 'product.delete', id }),
+  'store/order/created': (id) => ({ kind: 'fetch', resource: 'order', id }),
+  'store/order/updated': (id) => ({ kind: 'fetch', resource: 'order', id }),
+  'store/order/statusUpdated': (id) => ({ kind: 'fetch', resource: 'order', id }),
+  'store/order/archived': (id) => ({ kind: 'order.delete', id })
+}
+
 function bigcommerce (body: Json): Action {
   const scope = text(body.scope) ?? ''
   const id = idOf(obj(body.data).id)
-  if (!id) return { kind: 'ignore', reason: 'The payload has no data.id' }
-  if (scope === 'store/product/deleted') return { kind: 'product.delete', id }
-  if (/^store\/(product|order)\//.test(scope)) return { kind: 'ignore', reason: `${scope} carries only an id: sync it with PUT /products or PUT /orders (docs/sync.md)` }
-  return { kind: 'ignore', reason: `Topic ${scope || 'none'} is not synced` }
+  const action = Object.hasOwn(BIGCOMMERCE_SCOPES, scope) ? BIGCOMMERCE_SCOPES[scope] : undefined
+  if (!action) return { kind: 'ignore', reason: `Topic ${scope || 'none'} is not synced` }
+  if (!id || !/^\d{1,19}$/.test(id)) return { kind: 'ignore', reason: 'The payload has no numeric data.id' }
+  return action(id)
 }
 
 export function actionOf (platform: Platform, topic: string | null, body: unknown, context: { shopDomain: string | null }): Action {

@@ -3,6 +3,8 @@ import type { Platform } from './platform-signatures.js'
 
 export interface PlatformSecretRow { org_id: string, store_env_id: string, platform: Platform, secret_sealed: string, created_at: number, updated_at: number }
 
+export interface ApiCredentialsRow { org_id: string, store_env_id: string, platform: Platform, credentials_sealed: string, created_at: number, updated_at: number }
+
 export interface ReceiptRow {
   id?: number
   org_id: string
@@ -20,7 +22,10 @@ function isDuplicateKey (err: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
 }
 
-/** Inbound platform webhooks: per-store secrets (sealed) and the receipts that de-duplicate deliveries. */
+/**
+ * Inbound platform webhooks: per-store secrets and API credentials (both sealed), and the receipts that de-duplicate
+ * deliveries.
+ */
 export function webhooksRepository (db: Knex) {
   return {
     async saveSecret (row: PlatformSecretRow): Promise<void> {
@@ -35,15 +40,42 @@ export function webhooksRepository (db: Knex) {
       return db<PlatformSecretRow>('platform_webhook_secrets').where({ store_env_id: storeId }).orderBy('platform')
     },
 
-    /** Claims a delivery id for this store and platform; false when it was already received (a retry or a replay). */
-    async claimDelivery (row: ReceiptRow): Promise<boolean> {
+    async saveApiCredentials (row: ApiCredentialsRow): Promise<void> {
+      await db('platform_api_credentials').insert(row).onConflict(['store_env_id', 'platform']).merge(['credentials_sealed', 'updated_at'])
+    },
+
+    findApiCredentials (storeId: string, platform: Platform): Promise<ApiCredentialsRow | undefined> {
+      return db<ApiCredentialsRow>('platform_api_credentials').where({ store_env_id: storeId, platform }).first()
+    },
+
+    listApiCredentials (storeId: string): Promise<ApiCredentialsRow[]> {
+      return db<ApiCredentialsRow>('platform_api_credentials').where({ store_env_id: storeId }).orderBy('platform')
+    },
+
+    /** True when there was something to remove. */
+    async removeApiCredentials (storeId: string, platform: Platform): Promise<boolean> {
+      return await db('platform_api_credentials').where({ store_env_id: storeId, platform }).delete() > 0
+    },
+
+    /**
+     * Claims a delivery id for this store and platform: `duplicate` when it was already received (a retry or a
+     * replay), `in_flight` while another request is still applying it. A claim left `processing` since before
+     * `staleBefore` belongs to a process that died mid-way: it is taken over, so the platform's retry is applied.
+     */
+    async claimDelivery (row: ReceiptRow, staleBefore: number): Promise<'claimed' | 'duplicate' | 'in_flight'> {
       try {
         await db('platform_webhook_receipts').insert(row)
-        return true
+        return 'claimed'
       } catch (err) {
-        if (isDuplicateKey(err)) return false
-        throw err
+        if (!isDuplicateKey(err)) throw err
       }
+      const key = { store_env_id: row.store_env_id, platform: row.platform, delivery_id: row.delivery_id }
+      const taken = await db('platform_webhook_receipts').where({ ...key, outcome: 'processing' }).where('received_at', '<', staleBefore)
+        .update({ received_at: row.received_at, topic: row.topic })
+      if (taken > 0) return 'claimed'
+      const current = await db<ReceiptRow>('platform_webhook_receipts').where(key).first('outcome')
+      // Released meanwhile (the other attempt failed): the platform's next retry is claimed afresh.
+      return current && current.outcome !== 'processing' ? 'duplicate' : 'in_flight'
     },
 
     async settle (storeId: string, platform: Platform, deliveryId: string, outcome: ReceiptRow['outcome'], detail: string | null): Promise<void> {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { WebhooksService } from './webhooks.service.js'
 import * as schemas from './webhooks.schemas.js'
 
-/** Store-scoped management of the platform secrets (resource `webhooks`). */
+/** Store-scoped management of the platform secrets and API credentials (resource `webhooks`). */
 export const webhooksRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksService }> = async (app, { service }) => {
   app.put('/webhooks/platforms/:platform', { schema: schemas.setPlatformSecret }, async (request) => {
     return service.setSecret(request.credential!, request.store!, request.params.platform, request.body.secret, request.ip)
@@ -10,6 +10,15 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksServic
 
   app.get('/webhooks/platforms', { schema: schemas.listPlatformSecrets }, async (request) => {
     return service.listSecrets(request.store!)
+  })
+
+  app.put('/webhooks/platforms/bigcommerce/credentials', { schema: schemas.setBigCommerceCredentials }, async (request) => {
+    return service.setApiCredentials(request.credential!, request.store!, request.body, request.ip)
+  })
+
+  app.delete('/webhooks/platforms/bigcommerce/credentials', { schema: schemas.removeBigCommerceCredentials }, async (request, reply) => {
+    await service.removeApiCredentials(request.credential!, request.store!, request.ip)
+    return reply.status(204).send(null)
   })
 }
 
@@ -23,7 +32,7 @@ export const receiverRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksServic
 
   app.post('/webhooks/:platform/:storeEnvId', {
     schema: schemas.receivePlatformWebhook,
-    config: { auth: 'public', errors: ['invalid_signature'] }
+    config: { auth: 'public', errors: ['invalid_signature', 'service_unavailable'] }
   }, async (request) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
     const shop = request.headers['x-shopify-shop-domain']

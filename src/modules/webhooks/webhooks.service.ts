@@ -1,11 +1,13 @@
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { decrypt, encrypt } from '../../lib/secrets.js'
-import { actorOf, type Credential, type StoreEnv } from '../../types.js'
+import { actorOf, type Credential, type Log, type StoreEnv } from '../../types.js'
 import type { AuditEntry } from '../audit/audit.repository.js'
 import type { ProductsRepository } from '../products/products.repository.js'
 import type { ProductsService } from '../products/products.service.js'
 import type { OrdersService } from '../orders/orders.service.js'
+import { BigCommerceUnavailable, type BigCommerceApi, type BigCommerceCredentials } from './bigcommerce-api.js'
+import { bigcommerceReader, checkBigCommerceCredentials, type BigCommerceCredentialsInput } from './bigcommerce-sync.js'
 import { actionOf, parsePayload, topicOf, type Action } from './platform-payloads.js'
 import { verifyPlatformSignature, type Headers, type Platform } from './platform-signatures.js'
 import type { ReceiptRow, WebhooksRepository } from './webhooks.repository.js'
@@ -20,19 +22,30 @@ interface Deps {
   clock: Clock
   secretKey: string
   publicUrl: string
+  bigcommerce: BigCommerceApi
+  log: Log
 }
 
 type Outcome = Exclude<ReceiptRow['outcome'], 'processing'>
 
+/** Far past the longest a delivery takes to apply (a platform API read gives up after seconds). */
+const STALE_CLAIM_MS = 2 * 60_000
+
 const REFUSED = 'The platform signature is missing or does not match this store\'s secret for the platform'
 
-export function webhooksService ({ repo, stores, products, productRows, orders, audit, clock, secretKey, publicUrl }: Deps) {
+export function webhooksService ({ repo, stores, products, productRows, orders, audit, clock, secretKey, publicUrl, bigcommerce, log }: Deps) {
   const receiverUrl = (storeId: string, platform: Platform) => `${publicUrl}/v1/webhooks/${platform}/${storeId}`
+  const bigcommerceCredentials = async (storeId: string): Promise<BigCommerceCredentials | null> => {
+    const row = await repo.findApiCredentials(storeId, 'bigcommerce')
+    return row ? JSON.parse(decrypt(row.credentials_sealed, secretKey)) as BigCommerceCredentials : null
+  }
+  const readBigCommerce = bigcommerceReader({ api: bigcommerce, credentialsOf: bigcommerceCredentials })
 
   /** Through the bulk endpoints' own services, so events, review requests and hooks follow as for an API upsert. */
   async function apply (store: StoreEnv, action: Action): Promise<{ outcome: Outcome, detail: string | null }> {
     switch (action.kind) {
       case 'ignore': return { outcome: 'ignored', detail: action.reason }
+      case 'fetch': return apply(store, await readBigCommerce(store.id, action))
       case 'product.delete': return await products.remove(store, action.id) ? { outcome: 'applied', detail: null } : { outcome: 'ignored', detail: 'No such product' }
       case 'order.delete': return await orders.remove(store, action.id) ? { outcome: 'applied', detail: null } : { outcome: 'ignored', detail: 'No such order' }
       case 'product.upsert': {
@@ -57,15 +70,46 @@ export function webhooksService ({ repo, stores, products, productRows, orders, 
       return { platform, receiverUrl: receiverUrl(store.id, platform), updatedAt: iso(now)! }
     },
 
+    /** Each platform with a secret or API credentials: whether and when each was set, never the values. */
     async listSecrets (store: StoreEnv) {
-      const rows = await repo.listSecrets(store.id)
-      return { data: rows.map((row) => ({ platform: row.platform, receiverUrl: receiverUrl(store.id, row.platform), updatedAt: iso(row.updated_at)! })) }
+      const [secrets, credentials] = await Promise.all([repo.listSecrets(store.id), repo.listApiCredentials(store.id)])
+      const platforms = [...new Set([...secrets, ...credentials].map((row) => row.platform))].sort()
+      return {
+        data: platforms.map((platform) => {
+          const secret = secrets.find((row) => row.platform === platform)
+          const api = credentials.find((row) => row.platform === platform)
+          return {
+            platform,
+            receiverUrl: receiverUrl(store.id, platform),
+            updatedAt: iso(Math.max(secret?.updated_at ?? 0, api?.updated_at ?? 0))!,
+            secretSet: Boolean(secret),
+            apiCredentials: api ? { updatedAt: iso(api.updated_at)! } : null
+          }
+        })
+      }
+    },
+
+    /** BigCommerce API credentials: checked, sealed, audited; the answer says when they were set, never what. */
+    async setApiCredentials (credential: Credential, store: StoreEnv, input: BigCommerceCredentialsInput, ip: string | null) {
+      const credentials = checkBigCommerceCredentials(input)
+      const now = clock()
+      await repo.saveApiCredentials({
+        org_id: store.orgId, store_env_id: store.id, platform: 'bigcommerce', credentials_sealed: encrypt(JSON.stringify(credentials), secretKey), created_at: now, updated_at: now
+      })
+      await audit.record({ orgId: store.orgId, action: 'platform_webhook.api_credentials_set', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform: 'bigcommerce' } })
+      return { platform: 'bigcommerce' as const, receiverUrl: receiverUrl(store.id, 'bigcommerce'), apiCredentials: { updatedAt: iso(now)! } }
+    },
+
+    async removeApiCredentials (credential: Credential, store: StoreEnv, ip: string | null): Promise<void> {
+      if (!await repo.removeApiCredentials(store.id, 'bigcommerce')) throw new errors.NotFound('BigCommerce API credentials')
+      await audit.record({ orgId: store.orgId, action: 'platform_webhook.api_credentials_removed', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform: 'bigcommerce' } })
     },
 
     /**
      * A platform's notification: verified against the store's secret for that platform (401 otherwise, the same
      * answer for an unknown store, so the URL reveals nothing), claimed once by its delivery id, then applied.
-     * A delivery that cannot be applied is released, so the platform's retry is received again.
+     * A delivery that cannot be applied is released, so the platform's retry is received again; when the platform's
+     * API cannot be read now, the answer is a 503 so that the platform does retry.
      */
     async receive (platform: Platform, storeId: string, headers: Headers, raw: Buffer, shopDomain: string | null) {
       const store = await stores.find(storeId)
@@ -75,10 +119,13 @@ export function webhooksService ({ repo, stores, products, productRows, orders, 
       const body = parsePayload(raw)
       const topic = topicOf(platform, verified.topic, body)
       const deliveryId = verified.deliveryId.slice(0, 191)
-      const claimed = await repo.claimDelivery({
-        org_id: store.orgId, store_env_id: store.id, platform, delivery_id: deliveryId, topic, outcome: 'processing', detail: null, received_at: clock()
-      })
-      if (!claimed) return { received: true, duplicate: true, outcome: null }
+      const now = clock()
+      const claim = await repo.claimDelivery({
+        org_id: store.orgId, store_env_id: store.id, platform, delivery_id: deliveryId, topic, outcome: 'processing', detail: null, received_at: now
+      }, now - STALE_CLAIM_MS)
+      if (claim === 'duplicate') return { received: true, duplicate: true, outcome: null }
+      // Acknowledging it now would lose it if the attempt under way fails: the platform is asked to come back.
+      if (claim === 'in_flight') throw new errors.ServiceUnavailable('This delivery is being applied by an earlier attempt; retry it later')
       try {
         const action: Action = body === null ? { kind: 'ignore', reason: 'The body is not JSON' } : actionOf(platform, verified.topic, body, { shopDomain })
         const { outcome, detail } = await apply(store, action)
@@ -86,7 +133,10 @@ export function webhooksService ({ repo, stores, products, productRows, orders, 
         return { received: true, duplicate: false, outcome }
       } catch (err) {
         await repo.release(store.id, platform, deliveryId)
-        throw err
+        if (!(err instanceof BigCommerceUnavailable)) throw err
+        // A 5xx makes BigCommerce deliver again later; the released delivery id lets that retry be applied.
+        log.warn({ storeEnvId: store.id, platform, deliveryId, topic, reason: err.message }, 'platform API unavailable; delivery left for the retry')
+        throw new errors.ServiceUnavailable(`${err.message}. Nothing was applied; a retry of this delivery will be.`)
       }
     }
   }
