@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { build, call, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { smtpReceiver } from './smtp.js'
 import { address, api, birthdayCustomer, mailsTo, publishedReview, rewardClock } from './reward-support.js'
@@ -78,4 +78,18 @@ t.test('settings at the edges of the schema are a 400, and a viewer may read but
   t.equal(refused.statusCode, 403)
   t.equal(refused.json().code, 'role_read_only')
   t.same((await api(app, tenant, 'GET', '/v1/email/settings')).json().updatedAt, null)
+})
+
+t.test('without an SMTP server a reward mail waits in the local outbox, logged as queued with its unsubscribe headers', async (t) => {
+  const local = await sharedApp()
+  const tenant = await makeTenant(local)
+  const { id } = (await api(local, tenant, 'POST', '/v1/review-incentives', { type: 'coupon', verifiedOnly: false })).json()
+  await api(local, tenant, 'POST', `/v1/review-incentives/${id}/codes`, { codes: ['LOCAL-1'] })
+  const to = address('outbox')
+  await publishedReview(local, tenant, to)
+  t.equal(await local.services.rewardMails.runDue(tenant.storeId), 1)
+  t.match((await api(local, tenant, 'GET', '/v1/email/messages')).json().data, [{ to, kind: 'review_incentive', status: 'queued', reason: 'Kept in the local outbox: no SMTP server is configured (SMTP_URL)' }])
+  const kept = await local.db('mail_outbox').where({ store_env_id: tenant.storeId, to }).first()
+  t.match(kept.text, 'Coupon code: LOCAL-1')
+  t.match(JSON.parse(kept.headers), { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' })
 })
