@@ -14,6 +14,8 @@ export interface Job {
 }
 
 const REVIEW_REQUESTS_EVERY_MS = 30_000
+/** Reward mails are queued when the reward is granted; this sends them soon after. */
+const REWARD_MAILS_EVERY_MS = 30_000
 const OAUTH_HOUSEKEEPING_EVERY_MS = 10 * 60_000
 /** The birthday grant is daily; passing hourly grants soon after midnight UTC (once per year whatever runs it). */
 const BIRTHDAYS_EVERY_MS = 60 * 60_000
@@ -57,6 +59,7 @@ export function jobList (services: Services): Job[] {
   return [
     deliveryJob(services),
     intervalJob('review request scheduler', REVIEW_REQUESTS_EVERY_MS, () => services.reviewRequests.runDue(), log),
+    intervalJob('reward mails', REWARD_MAILS_EVERY_MS, () => services.rewardMails.runDue(), log),
     intervalJob('oauth housekeeping', OAUTH_HOUSEKEEPING_EVERY_MS, () => removeExpiredModels(db, clock()), log),
     intervalJob('loyalty birthdays', BIRTHDAYS_EVERY_MS, () => services.birthdays.run(), log),
     intervalJob('backups', BACKUPS_EVERY_MS, () => services.backups.runQueued(), log),

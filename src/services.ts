@@ -73,6 +73,9 @@ import { partnersService } from './modules/partners/partners.service.js'
 import { emailRepository } from './modules/email/email.repository.js'
 import { emailSender } from './modules/email/email.sender.js'
 import { emailService } from './modules/email/email.service.js'
+import { rewardMailsRepository } from './modules/email/reward-mails.repository.js'
+import { rewardMails as rewardMailsService } from './modules/email/reward-mails.js'
+import { emailSettingsService } from './modules/email/settings.service.js'
 import { emailSuppressionsRepository } from './modules/email-suppressions/email-suppressions.repository.js'
 import { emailSuppressionsService } from './modules/email-suppressions/email-suppressions.service.js'
 import { emailBrandingRepository } from './modules/email-branding/email-branding.repository.js'
@@ -159,6 +162,7 @@ export function buildServices (deps: ServiceDeps) {
     affiliates: affiliatesRepository(db),
     partnerGrants: partnerGrantsRepository(db),
     email: emailRepository(db),
+    rewardMails: rewardMailsRepository(db),
     emailSuppressions: emailSuppressionsRepository(db),
     emailBranding: emailBrandingRepository(db),
     emailSequences: emailSequencesRepository(db),
@@ -205,6 +209,9 @@ export function buildServices (deps: ServiceDeps) {
     db, repo: repos.email, suppressions: repos.emailSuppressions, branding: emailBranding.brandingOf, transport: mailer, signer: sendingDomain.signerFor, clock, publicUrl
   })
   const email = emailService({ db, repo: repos.email, sender: mailSender, suppressions: emailSuppressions, events, clock })
+  const emailSettings = emailSettingsService({ db, repo: repos.rewardMails, events, clock })
+  // Loyalty and incentives only tell of a reward (in its transaction); what mail that makes is the email module's.
+  const rewardMails = rewardMailsService({ db, repo: repos.rewardMails, settings: emailSettings, sender: mailSender, products: repos.products, clock })
   const emailProviders = emailProvidersService({ db, outbox, clock, secretKey, allowPrivate })
   const emailSequences = emailSequencesService({ db, repo: repos.emailSequences, events, clock })
   const reviewRequests = reviewRequestScheduler({
@@ -222,14 +229,19 @@ export function buildServices (deps: ServiceDeps) {
   /** Extra steps of a customer erasure (leads, the suppression list, …), each run in the erasure's transaction. */
   const erasure: ErasureStep[] = []
   const customers = customersService({ db, repo: repos.customers, events, audit, clock, erasure })
-  const loyalty = loyaltyService({ db, repo: repos.loyalty, customers: repos.customers, events, clock })
+  const loyalty = loyaltyService({ db, repo: repos.loyalty, customers: repos.customers, events, clock, onRewarded: rewardMails.onLoyaltyReward })
   erasure.push(loyalty.erase)
   erasure.push(async (trx, subject) => {
-    if (subject.email) await repos.email.eraseRecipient(trx, subject.storeEnvId, subject.email)
+    if (subject.email) {
+      await repos.email.eraseRecipient(trx, subject.storeEnvId, subject.email)
+      await rewardMails.eraseRecipient(trx, subject.storeEnvId, subject.email)
+    }
     await emailSuppressions.suppressErased(trx, subject)
   })
   const birthdays = birthdayJob({ db, loyalty, clock })
-  const reviewIncentives = reviewIncentivesService({ db, repo: repos.reviewIncentives, customers: repos.customers, loyalty, events, clock })
+  const reviewIncentives = reviewIncentivesService({
+    db, repo: repos.reviewIncentives, customers: repos.customers, loyalty, events, clock, onIssued: rewardMails.onIncentiveIssued
+  })
 
   const features = featuresService({ repo: featuresRepository(db), stores, clock, fresh: freshness })
   const billing = billingService({ db, repo: billingRepository(db), stores, provider: deps.billingProvider ?? embeddedProvider(), events, audit, clock, fresh: freshness })
@@ -335,7 +347,7 @@ export function buildServices (deps: ServiceDeps) {
     recentFailures,
     support,
     customers,
-    /** The erasure's extra steps (see `erasure` above): loyalty, the mail log and suppression list, galleries. */
+    /** The erasure's extra steps (see `erasure` above): loyalty, the mail log, reward mails and suppression list, galleries. */
     customersErasure: erasure,
     loyalty,
     birthdays,
@@ -346,6 +358,8 @@ export function buildServices (deps: ServiceDeps) {
     emailBranding,
     mailSender,
     email,
+    emailSettings,
+    rewardMails,
     emailSequences,
     sendingDomain,
     emailProviders,

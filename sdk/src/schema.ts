@@ -871,6 +871,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/email/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which of the service's own mails this store sends
+         * @description A reward mail is queued in the transaction that grants the reward, once per reward (its loyalty ledger entry or review incentive issue), and sent within a minute by the worker through the path review requests take: the suppression list first (a suppressed address gets a `suppressed` row in the message log and no mail), the store's template and branding, `List-Unsubscribe` with one-click, DKIM from a verified sending domain, and a row in `GET /v1/email/messages` with the template key as its `kind`. A customer or reviewer without an address gets none.
+         */
+        get: operations["get_email_settings"];
+        /**
+         * Turn the reward mails on or off
+         * @description A mail already queued when its kind is turned off is not sent (the queue notes why). Appends `email_settings.updated`.
+         */
+        put: operations["upsert_email_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/email/templates/{key}": {
         parameters: {
             query?: never;
@@ -11094,7 +11118,7 @@ export interface operations {
     list_email_branding_preview: {
         parameters: {
             query: {
-                /** @description Which mail the template is for */
+                /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                 templateKey: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
             };
             header?: {
@@ -13532,6 +13556,347 @@ export interface operations {
             };
         };
     };
+    get_email_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Which of the service's own mails this store sends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Mail the customer when a loyalty birthday or referral reward is granted (templates `loyalty_birthday`, `loyalty_referral`) */
+                        loyaltyRewardMails: boolean;
+                        /** @description Mail the reviewer the coupon code or points a review incentive gave them (template `review_incentive`) */
+                        reviewIncentiveMails: boolean;
+                        /** @description Null while the store keeps the defaults (both on) */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upsert_email_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The store environment this request acts on */
+                "x-store-env-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "loyaltyRewardMails": true,
+                 *       "reviewIncentiveMails": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Mail the customer when a loyalty birthday or referral reward is granted (templates `loyalty_birthday`, `loyalty_referral`) */
+                    loyaltyRewardMails: boolean;
+                    /** @description Mail the reviewer the coupon code or points a review incentive gave them (template `review_incentive`) */
+                    reviewIncentiveMails: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Turn the reward mails on or off */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Mail the customer when a loyalty birthday or referral reward is granted (templates `loyalty_birthday`, `loyalty_referral`) */
+                        loyaltyRewardMails: boolean;
+                        /** @description Mail the reviewer the coupon code or points a review incentive gave them (template `review_incentive`) */
+                        reviewIncentiveMails: boolean;
+                        /** @description Null while the store keeps the defaults (both on) */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request" | "store_env_required";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_credentials" | "missing_credentials";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not Found: `store_env_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Service Unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     get_email_template: {
         parameters: {
             query?: never;
@@ -13540,7 +13905,7 @@ export interface operations {
                 "x-store-env-id"?: string;
             };
             path: {
-                /** @description Which mail the template is for */
+                /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                 key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
             };
             cookie?: never;
@@ -13558,7 +13923,7 @@ export interface operations {
                         body: string;
                         /** @description False: the built-in default is in use */
                         custom: boolean;
-                        /** @description Which mail the template is for */
+                        /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                         key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
                         subject: string;
                         updatedAt: string | null;
@@ -13691,7 +14056,7 @@ export interface operations {
                 "x-store-env-id"?: string;
             };
             path: {
-                /** @description Which mail the template is for */
+                /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                 key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
             };
             cookie?: never;
@@ -13722,7 +14087,7 @@ export interface operations {
                         body: string;
                         /** @description False: the built-in default is in use */
                         custom: boolean;
-                        /** @description Which mail the template is for */
+                        /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                         key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
                         subject: string;
                         updatedAt: string | null;
@@ -13893,7 +14258,7 @@ export interface operations {
                 "x-store-env-id"?: string;
             };
             path: {
-                /** @description Which mail the template is for */
+                /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                 key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
             };
             cookie?: never;
@@ -13911,7 +14276,7 @@ export interface operations {
                         body: string;
                         /** @description False: the built-in default is in use */
                         custom: boolean;
-                        /** @description Which mail the template is for */
+                        /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                         key: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
                         subject: string;
                         updatedAt: string | null;
@@ -14055,7 +14420,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Which mail the template is for */
+                    /** @description Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), `loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` (the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out. */
                     templateKey: "review_request" | "review_reminder" | "loyalty_birthday" | "loyalty_referral" | "review_incentive";
                     /** Format: email */
                     to: string;

@@ -146,6 +146,7 @@ async function seedEverything (app: FastifyInstance, tenant: Tenant) {
   }
   await api('PUT', '/v1/email/templates/review_request', { subject: 'How was it?', body: 'Tell us about {{orderId}}' })
   await api('PUT', '/v1/email-branding', { fromName: 'Shirt Co', primaryColor: '#2f5d50' })
+  await api('PUT', '/v1/email/settings', { loyaltyRewardMails: false, reviewIncentiveMails: true })
   await api('POST', '/v1/email-suppressions', { email: 'gone@example.test', reason: 'manual' })
   const tops = await api('POST', '/v1/categories', { name: 'Tops', slug: 'tops' })
   const shirts = await api('POST', '/v1/categories', { name: 'Shirts', slug: 'shirts', parentId: tops.id })

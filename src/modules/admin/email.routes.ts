@@ -13,6 +13,8 @@ const BrandingBody = Type.Object({
 })
 const SuppressionBody = Type.Object({ email: Type.String({ maxLength: 320 }), reason: Type.Optional(Type.String({ maxLength: 16 })) })
 const DomainBody = Type.Object({ domain: Type.String({ maxLength: 254 }) })
+// A checkbox is sent when ticked and left out when not.
+const SettingsBody = Type.Object({ loyaltyRewardMails: Type.Optional(Type.String({ maxLength: 20 })), reviewIncentiveMails: Type.Optional(Type.String({ maxLength: 20 })) })
 const PreviewQuery = Type.Object({ templateKey: Type.Optional(Type.String({ maxLength: 40 })) })
 
 export function currentStore (ctx: AdminContext) {
@@ -21,13 +23,14 @@ export function currentStore (ctx: AdminContext) {
   return ctx.store
 }
 
-/** Branding, preview, suppressions, the message log, sequences and the sending domain of the current store. */
+/** Branding, preview, the reward mails, suppressions, the message log, sequences and the sending domain of the current store. */
 export const emailRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'email', 'read')
     const store = currentStore(ctx)
-    const [branding, messages, suppressions, sequences, domain] = await Promise.all([
+    const [branding, settings, messages, suppressions, sequences, domain] = await Promise.all([
       services.emailBranding.get(store.id),
+      services.emailSettings.settingsOf(store.id),
       services.email.listMessages(ctx.actor, store, { limit: 20 }),
       can(ctx, 'email-suppressions', 'read') ? services.emailSuppressions.list(store.id, { limit: 50 }) : null,
       services.emailSequences.list(store.id, { limit: 20 }),
@@ -37,12 +40,14 @@ export const emailRoutes: FastifyPluginAsync<{ services: AdminServices }> = asyn
       title: 'Email',
       store,
       branding,
+      settings,
       messages,
       suppressions,
       sequences,
       domain,
       templateKeys: TEMPLATE_KEYS,
       canBrand: can(ctx, 'email-branding', 'write'),
+      canSettings: can(ctx, 'email', 'write'),
       canSuppress: can(ctx, 'email-suppressions', 'write'),
       canDomain: can(ctx, 'sending-domain', 'write'),
       ...extra
@@ -79,6 +84,12 @@ export const emailRoutes: FastifyPluginAsync<{ services: AdminServices }> = asyn
       const current = await services.emailBranding.get(store.id)
       await services.emailBranding.put(store, { fromName: fromName?.trim() || null, primaryColor: primaryColor || null, footerText: footerText?.trim() || null, logoUploadId: current.logoUploadId })
     })
+  })
+
+  app.post<{ Body: Static<typeof SettingsBody> }>('/email/settings', { schema: { body: SettingsBody } }, async (request, reply) => {
+    const store = currentStore(requireAccess(request, 'email', 'write'))
+    const input = { loyaltyRewardMails: Boolean(request.body.loyaltyRewardMails), reviewIncentiveMails: Boolean(request.body.reviewIncentiveMails) }
+    return act(request, reply, 'The reward mail settings are saved.', () => services.emailSettings.put(store, input))
   })
 
   app.post<{ Body: Static<typeof SuppressionBody> }>('/email/suppressions', { schema: { body: SuppressionBody } }, async (request, reply) => {

@@ -149,8 +149,8 @@ export default async function admin (app: FastifyInstance) {
 
 /** What the email pages call (modules/admin/email.routes.ts, email-settings.routes.ts). */
 function emailServicesOf (app: FastifyInstance) {
-  const { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders } = app.services
-  return { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders }
+  const { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders, emailSettings } = app.services
+  return { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders, emailSettings }
 }
 
 /** Errors become pages: the message of our own codes is written for people; anything else stays generic. */

@@ -20,6 +20,7 @@ import type { EmailBrandingService } from '../email-branding/email-branding.serv
 import type { EmailSuppressionsService } from '../email-suppressions/email-suppressions.service.js'
 import type { EmailSequencesService } from '../email-sequences/email-sequences.service.js'
 import type { EmailProvidersService } from '../email/providers.service.js'
+import type { EmailSettingsService } from '../email/settings.service.js'
 import type { SendingDomainService } from '../sending-domain/sending-domain.service.js'
 import type { AnalyticsService } from '../analytics/analytics.service.js'
 import type { EvidenceService } from '../evidence/evidence.service.js'
@@ -51,6 +52,7 @@ export interface AdminServices {
   emailSequences: EmailSequencesService
   sendingDomain: SendingDomainService
   emailProviders: EmailProvidersService
+  emailSettings: EmailSettingsService
   analytics: AnalyticsService
   evidence: EvidenceService
   backups: BackupsService

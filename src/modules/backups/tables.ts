@@ -98,6 +98,7 @@ export const EXPORTED_TABLES: ExportedTable[] = [
   // logo_upload_id names an upload, which stays where it is (see `uploads` below).
   { table: 'email_branding', orderBy: ['store_env_id'] },
   { table: 'email_templates', orderBy: ['template_key'] },
+  { table: 'email_settings', orderBy: ['store_env_id'] },
   { table: 'email_suppressions', orderBy: ['email'] },
   { table: 'faqs', orderBy: ['id'], newIds: { id: 'faq' }, refs: { category_id: { table: 'categories', missing: 'null' } } },
   { table: 'galleries', orderBy: ['id'], newIds: { id: 'gal' } },
@@ -116,6 +117,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   webhook_deliveries: 'Delivery history of the source store\'s subscriptions',
   webhook_attempts: 'Delivery history of the source store\'s subscriptions',
   mail_outbox: 'Mail already handed to the transport, not store data',
+  reward_mails: 'The queue of the source store\'s reward mails, each for a reward granted there (its ledger entry or incentive issue)',
   email_messages: 'The log of mail the source store sent (and the unsubscribe links in it); the suppression list it led to is exported',
   person_sessions: 'Sign-in sessions of people: credentials',
   platform_webhook_secrets: 'Secrets the store platform signs its deliveries with (a backup never holds secrets); set them again in the target',

@@ -3,7 +3,11 @@ import { authErrors, DateTime, ErrorBody, PageQuery, Paged } from '../../schemas
 import { Email } from '../email-suppressions/email-suppressions.schemas.js'
 import { BODY_MAX, SUBJECT_MAX } from './templates.js'
 
-export const TemplateKey = Type.Union([Type.Literal('review_request'), Type.Literal('review_reminder'), Type.Literal('loyalty_birthday'), Type.Literal('loyalty_referral'), Type.Literal('review_incentive')], { description: 'Which mail the template is for' })
+export const TemplateKey = Type.Union([Type.Literal('review_request'), Type.Literal('review_reminder'), Type.Literal('loyalty_birthday'), Type.Literal('loyalty_referral'), Type.Literal('review_incentive')], {
+  description: 'Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), ' +
+    '`loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` ' +
+    '(the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out.'
+})
 const Status = Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('suppressed')])
 
 const Message = Type.Object({

@@ -20,9 +20,9 @@ const COMMON = ['customerName', 'storeName'] as const
 export const VARIABLES: Record<TemplateKey, readonly string[]> = {
   review_request: [...COMMON, 'orderId', 'productList'],
   review_reminder: [...COMMON, 'orderId', 'productList'],
-  loyalty_birthday: [...COMMON, 'points'],
-  loyalty_referral: [...COMMON, 'points'],
-  review_incentive: [...COMMON, 'reward']
+  loyalty_birthday: [...COMMON, 'points', 'balance'],
+  loyalty_referral: [...COMMON, 'points', 'balance'],
+  review_incentive: [...COMMON, 'reward', 'couponCode', 'points', 'productName']
 }
 
 export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string, body: string }> = {
@@ -36,22 +36,26 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string, body: str
   },
   loyalty_birthday: {
     subject: 'Happy birthday from {{storeName}}',
-    body: 'Hi {{customerName}},\n\nHappy birthday! We added {{points}} points to your account.\n\n{{storeName}}'
+    body: 'Hi {{customerName}},\n\nHappy birthday! We added {{points}} points to your account. Your balance is now {{balance}} points.\n\nEnjoy your day,\n{{storeName}}'
   },
+  // One text for both sides of a referral (the friend who referred and the friend who was referred).
   loyalty_referral: {
     subject: 'Your referral reward from {{storeName}}',
-    body: 'Hi {{customerName}},\n\nThank you for referring a friend: {{points}} points are now in your account.\n\n{{storeName}}'
+    body: 'Hi {{customerName}},\n\nA referral between you and a friend has paid off: {{points}} points are now in your account. Your balance is now {{balance}} points.\n\nThank you,\n{{storeName}}'
   },
+  // The reward stands on a line of its own, so no punctuation is ever read as part of a coupon code.
   review_incentive: {
     subject: 'Thank you for your review',
-    body: 'Hi {{customerName}},\n\nThank you for reviewing your purchase at {{storeName}}. Your reward: {{reward}}\n\n{{storeName}}'
+    body: 'Hi {{customerName}},\n\nThank you for reviewing {{productName}} at {{storeName}}. As a thank-you, here is your reward:\n\n{{reward}}\n\n{{storeName}}'
   }
 }
 
 /** Values for previews and test sends, so a merchant sees every placeholder filled. */
 export function sampleValues (storeName: string): Values {
   const productList = productListValue([{ title: 'Linen shirt', url: 'https://shop.example/p/linen-shirt' }])
-  return { customerName: 'Ann', storeName, orderId: '#1001', productList, points: '100', reward: 'SAVE10' }
+  return {
+    customerName: 'Ann', storeName, orderId: '#1001', productList, points: '100', balance: '350', reward: couponValue('SAVE10'), couponCode: 'SAVE10', productName: 'Linen shirt'
+  }
 }
 
 export function isTemplateKey (value: string): value is TemplateKey {
@@ -106,4 +110,9 @@ export function productListValue (products: Array<{ title: string, url: string |
   const text = products.map((p) => `- ${p.title}${p.url ? `: ${p.url}` : ''}`).join('\n')
   const items = products.map((p) => `<li>${p.url ? `<a href="${escapeHtml(p.url)}">${escapeHtml(p.title)}</a>` : escapeHtml(p.title)}</li>`)
   return { text, html: `<ul style="margin:0;padding-left:20px">${items.join('')}</ul>` }
+}
+
+/** A review incentive's coupon code, set apart in the HTML part. */
+export function couponValue (code: string): Rich {
+  return { text: `Coupon code: ${code}`, html: `Coupon code: <strong style="font-family:monospace;font-size:18px">${escapeHtml(code)}</strong>` }
 }

@@ -13,7 +13,18 @@ import { DEFAULT_TIERS, ledger, presentAccount, presentEntry, type Grant, type T
 import { isDuplicateKey, type LoyaltyRepository, type ReferralRow, type SettingsRow } from './loyalty.repository.js'
 import type { Settings } from './loyalty.schemas.js'
 
-interface Deps { db: Knex, repo: LoyaltyRepository, customers: CustomersRepository, events: EventLog, clock: Clock }
+/** A birthday or referral reward just granted (one ledger entry), as the granting transaction's listener sees it. */
+export interface RewardGranted { kind: 'birthday' | 'referral', entryId: number, customerId: string, email: string | null, name: string | null, points: number, balance: number }
+
+interface Deps {
+  db: Knex
+  repo: LoyaltyRepository
+  customers: CustomersRepository
+  events: EventLog
+  clock: Clock
+  /** Told of each birthday and referral reward in the transaction that grants it (the reward mails, src/services.ts). */
+  onRewarded?: (trx: Knex.Transaction, store: StoreEnv, reward: RewardGranted) => Promise<void>
+}
 
 function presentSettings (row: SettingsRow | undefined) {
   return {
@@ -51,7 +62,7 @@ export function orderPoints (total: number, pointsPerUnit: number): number {
   return Number(points > MAX_ORDER_POINTS ? MAX_ORDER_POINTS : points)
 }
 
-export function loyaltyService ({ db, repo, customers, events, clock }: Deps) {
+export function loyaltyService ({ db, repo, customers, events, clock, onRewarded }: Deps) {
   const tiersOf = async (storeId: string, trx: Knex) => presentSettings(await repo.settings(storeId, trx)).tiers
   const grant = ledger({ repo, events, clock, tiersOf })
 
@@ -64,7 +75,14 @@ export function loyaltyService ({ db, repo, customers, events, clock }: Deps) {
 
   async function reward (trx: Knex.Transaction, store: StoreEnv, input: Grant) {
     if (input.points <= 0) return null
-    return grant(trx, store, input, await customerData(store.id, input.customerId, trx))
+    const customer = await customerData(store.id, input.customerId, trx)
+    const result = await grant(trx, store, input, customer)
+    if (result.applied && onRewarded && (input.kind === 'birthday' || input.kind === 'referral')) {
+      await onRewarded(trx, store, {
+        kind: input.kind, entryId: result.entry.id!, customerId: input.customerId, email: customer.customerEmail, name: customer.customerName, points: input.points, balance: Number(result.account.balance)
+      })
+    }
+    return result
   }
 
   return {

@@ -12,7 +12,19 @@ import { isDuplicateKey } from '../loyalty/loyalty.repository.js'
 import type { LoyaltyService } from '../loyalty/loyalty.service.js'
 import type { IncentiveRow, IssueRow, Pool, ReviewIncentivesRepository } from './review-incentives.repository.js'
 
-interface Deps { db: Knex, repo: ReviewIncentivesRepository, customers: CustomersRepository, loyalty: LoyaltyService, events: EventLog, clock: Clock }
+/** A reward given for a review (an issue with status `issued`), as the publishing transaction's listener sees it. */
+export interface IncentiveIssued { issueId: string, type: IncentiveRow['type'], code: string | null, points: number | null, email: string | null, name: string | null, productId: string }
+
+interface Deps {
+  db: Knex
+  repo: ReviewIncentivesRepository
+  customers: CustomersRepository
+  loyalty: LoyaltyService
+  events: EventLog
+  clock: Clock
+  /** Told of each reward issued, in the publishing transaction (the reward mails, src/services.ts). */
+  onIssued?: (trx: Knex.Transaction, store: StoreEnv, issued: IncentiveIssued) => Promise<void>
+}
 
 interface Rules { points?: number | null, minRating?: number | null, requiresMedia?: boolean, verifiedOnly?: boolean }
 
@@ -45,7 +57,7 @@ export function qualifies (incentive: IncentiveRow, review: ReviewRow): boolean 
   return !incentive.verified_only || Boolean(review.verified)
 }
 
-export function reviewIncentivesService ({ db, repo, customers, loyalty, events, clock }: Deps) {
+export function reviewIncentivesService ({ db, repo, customers, loyalty, events, clock, onIssued }: Deps) {
   async function load (storeId: string, id: string, trx?: Knex) {
     const row = await repo.find(storeId, id, trx)
     if (!row) throw new errors.NotFound('Review incentive')
@@ -182,6 +194,11 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
         points: done.points == null ? null : Number(done.points),
         customerId: done.customer_id
       })
+      if (done.status === 'issued' && onIssued) {
+        await onIssued(trx, store, {
+          issueId: done.id, type: incentive.type, code: done.code ?? null, points: done.points == null ? null : Number(done.points), email: review.author_email, name: review.author_name, productId: review.product_id
+        })
+      }
     }
   }
 }
