@@ -21,11 +21,20 @@ export async function freePort (): Promise<number> {
 
 /** An app listening on real HTTP whose PUBLIC_URL (and so the issuer) is its own address. */
 export async function serve (t: Test, options: BuildOptions & { port?: number } = {}): Promise<{ app: FastifyInstance, base: string, port: number }> {
-  const port = options.port ?? await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const app = await build(t, { ...options, config: { ...options.config, port, publicUrl: base } })
-  await app.listen({ port, host: '127.0.0.1' })
-  return { app, base, port }
+  // The issuer names the port, so it is chosen before the app is built; another process (any outgoing connection
+  // takes an ephemeral port) may take it in between, and then a new port is tried.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const app = await build(t, { ...options, config: { ...options.config, port, publicUrl: base } })
+    try {
+      await app.listen({ port, host: '127.0.0.1' })
+      return { app, base, port }
+    } catch (err) {
+      await app.close()
+      if ((err as { code?: string }).code !== 'EADDRINUSE' || options.port !== undefined || attempt >= 5) throw err
+    }
+  }
 }
 
 export async function makeClient (app: FastifyInstance, options: { public?: boolean, redirectUris?: string[] } = {}) {

@@ -33,7 +33,9 @@ for (const { key, eventType, label } of DEFINITIONS) {
       t.same(shapeDiff(item, polling.sample), [], 'the item has the structure of the trigger\'s sample')
     }
 
-    await testWorker(t, app, [tenant.storeId]).runOnce()
+    // A generous attempt timeout: on a loaded machine a 2 s attempt can time out and be retried only later.
+    await testWorker(t, app, [tenant.storeId], { timeoutMs: 10_000 }).runOnce()
+    await Promise.race([rx.waitFor(items.length), new Promise((resolve) => setTimeout(resolve, 5_000))])
     t.equal(rx.received.length, items.length, 'one delivery per event')
     const delivered = (await Promise.all(rx.received.map((delivery) => appTester(instant.perform, zapierBundle(delivery as never, authData, hook))))).flat()
     t.same(byId(delivered), byId(items), 'the deliveries are the polled items')
