@@ -85,6 +85,7 @@ async function comparable (app: FastifyInstance, storeId: string) {
     if (!ref || value == null) return [column, value]
     if (!ref.json) return [column, named(ref.table, value)]
     const doc = JSON.parse(String(value))
+    if (ref.json === '[].id') return [column, (doc as Array<{ id: string }>).map((item) => JSON.parse(JSON.stringify(item).split(item.id).join(named(ref.table, item.id) as string)))]
     return [column, ref.json === '[]' ? (doc as unknown[]).map((id) => named(ref.table, id)).sort() : { ...doc, [ref.json]: named(ref.table, doc[ref.json]) }]
   }))
   const out: Record<string, string[]> = {}
@@ -189,8 +190,8 @@ t.test('a backup restored into an empty store of the organization equals the sou
   t.equal(download.rawPayload.length, backup.size)
   const text = gunzipSync(download.rawPayload).toString()
   const lines = text.trim().split('\n').map((line) => JSON.parse(line))
-  t.match(lines[0], { format: 'evidence-hub-backup', version: 2, backupId: backup.id, storeEnvId: tenant.storeId })
-  t.same(lines.at(-1), { end: true, counts: backup.counts })
+  t.match(lines[0], { format: 'evidence-hub-backup', version: 3, backupId: backup.id, storeEnvId: tenant.storeId })
+  t.same(lines.at(-1), { end: true, counts: backup.counts, files: { count: 1, bytes: JPEG.length, missing: [] } })
   t.notOk(text.includes(webhookSecret.slice(6)) || text.includes('secret_sealed') || text.includes('svc_'), 'no secret')
 
   t.equal(restored.statusCode, 200, restored.body)

@@ -8,11 +8,21 @@ import { createInterface } from 'node:readline'
 
 /** docs/backups.md: the first line of every backup file. */
 export const FORMAT = 'evidence-hub-backup'
-/** 2: customers, loyalty, incentives, affiliates, email settings and content joined the tables (a version 1 reader would leave them out). */
-export const VERSION = 2
+/**
+ * 2: customers, loyalty, incentives, affiliates, email settings and content joined the tables (a version 1 reader
+ * would leave them out). 3: the uploaded files, each after its `uploads` row (backup-uploads.ts).
+ */
+export const VERSION = 3
 
 export interface Header { format: typeof FORMAT, version: number, backupId: string, storeEnvId: string, orgId: string, createdAt: string, tables: string[] }
-export type Line = Header | { table: string, row: Record<string, unknown> } | { end: true, counts: Record<string, number> }
+/** A piece of an upload's file: `data` is the base64 of at most CHUNK_BYTES bytes; `part` counts from 0. */
+export interface FilePart { file: string, part: number, data: string }
+/** After an upload's last part: what its bytes must add up to. */
+export interface FileEnd { file: string, end: true, parts: number, size: number, sha256: string }
+/** Files the backup could not hold (recorded, never a failed backup): their upload rows are left out. */
+export interface Manifest { count: number, bytes: number, missing: Array<{ id: string, reason: string }> }
+export interface Footer { end: true, counts: Record<string, number>, files?: Manifest }
+export type Line = Header | { table: string, row: Record<string, unknown> } | FilePart | FileEnd | Footer
 
 /** Writes NDJSON lines gzipped to `path` (through a temporary name, so a half-written file is never seen). */
 export async function writeBackup (path: string, produce: (write: (line: Line) => Promise<void>) => Promise<void>) {
