@@ -108,6 +108,17 @@ t.test('review images and videos, gallery photos and the email logo come back by
   t.equal((await filesOnDisk(app, target)).length, 4)
 })
 
+t.test('restoring the same backup with files again answers the first result and writes no second copy of a file', async (t) => {
+  const { app, target, restore } = await backedUpStore(t)
+  const first = await restore()
+  const files = await filesOnDisk(app, target)
+  const second = await restore()
+  t.equal(second.statusCode, 200)
+  t.same(second.json(), first.json())
+  t.same(await filesOnDisk(app, target), files)
+  t.equal(await countIn(app, 'uploads', target), 4)
+})
+
 t.test('a file of a few megabytes is written in parts of 48 KiB, each on a line of its own, ended by its size and SHA-256', async (t) => {
   const { app, bytes, backup } = await backedUpStore(t)
   const lines = await backupLines(app, backup.id)
