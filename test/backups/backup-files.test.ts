@@ -2,6 +2,7 @@ import t from 'tap'
 import { createHash, randomBytes } from 'node:crypto'
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build } from '../helper.js'
@@ -156,6 +157,21 @@ t.test('a backup cut short inside a file is refused, naming the upload', async (
   const res = await restore()
   t.equal(res.statusCode, 409)
   t.match(res.json().message, `the file of upload ${lines[cut].file} is cut short`)
+  t.same(await filesOnDisk(app, target), [])
+})
+
+t.test('a backup whose lines are not JSON, or whose gzip stream is cut, is refused with 409 rather than failing', async (t) => {
+  const { app, backup, target, restore } = await backedUpStore(t)
+  const row = await app.services.db('backups').where({ id: backup.id }).first()
+  const lines = await backupLines(app, backup.id)
+  const text = lines.map((line) => JSON.stringify(line)).join('\n').replace('"part":1,', '"part":1,,')
+  await writeFile(row.path, gzipSync(text))
+  await app.services.db('backups').where({ id: backup.id }).update({ checksum: sha(await readFile(row.path)) })
+  t.same((await restore()).json(), { code: 'conflict', message: 'The backup file is damaged: a line is not JSON' })
+  const cut = (await readFile(row.path)).subarray(0, 20_000)
+  await writeFile(row.path, cut)
+  await app.services.db('backups').where({ id: backup.id }).update({ checksum: sha(cut) })
+  t.same((await restore()).json(), { code: 'conflict', message: 'The backup file is damaged: it is not a complete gzip stream' })
   t.same(await filesOnDisk(app, target), [])
 })
 

@@ -3,8 +3,10 @@ import { rename } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 import { createGunzip, createGzip } from 'node:zlib'
 import { once } from 'node:events'
-import { pipeline } from 'node:stream/promises'
-import { createInterface } from 'node:readline'
+import { pipeline as pipelineAsync } from 'node:stream/promises'
+import { pipeline } from 'node:stream'
+import { StringDecoder } from 'node:string_decoder'
+import { errors } from '../../errors.js'
 
 /** docs/backups.md: the first line of every backup file. */
 export const FORMAT = 'evidence-hub-backup'
@@ -31,7 +33,7 @@ export async function writeBackup (path: string, produce: (write: (line: Line) =
   let size = 0
   gzip.on('data', (chunk: Buffer) => { hash.update(chunk); size += chunk.length })
   const partial = `${path}.partial`
-  const done = pipeline(gzip, createWriteStream(partial, { mode: 0o600 }))
+  const done = pipelineAsync(gzip, createWriteStream(partial, { mode: 0o600 }))
   await produce(async (line) => {
     if (!gzip.write(`${JSON.stringify(line)}\n`)) await once(gzip, 'drain')
   })
@@ -47,8 +49,32 @@ export async function checksumOf (path: string): Promise<string> {
   return hash.digest('hex')
 }
 
-/** The lines of a backup file in order. */
+/** The lines of a backup file in order; a file that is not gzipped NDJSON is 409 (a damaged backup, not our failure). */
 export async function * readBackup (path: string): AsyncGenerator<Line> {
-  const lines = createInterface({ input: createReadStream(path).pipe(createGunzip()), crlfDelay: Infinity })
-  for await (const text of lines) if (text) yield JSON.parse(text) as Line
+  // pipeline, not pipe: an error of either stream ends the iteration with it instead of going uncaught.
+  const text = pipeline(createReadStream(path), createGunzip(), () => {})
+  const decoder = new StringDecoder('utf8')
+  let rest = ''
+  try {
+    for await (const chunk of text) {
+      const lines = (rest + decoder.write(chunk as Buffer)).split('\n')
+      rest = lines.pop()!
+      for (const line of lines) if (line) yield parse(line)
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code?.startsWith('Z_')) throw new errors.Conflict('The backup file is damaged: it is not a complete gzip stream')
+    throw err
+  } finally {
+    text.destroy()
+  }
+  rest += decoder.end()
+  if (rest) yield parse(rest)
+}
+
+function parse (text: string): Line {
+  try {
+    return JSON.parse(text) as Line
+  } catch {
+    throw new errors.Conflict('The backup file is damaged: a line is not JSON')
+  }
 }
