@@ -160,7 +160,7 @@ t.test('a backup cut short inside a file is refused, naming the upload', async (
   t.same(await filesOnDisk(app, target), [])
 })
 
-t.test('a backup whose lines are not JSON, or whose gzip stream is cut, is refused with 409 rather than failing', async (t) => {
+t.test('a backup whose lines are not JSON objects, or whose gzip stream is cut, is refused with 409 rather than failing', async (t) => {
   const { app, backup, target, restore } = await backedUpStore(t)
   const row = await app.services.db('backups').where({ id: backup.id }).first()
   const lines = await backupLines(app, backup.id)
@@ -172,6 +172,8 @@ t.test('a backup whose lines are not JSON, or whose gzip stream is cut, is refus
   await writeFile(row.path, cut)
   await app.services.db('backups').where({ id: backup.id }).update({ checksum: sha(cut) })
   t.same((await restore()).json(), { code: 'conflict', message: 'The backup file is damaged: it is not a complete gzip stream' })
+  await rewriteBackup(app, backup.id, [lines[0], 5 as unknown as Record<string, unknown>, ...lines.slice(1)])
+  t.same((await restore()).json(), { code: 'conflict', message: 'The backup file is damaged: a line is not a JSON object' })
   t.same(await filesOnDisk(app, target), [])
 })
 

@@ -72,9 +72,12 @@ export async function * readBackup (path: string): AsyncGenerator<Line> {
 }
 
 function parse (text: string): Line {
+  let line: unknown
   try {
-    return JSON.parse(text) as Line
+    line = JSON.parse(text)
   } catch {
     throw new errors.Conflict('The backup file is damaged: a line is not JSON')
   }
+  if (typeof line !== 'object' || line === null || Array.isArray(line)) throw new errors.Conflict('The backup file is damaged: a line is not a JSON object')
+  return line as Line
 }
