@@ -10,6 +10,7 @@ import { tickingClock } from '../content/app.js'
 import { formData, JPEG } from '../content/multipart.js'
 import { EXCLUDED_TABLES, EXPORTED_TABLES, refsOf, STORE, TENANT_COLUMNS, type ExportedTable } from '../../src/modules/backups/tables.js'
 import { STALE_AFTER_MS } from '../../src/modules/backups/backups.service.js'
+import { as, completedBackup } from './backup-app.js'
 
 async function tablesWithStoreId (app: FastifyInstance): Promise<string[]> {
   const db = app.services.db
@@ -35,8 +36,6 @@ t.test('every table with a store_env_id column is either exported or excluded wi
   }
 })
 
-const as = (app: FastifyInstance, tenant: Tenant, key = tenant.key) => (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object) => call(app, { method, url, key, store: tenant.storeId, payload })
-
 /** Products, orders with review requests, imported and storefront reviews, votes, and a webhook (with its secret). */
 async function seedStore (app: FastifyInstance, tenant: Tenant) {
   const api = as(app, tenant)
@@ -53,12 +52,6 @@ async function seedStore (app: FastifyInstance, tenant: Tenant) {
   await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', rating: 4, body: 'Nice 😀', authorName: 'Dee', authorEmail: 'dee@example.test' } })
   const hook = await api('POST', '/v1/outbound-webhooks', { url: 'https://receiver.example/hook', events: ['*'] })
   return { webhookSecret: hook.json().secret as string }
-}
-
-async function completedBackup (app: FastifyInstance, tenant: Tenant) {
-  const created = await as(app, tenant)('POST', '/v1/backups')
-  await app.services.backups.runQueued(tenant.storeId)
-  return { created, backup: (await as(app, tenant)('GET', `/v1/backups/${created.json().id}`)).json() }
 }
 
 /** Rows and ids a restore gives new values: the tenant ids, and dropped or renewed ids. */
@@ -85,6 +78,7 @@ async function comparable (app: FastifyInstance, storeId: string) {
     if (!ref || value == null) return [column, value]
     if (!ref.json) return [column, named(ref.table, value)]
     const doc = JSON.parse(String(value))
+    if (ref.json === '[].id') return [column, (doc as Array<{ id: string }>).map((item) => JSON.parse(JSON.stringify(item).split(item.id).join(named(ref.table, item.id) as string)))]
     return [column, ref.json === '[]' ? (doc as unknown[]).map((id) => named(ref.table, id)).sort() : { ...doc, [ref.json]: named(ref.table, doc[ref.json]) }]
   }))
   const out: Record<string, string[]> = {}
@@ -190,8 +184,8 @@ t.test('a backup restored into an empty store of the organization equals the sou
   t.equal(download.rawPayload.length, backup.size)
   const text = gunzipSync(download.rawPayload).toString()
   const lines = text.trim().split('\n').map((line) => JSON.parse(line))
-  t.match(lines[0], { format: 'evidence-hub-backup', version: 2, backupId: backup.id, storeEnvId: tenant.storeId })
-  t.same(lines.at(-1), { end: true, counts: backup.counts })
+  t.match(lines[0], { format: 'evidence-hub-backup', version: 3, backupId: backup.id, storeEnvId: tenant.storeId })
+  t.same(lines.at(-1), { end: true, counts: backup.counts, files: { count: 1, bytes: JPEG.length, missing: [] } })
   t.notOk(text.includes(webhookSecret.slice(6)) || text.includes('secret_sealed') || text.includes('svc_'), 'no secret')
 
   t.equal(restored.statusCode, 200, restored.body)

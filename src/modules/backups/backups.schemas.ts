@@ -16,7 +16,8 @@ export const Backup = Type.Object({
 })
 
 const doc = 'A backup is one store\'s data (catalog, orders, reviews, customers, loyalty, incentives, affiliates, email ' +
-  'settings and on-site content; never secrets, logs or account records) as gzipped NDJSON, described in docs/backups.md. ' +
+  'settings, on-site content, and the uploaded images and videos with their content; never secrets, logs or account ' +
+  'records) as gzipped NDJSON, described in docs/backups.md. ' +
   'Owners and admins only.'
 
 export const createBackup = {
@@ -50,7 +51,9 @@ export const restoreBackup = {
   tags: ['backups'],
   summary: 'Restore a completed backup into an empty store of the same organization',
   description: 'In one transaction: every row of the backup is written into the target store, with fresh ids where ids ' +
-    'are global and every reference following them, and the store\'s totals and analytics are rebuilt. A store holding ' +
+    'are global and every reference following them, and the store\'s totals and analytics are rebuilt. Each uploaded ' +
+    'file is written to the target\'s storage under its new id and checked against its size and SHA-256 in the backup; ' +
+    'a file that does not match is 409 `conflict` and nothing (no row, no file) is written. A store holding ' +
     'any data a backup holds is refused with 409 `conflict`; a store of another organization is 404 `not_found`. Repeating the same ' +
     'restore answers 200 with the first result and writes nothing (idempotent).',
   params: IdParams,

@@ -11,11 +11,13 @@ import type { AuditRepository } from '../audit/audit.repository.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoresRepository } from '../account/stores.repository.js'
 import type { BackupRow, BackupsRepository } from './backups.repository.js'
+import type { BlobStorage } from '../uploads/storage.js'
 import { checksumOf, FORMAT, VERSION, writeBackup, type Header } from './backup-file.js'
+import { emptyManifest, exportUpload } from './backup-uploads.js'
 import { restoreRows } from './restore.js'
 import { EXPORTED_TABLES, TENANT_COLUMNS } from './tables.js'
 
-interface Deps { db: Knex, repo: BackupsRepository, stores: StoresRepository, events: EventLog, audit: AuditRepository, clock: Clock, dataDir: string, log: Log }
+interface Deps { db: Knex, repo: BackupsRepository, stores: StoresRepository, events: EventLog, audit: AuditRepository, clock: Clock, dataDir: string, storage: BlobStorage, log: Log }
 
 /** A runner that has not finished in this long is presumed gone, and another instance takes the backup over. */
 export const STALE_AFTER_MS = 30 * 60_000
@@ -42,7 +44,7 @@ function exportable (row: Record<string, unknown>, drop: string[]) {
   return out
 }
 
-export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, log }: Deps) {
+export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, storage, log }: Deps) {
   const pathOf = (row: BackupRow) => join(dataDir, 'backups', row.store_env_id, `${row.id}.ndjson.gz`)
 
   async function load (storeId: string, id: string) {
@@ -51,10 +53,11 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
     return row
   }
 
-  /** Every exported table of the store, page by page, as NDJSON lines (docs/backups.md). */
+  /** Every exported table of the store, page by page, as NDJSON lines, each upload's file after its row (docs/backups.md). */
   async function exportStore (row: BackupRow) {
     await mkdir(join(dataDir, 'backups', row.store_env_id), { recursive: true })
     const counts: Record<string, number> = {}
+    const files = emptyManifest()
     const header: Header = { format: FORMAT, version: VERSION, backupId: row.id, storeEnvId: row.store_env_id, orgId: row.org_id, createdAt: iso(row.created_at)!, tables: EXPORTED_TABLES.map((t) => t.table) }
     const file = await writeBackup(pathOf(row), async (write) => {
       await write(header)
@@ -62,13 +65,18 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
         counts[spec.table] = 0
         for (let offset = 0; ; offset += PAGE) {
           const rows = await db(spec.table).where({ store_env_id: row.store_env_id }).orderBy(spec.orderBy).offset(offset).limit(PAGE)
-          for (const r of rows) await write({ table: spec.table, row: exportable(r, spec.drop ?? []) })
-          counts[spec.table] += rows.length
+          for (const r of rows) {
+            const exported = exportable(r, spec.drop ?? [])
+            if (spec.table !== 'uploads') await write({ table: spec.table, row: exported })
+            else if (!await exportUpload(storage, row.store_env_id, r, exported, write, files)) continue
+            counts[spec.table]++
+          }
           if (rows.length < PAGE) break
         }
       }
-      await write({ end: true, counts })
+      await write({ end: true, counts, files })
     })
+    if (files.missing.length) log.warn({ backup: row.id, missing: files.missing.length }, 'backup without some uploaded files (listed in its footer)')
     return { ...file, counts }
   }
 
@@ -158,14 +166,19 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
       if (previous) return presentRestore(previous)
       const { path, checksum } = await this.download(store.id, id)
       if (await checksumOf(path) !== checksum) throw new errors.Conflict('The backup file does not match its checksum')
+      const files = { storage, written: [] as string[] }
+      // A failed restore rolls its rows back; the files it wrote go too, so the target is left as it was.
       return db.transaction(async (trx) => {
         const again = await repo.findRestore(row.id, targetId, trx)
         if (again) return presentRestore(again)
-        const counts = await restoreRows(trx, path, target)
+        const counts = await restoreRows(trx, path, target, files)
         const restore = { backup_id: row.id, org_id: row.org_id, store_env_id: targetId, counts: JSON.stringify(counts), created_by: actor.id, created_at: clock() }
         await repo.insertRestore(restore, trx)
         await audit.record({ orgId: row.org_id, action: 'backup.restored', actor: actor.id, subject: `store_env:${targetId}`, ip: actor.ip, details: { backupId: row.id, from: row.store_env_id } }, trx)
         return presentRestore(restore)
+      }).catch(async (err: unknown) => {
+        await Promise.all(files.written.map((key) => storage.remove(key)))
+        throw err
       })
     }
   }

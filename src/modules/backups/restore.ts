@@ -3,7 +3,9 @@ import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import type { StoreEnv } from '../../types.js'
 import { rebuildStore } from '../analytics/rollups.js'
-import { FORMAT, readBackup, VERSION, type Header } from './backup-file.js'
+import type { BlobStorage } from '../uploads/storage.js'
+import { FORMAT, readBackup, VERSION, type Header, type Line } from './backup-file.js'
+import { restoreUpload } from './backup-uploads.js'
 import { EXPORTED_TABLES, refsOf, STORE, TENANT_COLUMNS, type ExportedTable, type Ref } from './tables.js'
 
 const SPECS = new Map(EXPORTED_TABLES.map((spec) => [spec.table, spec]))
@@ -51,6 +53,7 @@ function follow (ref: Ref, old: unknown, ids: IdMaps): unknown {
 function followJson (ref: Ref, text: string, ids: IdMaps): string | null {
   const known = (id: unknown) => ids.get(ref.table)?.get(id)
   const doc = JSON.parse(text) as unknown
+  if (ref.json === '[].id') return JSON.stringify((doc as Array<Record<string, unknown>>).flatMap((item) => followItem(item, known)))
   if (ref.json === '[]') {
     const list = (doc as unknown[]).map(known).filter((id): id is string => id !== undefined).sort()
     return list.length ? JSON.stringify(list) : null
@@ -64,15 +67,26 @@ function followJson (ref: Ref, text: string, ids: IdMaps): string | null {
   return JSON.stringify(object)
 }
 
+/**
+ * An object of a JSON list naming a row by `id` (a review's media), with that id followed wherever the object's
+ * strings hold it (its URL); left out when the row is not in the backup.
+ */
+function followItem (item: Record<string, unknown>, known: (id: unknown) => string | undefined): Array<Record<string, unknown>> {
+  const old = item.id
+  const id = known(old)
+  if (typeof old !== 'string' || id === undefined) return []
+  return [Object.fromEntries(Object.entries(item).map(([key, value]) => [key, typeof value === 'string' ? value.split(old).join(id) : value]))]
+}
+
 /** The row as the target's: its tenant ids, fresh ids where ids are global, references following them; SKIP if it cannot be. */
-function adopt (spec: ExportedTable, row: Record<string, unknown>, target: StoreEnv, ids: IdMaps): Record<string, unknown> | typeof SKIP {
+function adopt (spec: ExportedTable, row: Record<string, unknown>, target: StoreEnv, ids: IdMaps, kept: Set<string>): Record<string, unknown> | typeof SKIP {
   const tenant: Record<string, string> = { store_env_id: target.id, org_id: target.orgId }
   const out: Record<string, unknown> = { ...row }
   for (const column of spec.tenantColumns ?? TENANT_COLUMNS) out[column] = tenant[column]
   for (const column of Object.keys(spec.newIds ?? {})) out[column] = freshId(ids, spec.table, row[column])
   for (const [column, value] of Object.entries(spec.refs ?? {})) {
     const ref = refsOf(value).find((r) => Object.entries(r.when ?? {}).every(([k, v]) => row[k] === v))
-    if (!ref || row[column] == null) continue
+    if (!ref || row[column] == null || kept.has(ref.table)) continue
     const followed = ref.json ? followJson(ref, String(row[column]), ids) : follow(ref, row[column], ids)
     if (followed === SKIP) return SKIP
     out[column] = followed
@@ -80,11 +94,22 @@ function adopt (spec: ExportedTable, row: Record<string, unknown>, target: Store
   return out
 }
 
+/** Where a restore writes the files of a version 3 backup, and the keys it wrote (for the caller to remove on failure). */
+export interface RestoreFiles { storage: BlobStorage, written: string[] }
+
+/** The header, checked: a format this reader knows, a version it reads. */
+function headerOf (line: Line | undefined): Header {
+  const header = line as Header | undefined
+  if (header?.format !== FORMAT || !(header.version <= VERSION)) throw new errors.Conflict('The file is not a backup this version can restore')
+  return header
+}
+
 /**
  * Writes a backup file's rows into `target` inside `trx` (the caller's transaction, so a failure leaves the target
- * as it was), then rebuilds the aggregates derived from them. Returns the rows written per table.
+ * as it was), and the files that follow upload rows into `files.storage`, then rebuilds the aggregates derived from
+ * the rows. Returns the rows written per table.
  */
-export async function restoreRows (trx: Knex, path: string, target: StoreEnv): Promise<Record<string, number>> {
+export async function restoreRows (trx: Knex, path: string, target: StoreEnv, files: RestoreFiles): Promise<Record<string, number>> {
   if (trx.client.config.client === 'mysql2') await trx('store_envs').where({ id: target.id }).forUpdate().first('id')
   await assertEmpty(trx, target.id)
   const ids: IdMaps = new Map(EXPORTED_TABLES.map((spec) => [spec.table, new Map<unknown, string>()]))
@@ -94,27 +119,32 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv): P
     for (let i = 0; i < pending.rows.length; i += CHUNK) await trx(pending.table).insert(pending.rows.slice(i, i + CHUNK))
     pending.rows = []
   }
-  let header: Header | null = null
-  for await (const line of readBackup(path)) {
-    if (!header) {
-      header = line as Header
-      if (header.format !== FORMAT || header.version > VERSION) throw new errors.Conflict('The file is not a backup this version can restore')
-      ids.set(STORE, new Map([[header.storeEnvId, target.id]]))
-      continue
+  const lines = readBackup(path)
+  try {
+    const header = headerOf((await lines.next()).value as Line | undefined)
+    ids.set(STORE, new Map([[header.storeEnvId, target.id]]))
+    // Before version 3 a backup holds no files: its rows keep naming the source's uploads, which keep serving.
+    const kept = new Set(header.version < 3 ? ['uploads'] : [])
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const line = next.value
+      if ('file' in line) throw new errors.Conflict(`The backup is damaged: a part of upload ${line.file}'s file without its row; nothing was restored`)
+      if ('end' in line) break
+      if (!('table' in line)) continue
+      const spec = SPECS.get(line.table)
+      if (!spec) continue
+      if (pending.table !== spec.table) {
+        await flush()
+        pending = { table: spec.table, rows: [] }
+      }
+      const row = adopt(spec, line.row, target, ids, kept)
+      if (row === SKIP) continue
+      if (spec.table === 'uploads') row.path = await restoreUpload(files.storage, lines, String(line.row.id), row, files.written)
+      pending.rows.push(row)
+      counts[spec.table] = (counts[spec.table] ?? 0) + 1
+      if (pending.rows.length >= CHUNK * 25) await flush()
     }
-    if ('end' in line) break
-    if (!('table' in line)) continue
-    const spec = SPECS.get(line.table)
-    if (!spec) continue
-    if (pending.table !== spec.table) {
-      await flush()
-      pending = { table: spec.table, rows: [] }
-    }
-    const row = adopt(spec, line.row, target, ids)
-    if (row === SKIP) continue
-    pending.rows.push(row)
-    counts[spec.table] = (counts[spec.table] ?? 0) + 1
-    if (pending.rows.length >= CHUNK * 25) await flush()
+  } finally {
+    await lines.return(undefined)
   }
   await flush()
   await rebuildStore(trx, target.id)

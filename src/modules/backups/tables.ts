@@ -4,7 +4,8 @@
  * later migration fails the suite until it is placed in one list or the other.
  *
  * Restoring writes the rows into another store: `store_env_id` and `org_id` become the target's, columns in
- * `drop` are left to the database (auto-increment ids), columns in `newIds` get fresh ids (they are primary keys
+ * `drop` are not exported and are made again (auto-increment ids by the database, an upload's storage key by the
+ * restore), columns in `newIds` get fresh ids (they are primary keys
  * across all stores), and columns in `refs` follow the new ids of the table they name. Nothing refers to an
  * auto-increment id, so those are never followed (test/backups checks every ref names a table with `newIds`).
  */
@@ -32,7 +33,11 @@ export interface Ref {
    * free-form value that may be an id).
    */
   missing?: 'skip' | 'null' | 'fresh' | 'keep'
-  /** A JSON column: `[]` an array of ids (kept sorted, as a set), otherwise the key of an object holding one. Ids not in the backup are left out. */
+  /**
+   * A JSON column: `[]` an array of ids (kept sorted, as a set), `[].id` an array of objects naming a row by `id`
+   * (the id also followed in the object's other strings, a URL), otherwise the key of an object holding one. Ids not
+   * in the backup are left out (objects with them too).
+   */
   json?: string
   /** Only on rows with these values (a column whose meaning depends on another). */
   when?: Record<string, string>
@@ -52,6 +57,8 @@ const CUSTOMER: Ref = { table: 'customers', missing: 'null' }
 
 /** In restore order: a table comes after the tables its `refs` name. */
 export const EXPORTED_TABLES: ExportedTable[] = [
+  // Each row is followed by its file's content (backup-uploads.ts); the key is made again from the target and new id.
+  { table: 'uploads', orderBy: ['id'], newIds: { id: 'upl' }, drop: ['path'] },
   { table: 'customers', orderBy: ['id'], newIds: { id: 'cus' } },
   // Holds the store's id only while active (unique across stores): it must become the target's.
   { table: 'email_sequences', orderBy: ['id'], newIds: { id: 'seq' }, refs: { active_store_env_id: { table: STORE, missing: 'null' } } },
@@ -65,7 +72,7 @@ export const EXPORTED_TABLES: ExportedTable[] = [
     refs: { customer_id: CUSTOMER, review_request_sequence_id: { table: 'email_sequences', missing: 'fresh' } }
   },
   { table: 'imports', orderBy: ['id'], newIds: { id: 'imp' } },
-  { table: 'reviews', orderBy: ['id'], newIds: { id: 'rev' }, refs: { import_id: { table: 'imports', missing: 'null' } } },
+  { table: 'reviews', orderBy: ['id'], newIds: { id: 'rev' }, refs: { import_id: { table: 'imports', missing: 'null' }, media: { table: 'uploads', json: '[].id' } } },
   { table: 'review_votes', orderBy: ['review_id', 'voter_hash'], refs: { review_id: 'reviews' }, tenantColumns: ['store_env_id'] },
   { table: 'loyalty_settings', orderBy: ['store_env_id'] },
   { table: 'loyalty_accounts', orderBy: ['id'], newIds: { id: 'lya' }, refs: { customer_id: 'customers' } },
@@ -95,14 +102,14 @@ export const EXPORTED_TABLES: ExportedTable[] = [
   { table: 'affiliates', orderBy: ['id'], newIds: { id: 'aff' }, refs: { customer_id: { table: 'customers', missing: 'keep' } } },
   { table: 'affiliate_referrals', orderBy: ['id'], newIds: { id: 'ref' }, refs: { affiliate_id: 'affiliates' } },
   { table: 'affiliate_settings', orderBy: ['store_env_id'] },
-  // logo_upload_id names an upload, which stays where it is (see `uploads` below).
-  { table: 'email_branding', orderBy: ['store_env_id'] },
+  { table: 'email_branding', orderBy: ['store_env_id'], refs: { logo_upload_id: { table: 'uploads', missing: 'null' } } },
   { table: 'email_templates', orderBy: ['template_key'] },
   { table: 'email_settings', orderBy: ['store_env_id'] },
   { table: 'email_suppressions', orderBy: ['email'] },
   { table: 'faqs', orderBy: ['id'], newIds: { id: 'faq' }, refs: { category_id: { table: 'categories', missing: 'null' } } },
   { table: 'galleries', orderBy: ['id'], newIds: { id: 'gal' } },
-  { table: 'gallery_photos', orderBy: ['id'], newIds: { id: 'gph' }, refs: { gallery_id: 'galleries' } },
+  // A photo whose file was missing at export stays (as in the source, its image is not served), naming no upload.
+  { table: 'gallery_photos', orderBy: ['id'], newIds: { id: 'gph' }, refs: { gallery_id: 'galleries', upload_id: { table: 'uploads', missing: 'fresh' } } },
   { table: 'gallery_favourites', orderBy: ['photo_id', 'voter_hash'], refs: { photo_id: 'gallery_photos' } },
   { table: 'gallery_leads', orderBy: ['id'], newIds: { id: 'lead' }, refs: { gallery_id: 'galleries' } },
   { table: 'web_pages', orderBy: ['id'], newIds: { id: 'page' } },
@@ -125,7 +132,6 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   platform_api_credentials: 'Access tokens to the store platform\'s API (a backup never holds secrets); set them again in the target',
   sending_domains: 'Holds the domain\'s DKIM private key (a backup never holds secrets), and a domain is verified for one store; add it to the target again',
   upload_urls: 'Single-use upload grants that expire within minutes',
-  uploads: 'Image and video files stay where they are; restored reviews, gallery photos and email branding keep naming them, and their URLs keep serving them',
   review_tallies: 'Derived from reviews; rebuilt on restore',
   product_review_tallies: 'Derived from published reviews (the storefront summary); rebuilt on restore',
   review_rollups: 'Derived from reviews (analytics); rebuilt on restore',

@@ -1,14 +1,12 @@
-import { join } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
 import type { UploadsRepository } from './uploads.repository.js'
-import type { BlobStorage } from './storage.js'
+import { IMAGE_EXTENSIONS, uploadKey, type BlobStorage } from './storage.js'
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
-const IMAGE_TYPES = new Map([['image/jpeg', 'jpg'], ['image/png', 'png'], ['image/webp', 'webp'], ['image/gif', 'gif']])
 
 interface Deps { repo: UploadsRepository, storage: BlobStorage, publicUrl: string, clock: Clock }
 
@@ -23,10 +21,9 @@ export function uploadsService ({ repo, storage, publicUrl, clock }: Deps) {
 
     async storeImage (store: StoreEnv, bytes: Buffer) {
       const detected = await fileTypeFromBuffer(bytes)
-      const ext = detected && IMAGE_TYPES.get(detected.mime)
-      if (!detected || !ext) throw new errors.UnsupportedMediaType('The file is not a JPEG, PNG, WebP or GIF image')
+      if (!detected || !IMAGE_EXTENSIONS.has(detected.mime)) throw new errors.UnsupportedMediaType('The file is not a JPEG, PNG, WebP or GIF image')
       const id = newId('upl')
-      const relative = join('uploads', store.id, `${id}.${ext}`)
+      const relative = uploadKey(store.id, id, detected.mime)
       await storage.write(relative, bytes)
       await repo.insert({ id, org_id: store.orgId, store_env_id: store.id, mime: detected.mime, size: bytes.length, path: relative, created_at: clock() })
       return { id, url: urlOf(id) }

@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { Knex } from 'knex'
 import { fileTypeFromBuffer } from 'file-type'
 import { errors } from '../../errors.js'
@@ -7,7 +6,7 @@ import { sha256 } from '../../lib/secrets.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
 import type { UploadsRepository } from './uploads.repository.js'
-import type { BlobStorage } from './storage.js'
+import { uploadKey, type BlobStorage } from './storage.js'
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024
 export const UPLOAD_URL_TTL_MS = 15 * 60_000
@@ -92,8 +91,8 @@ export function videosService ({ db, uploads, storage, clock, publicUrl, onEngag
       const url = await db<UrlRow>('upload_urls').where({ id }).first() as UrlRow
       let mime = ''
       let size = 0
-      // No extension: the type is the one found in the bytes, kept with the row and served as Content-Type.
-      const path = join('uploads', store.id, id)
+      // No extension (uploadKey): the type is the one found in the bytes, kept with the row and served as Content-Type.
+      const path = uploadKey(store.id, id, 'video')
       const counted = async function * () {
         for await (const chunk of checkedVideo(body, Number(url.max_size), (found) => { mime = found })) {
           size += chunk.length
