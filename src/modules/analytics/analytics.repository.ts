@@ -1,24 +1,43 @@
 import type { Knex } from 'knex'
+import type { Interval, splitRange } from './periods.js'
 import { ALL_PRODUCTS } from './rollups.js'
 
+/** Counts of one day, or of one whole week or month (`day` is then its first day), per key (a rating, a kind). */
 export interface DayCount { day: number, key: string, n: number }
+
+/** A range as periods.ts splitRange cuts it, with the interval its whole periods are in. */
+export type RangeParts = ReturnType<typeof splitRange> & { interval: Interval }
 
 /** Reads of the aggregates only (rollups.ts): never reviews or orders themselves. */
 export function analyticsRepository (db: Knex) {
   const counts = (rows: Array<{ day: number | string, key: string | number, n: number | string }>): DayCount[] =>
     rows.map((r) => ({ day: Number(r.day), key: String(r.key), n: Number(r.n) }))
 
+  /** Day rows of the partial periods and week or month rows of the whole ones, each narrowed by `narrow`. */
+  async function rangeCounts (parts: RangeParts, tables: { days: string, periods: string }, key: string, narrow: (q: Knex.QueryBuilder) => Knex.QueryBuilder) {
+    const reads: Array<Promise<DayCount[]>> = []
+    if (parts.days.length) {
+      const days = narrow(db(tables.days)).where((q) => { for (const range of parts.days) q.orWhereBetween('day', range) })
+      reads.push(days.groupBy('day', key).select('day', `${key} as key`).sum({ n: 'n' }).then(counts))
+    }
+    if (parts.whole) {
+      const periods = narrow(db(tables.periods)).where({ grain: parts.interval }).whereBetween('first_day', parts.whole)
+      reads.push(periods.groupBy('first_day', key).select('first_day as day', `${key} as key`).sum({ n: 'n' }).then(counts))
+    }
+    return (await Promise.all(reads)).flat()
+  }
+
   return {
-    /** Reviews per day and rating in [fromDay, toDay], of one product or (null) the whole store. */
-    async reviewDays (storeId: string, range: { fromDay: number, toDay: number }, filter: { productId?: string, status?: string }): Promise<DayCount[]> {
-      const query = db('review_rollups').where({ store_env_id: storeId, product_id: filter.productId ?? ALL_PRODUCTS })
-        .whereBetween('day', [range.fromDay, range.toDay])
-      if (filter.status) query.where({ status: filter.status })
-      return counts(await query.groupBy('day', 'rating').select('day', 'rating as key').sum({ n: 'n' }))
+    /** Reviews per period and rating over `parts`, of one product or (null) the whole store. */
+    async reviewCounts (storeId: string, parts: RangeParts, filter: { productId?: string, status?: string }): Promise<DayCount[]> {
+      return rangeCounts(parts, { days: 'review_rollups', periods: 'review_period_rollups' }, 'rating', (q) => {
+        q.where({ store_env_id: storeId, product_id: filter.productId ?? ALL_PRODUCTS })
+        return filter.status ? q.where({ status: filter.status }) : q
+      })
     },
 
-    async engagementDays (storeId: string, range: { fromDay: number, toDay: number }): Promise<DayCount[]> {
-      return counts(await db('engagement_rollups').where({ store_env_id: storeId }).whereBetween('day', [range.fromDay, range.toDay]).select('day', 'kind as key', 'n'))
+    async engagementCounts (storeId: string, parts: RangeParts): Promise<DayCount[]> {
+      return rangeCounts(parts, { days: 'engagement_rollups', periods: 'engagement_period_rollups' }, 'kind', (q) => q.where({ store_env_id: storeId }))
     },
 
     async funnel (storeId: string): Promise<Array<{ state: string, reason: string, reviewed: boolean, n: number }>> {

@@ -2,7 +2,7 @@ import { errors } from '../../errors.js'
 import type { Clock } from '../../lib/clock.js'
 import { MAX_DATE_MS, MIN_DATE_MS } from '../../lib/formats.js'
 import type { AnalyticsRepository, DayCount } from './analytics.repository.js'
-import { dateOfDay, dayOfDate, MAX_PERIODS, periodStart, periodStarts, type Interval } from './periods.js'
+import { dateOfDay, dayOfDate, MAX_PERIODS, periodStart, periodStarts, splitRange, type Interval } from './periods.js'
 import { REASON_CODES, type ReasonCode } from './reasons.js'
 import { dayOf, ENGAGEMENT_KINDS } from './rollups.js'
 
@@ -30,10 +30,10 @@ function resolveRange (query: RangeQuery, today: number) {
   if (fromDay > toDay) throw new errors.InvalidRequest('from must not be after to')
   const starts = periodStarts(fromDay, toDay, interval)
   if (!starts) throw new errors.InvalidRequest(`A series holds at most ${MAX_PERIODS} periods: narrow from..to or use a longer interval`)
-  return { interval, fromDay, toDay, starts }
+  return { interval, fromDay, toDay, starts, parts: { ...splitRange(fromDay, toDay, interval), interval } }
 }
 
-/** Sums day rows into their periods, keyed by row key (a rating, an engagement kind). */
+/** Sums day rows and whole week or month rows into their periods, keyed by row key (a rating, an engagement kind). */
 function bucket (rows: DayCount[], starts: number[], interval: Interval) {
   const index = new Map(starts.map((start, i) => [start, i]))
   const periods = starts.map(() => new Map<string, number>())
@@ -47,8 +47,8 @@ function bucket (rows: DayCount[], starts: number[], interval: Interval) {
 export function analyticsService ({ repo, clock }: Deps) {
   return {
     async reviews (storeId: string, query: RangeQuery & { productId?: string, status?: 'pending' | 'published' | 'rejected' }) {
-      const { interval, fromDay, toDay, starts } = resolveRange(query, dayOf(clock()))
-      const rows = await repo.reviewDays(storeId, { fromDay, toDay }, query)
+      const { interval, fromDay, toDay, starts, parts } = resolveRange(query, dayOf(clock()))
+      const rows = await repo.reviewCounts(storeId, parts, query)
       const distribution = Object.fromEntries(RATINGS.map((r) => [r, 0])) as Record<typeof RATINGS[number], number>
       let count = 0
       let sum = 0
@@ -77,8 +77,8 @@ export function analyticsService ({ repo, clock }: Deps) {
     },
 
     async storefront (storeId: string, query: RangeQuery) {
-      const { interval, fromDay, toDay, starts } = resolveRange(query, dayOf(clock()))
-      const rows = await repo.engagementDays(storeId, { fromDay, toDay })
+      const { interval, fromDay, toDay, starts, parts } = resolveRange(query, dayOf(clock()))
+      const rows = await repo.engagementCounts(storeId, parts)
       const figures = (kinds: Map<string, number>) => ({
         helpfulVotes: kinds.get('helpful') ?? 0,
         favourites: kinds.get('favourite') ?? 0,

@@ -1,9 +1,11 @@
 import type { Knex } from 'knex'
 import { lockEventLog } from '../events/events.repository.js'
+import { DAY_MS, periodStart } from './periods.js'
 import { reasonCode } from './reasons.js'
 
 /**
- * The writers of the analytics aggregates (migrations/20261126050000_analytics_rollups.ts). Every writer of reviews,
+ * The writers of the analytics aggregates (migrations/20261126050000_analytics_rollups.ts, and the week and month
+ * rows beside each day row of migrations/20261126081800_analytics_period_rollups.ts). Every writer of reviews,
  * orders and votes calls these inside its own transaction, so the aggregates are exact at every commit; the readers
  * (analytics.repository.ts) never scan reviews or orders. Cells are moved in a fixed order, so concurrent writers
  * lock them in the same order, and only under the store's event lock (`lockEventLog`): writers that append events
@@ -12,7 +14,7 @@ import { reasonCode } from './reasons.js'
  * Only the events module is imported: reviews and orders import this file.
  */
 
-export const DAY_MS = 86_400_000
+export { DAY_MS }
 /** The whole store's row in review_rollups: no platform product id is empty (products.schemas.ts, minLength 1). */
 export const ALL_PRODUCTS = ''
 
@@ -24,20 +26,49 @@ function bump (deltas: Map<string, number>, key: string, by: number) {
   deltas.set(key, (deltas.get(key) ?? 0) + by)
 }
 
-async function apply (trx: Knex, storeId: string, table: string, columns: string[], deltas: Map<string, number>, parse: (key: string) => Record<string, unknown>) {
-  if (![...deltas.values()].some((delta) => delta !== 0)) return
-  await lockEventLog(trx as Knex.Transaction, storeId)
-  for (const key of [...deltas.keys()].sort()) {
-    const delta = deltas.get(key)!
-    if (delta === 0) continue
-    await trx(table).insert({ ...parse(key), n: delta }).onConflict(columns).merge({ n: trx.raw('?? + ?', [`${table}.n`, delta]) })
+/** An aggregate table, its key, and for daily ones the table of the same counts per week and month. */
+interface Rollup { table: string, key: string[], periods?: string }
+const REVIEW_ROLLUP: Rollup = { table: 'review_rollups', key: ['store_env_id', 'product_id', 'day', 'status', 'rating'], periods: 'review_period_rollups' }
+const ENGAGEMENT_ROLLUP: Rollup = { table: 'engagement_rollups', key: ['store_env_id', 'day', 'kind'], periods: 'engagement_period_rollups' }
+const FUNNEL: Rollup = { table: 'review_request_tallies', key: ['store_env_id', 'state', 'reason', 'reviewed'] }
+
+/** The coarser grains kept beside every day row (periods.ts splitRange reads them for long ranges). */
+const GRAINS = ['week', 'month'] as const
+type Cell = Record<string, unknown> & { n: number }
+
+/** The week and month cells a set of day cells adds to: the same key with `day` replaced by grain and first day. */
+function periodCells (cells: Cell[]): Cell[] {
+  const sums = new Map<string, Cell>()
+  for (const { day, n, ...rest } of cells) {
+    for (const grain of GRAINS) {
+      const cell = { ...rest, grain, first_day: periodStart(Number(day), grain) }
+      const key = JSON.stringify(cell)
+      const held = sums.get(key)
+      if (held) held.n += n
+      else sums.set(key, { ...cell, n })
+    }
   }
+  return [...sums.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, cell]) => cell).filter((cell) => cell.n !== 0)
+}
+
+/** Adds each cell's n to its row (inserting missing rows), a chunk of cells per statement. */
+async function addTo (trx: Knex, table: string, key: string[], cells: Cell[]) {
+  const added = trx.client.config.client === 'mysql2' ? 'VALUES(??)' : 'excluded.??'
+  for (let i = 0; i < cells.length; i += 100) {
+    await trx(table).insert(cells.slice(i, i + 100)).onConflict(key).merge({ n: trx.raw(`?? + ${added}`, [`${table}.n`, 'n']) })
+  }
+}
+
+async function apply (trx: Knex, storeId: string, rollup: Rollup, deltas: Map<string, number>, parse: (key: string) => Record<string, unknown>) {
+  const cells = [...deltas.keys()].sort().filter((key) => deltas.get(key) !== 0).map((key) => ({ ...parse(key), n: deltas.get(key)! }))
+  if (cells.length === 0) return
+  await lockEventLog(trx as Knex.Transaction, storeId)
+  await addTo(trx, rollup.table, rollup.key, cells)
+  if (rollup.periods) await addTo(trx, rollup.periods, rollup.key.flatMap((c) => c === 'day' ? ['grain', 'first_day'] : [c]), periodCells(cells))
 }
 
 /** What review_rollups counts of a review. */
 export interface ReviewFact { store_env_id: string, product_id: string, written_at: number, status: string, rating: number }
-
-const REVIEW_KEY = ['store_env_id', 'product_id', 'day', 'status', 'rating']
 
 /** Moves review_rollups from the `before` reviews to the `after` ones (an insert has no before, a delete no after). */
 export async function moveReviews (trx: Knex, before: ReviewFact[], after: ReviewFact[]): Promise<void> {
@@ -51,7 +82,7 @@ export async function moveReviews (trx: Knex, before: ReviewFact[], after: Revie
   for (const r of before) count(r, -1)
   for (const r of after) count(r, 1)
   for (const [storeId, deltas] of byStore) {
-    await apply(trx, storeId, 'review_rollups', REVIEW_KEY, deltas, (key) => {
+    await apply(trx, storeId, REVIEW_ROLLUP, deltas, (key) => {
       const [day, status, rating, product] = key.split('\u0000')
       return { store_env_id: storeId, product_id: product, day: Number(day), status, rating: Number(rating) }
     })
@@ -92,7 +123,7 @@ export async function trackOrders<T> (trx: Knex, storeId: string, orderIds: Arra
 }
 
 function applyFunnel (trx: Knex, storeId: string, deltas: Map<string, number>) {
-  return apply(trx, storeId, 'review_request_tallies', ['store_env_id', 'state', 'reason', 'reviewed'], deltas, (key) => {
+  return apply(trx, storeId, FUNNEL, deltas, (key) => {
     const [state, reason, reviewed] = key.split('\u0000')
     return { store_env_id: storeId, state, reason, reviewed: reviewed === '1' }
   })
@@ -106,8 +137,11 @@ export type EngagementKind = typeof ENGAGEMENT_KINDS[number]
  * that stores the engagement, once per new vote, favourite, lead or uploaded video.
  */
 export async function recordEngagement (trx: Knex, { storeEnvId, kind, at }: { storeEnvId: string, kind: EngagementKind, at: number }): Promise<void> {
-  await apply(trx, storeEnvId, 'engagement_rollups', ['store_env_id', 'day', 'kind'], new Map([[kind, 1]]), () => ({ store_env_id: storeEnvId, day: dayOf(at), kind }))
+  await apply(trx, storeEnvId, ENGAGEMENT_ROLLUP, new Map([[kind, 1]]), () => ({ store_env_id: storeEnvId, day: dayOf(at), kind }))
 }
+
+/** Every aggregate a store has: what rebuildStore empties and refills, and what a backup leaves out (backups/tables.ts). */
+export const ROLLUP_TABLES = ['review_rollups', 'review_period_rollups', 'review_request_tallies', 'engagement_rollups', 'engagement_period_rollups', 'review_tallies', 'product_review_tallies']
 
 /**
  * Recomputes every aggregate of one store from its rows (after a restore wrote them directly), review_tallies and
@@ -115,7 +149,7 @@ export async function recordEngagement (trx: Knex, { storeEnvId, kind, at }: { s
  * the rows that remain: leads and photos an erasure deleted no longer count.
  */
 export async function rebuildStore (trx: Knex, storeId: string): Promise<void> {
-  for (const table of ['review_rollups', 'review_request_tallies', 'engagement_rollups', 'review_tallies', 'product_review_tallies']) await trx(table).where({ store_env_id: storeId }).delete()
+  for (const table of ROLLUP_TABLES) await trx(table).where({ store_env_id: storeId }).delete()
   // The list's totals (migrations/20261125010000_review_tallies.ts), which the reviews repository keeps the same way.
   await trx.raw('INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews WHERE store_env_id = ? GROUP BY store_env_id, status, rating, verified', [storeId])
   // The storefront's per-product summary (migrations/20261126010000_content.ts): published reviews only.
@@ -133,8 +167,8 @@ export async function rebuildStore (trx: Knex, storeId: string): Promise<void> {
     ['video_upload', trx('uploads').where('mime', 'like', 'video/%')]
   ]
   for (const [kind, rows] of sources) {
-    const byDay = new Map<number, number>()
-    for (const at of await rows.where({ store_env_id: storeId }).pluck('created_at') as number[]) byDay.set(dayOf(at), (byDay.get(dayOf(at)) ?? 0) + 1)
-    for (const [day, n] of byDay) await trx('engagement_rollups').insert({ store_env_id: storeId, day, kind, n })
+    const byDay = new Map<string, number>()
+    for (const at of await rows.where({ store_env_id: storeId }).pluck('created_at') as number[]) bump(byDay, String(dayOf(at)), 1)
+    await apply(trx, storeId, ENGAGEMENT_ROLLUP, byDay, (day) => ({ store_env_id: storeId, day: Number(day), kind }))
   }
 }
