@@ -5,7 +5,7 @@ import { reasonCode } from './reasons.js'
 
 /**
  * The writers of the analytics aggregates (migrations/20261126050000_analytics_rollups.ts, and the week and month
- * rows beside each day row of migrations/20261126081800_analytics_period_rollups.ts). Every writer of reviews,
+ * rows beside each day row of migrations/20261127020000_analytics_period_rollups.ts). Every writer of reviews,
  * orders and votes calls these inside its own transaction, so the aggregates are exact at every commit; the readers
  * (analytics.repository.ts) never scan reviews or orders. Cells are moved in a fixed order, so concurrent writers
  * lock them in the same order, and only under the store's event lock (`lockEventLog`): writers that append events
