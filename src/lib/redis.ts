@@ -11,7 +11,9 @@ export async function connectRedis (url: string, warn: Warn): Promise<Redis> {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 2000,
-    lazyConnect: true
+    lazyConnect: true,
+    // Commands issued in the same tick (concurrent requests' limiter calls) go out in one write and one read.
+    enableAutoPipelining: true
   })
   redis.on('error', (err) => warn({ err: { message: err.message } }, 'redis error'))
   await redis.connect().catch((err: Error) => warn({ err: { message: err.message } }, 'redis unreachable at start'))
