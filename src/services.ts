@@ -133,8 +133,8 @@ export function buildServices (deps: ServiceDeps) {
   /** Generation markers every instance reads in its limiter call; changes that refuse requests bump them. */
   const freshness = markers(deps.redis, `${deps.redisPrefix ?? 'eh:'}`, (obj, msg) => log.warn(obj, msg))
 
-  /** The storefront's cached answers of a store (modules/storefront/answer-cache.ts) are read again on every instance. */
-  const storefrontChanged = (storeId: string, trx: Knex) => afterCommit(trx, () => freshness.bump([marker.storefront(storeId)]))
+  /** What is kept derived from a store's reviews (storefront answers, review analytics) is read again on every instance. */
+  const reviewsChanged = (storeId: string, trx: Knex) => afterCommit(trx, () => freshness.bump([marker.reviews(storeId)]))
 
   // Repositories: knex queries only.
   const people = peopleRepository(db)
@@ -151,7 +151,7 @@ export function buildServices (deps: ServiceDeps) {
     apiKeys: apiKeysRepository(db),
     products: productsRepository(db),
     orders: ordersRepository(db),
-    reviews: reviewsRepository(db, { changed: storefrontChanged }),
+    reviews: reviewsRepository(db, { changed: reviewsChanged }),
     imports: importsRepository(db),
     uploads: uploadsRepository(db),
     triggers: triggersRepository(db),
@@ -265,13 +265,13 @@ export function buildServices (deps: ServiceDeps) {
   })
   erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
   // The erased author's name leaves the storefront's cached pages too.
-  erasure.push(async (trx, subject) => storefrontChanged(subject.storeEnvId, trx))
+  erasure.push(async (trx, subject) => reviewsChanged(subject.storeEnvId, trx))
   const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, onEngagement: recordEngagement })
-  const analytics = analyticsService({ repo: repos.analytics, clock })
+  const analytics = analyticsService({ repo: repos.analytics, clock, fresh: freshness })
   const evidence = evidenceService({
     repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth`, galleryPhotos: content.galleries.productPhotos
   })
-  const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, storage, log })
+  const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, storage, log, reviewsChanged })
 
   const webhooks = webhooksService({
     repo: webhooksRepository(db),

@@ -17,8 +17,8 @@ export const marker = {
   /** Any membership of the person (removal, role change), in whichever organization. */
   person: (personId: string) => `person:${personId}`,
   store: (storeId: string) => `store:${storeId}`,
-  /** What the storefront shows of a store's reviews (modules/storefront/answer-cache.ts). */
-  storefront: (storeId: string) => `storefront:${storeId}`
+  /** What is derived from a store's reviews: the storefront's answers, review analytics (lib/marked-cache.ts). */
+  reviews: (storeId: string) => `reviews:${storeId}`
 }
 
 /**

@@ -35,10 +35,10 @@ export function storefrontLimitKey (endpoint: StorefrontEndpoint, storeId: strin
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The storefront marker's value as this request's limiter call read it (lib/freshness.ts), or null when
+     * The store's reviews marker's value as this request's limiter call read it (lib/freshness.ts), or null when
      * markers are not shared (no Redis) and nothing may be cached.
      */
-    storefrontSeen: string | null
+    reviewsSeen: string | null
   }
   interface FastifyContextConfig {
     /** With auth 'storefront': which per-IP budget of STOREFRONT_LIMITS the route spends. */
@@ -67,7 +67,7 @@ export function originAllowed (store: StoreEnv, origin: string | undefined): boo
  * budget. `request.ip` honours proxies only when TRUST_PROXY says so. CORS answers only allowed origins.
  */
 export default fp(async (app) => {
-  app.decorateRequest('storefrontSeen', null)
+  app.decorateRequest('reviewsSeen', null)
   const routes: Array<{ methods: string[], pattern: RegExp }> = []
   app.addHook('onRoute', (route) => {
     if (route.config?.auth !== 'storefront') return
@@ -147,7 +147,7 @@ export default fp(async (app) => {
     let store = admit(request, held.store)
     // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
     // and only calls that passed the origin check spend it.
-    const markers = freshness.shared ? [freshness.keyOf(marker.store(store.id)), freshness.keyOf(marker.storefront(store.id))] : undefined
+    const markers = freshness.shared ? [freshness.keyOf(marker.store(store.id)), freshness.keyOf(marker.reviews(store.id))] : undefined
     const verdict = await app.limiter.consume(storefrontLimitKey(endpoint, store.id, request.ip), STOREFRONT_LIMITS[endpoint], markers)
     const seen = verdict.markers ?? null
     if (seen && held.seen !== seen[0]) {
@@ -159,6 +159,6 @@ export default fp(async (app) => {
     app.applyVerdict(reply, verdict)
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
-    request.storefrontSeen = seen ? seen[1] : null
+    request.reviewsSeen = seen ? seen[1] : null
   })
 }, { name: 'storefront', dependencies: ['rate-limit', 'auth', 'tenancy', 'services'] })

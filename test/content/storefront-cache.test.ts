@@ -6,7 +6,7 @@ import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
 /**
- * The storefront keeps its review answers in memory under the store's storefront marker (lib/freshness.ts), which
+ * The storefront keeps its review answers in memory under the store's reviews marker (lib/freshness.ts), which
  * every write to the store's reviews moves after commit. These tests read, change, and read again at once: the
  * second read must show the change, on the instance that wrote it and on another one sharing Redis.
  */

@@ -1,12 +1,14 @@
 import { errors } from '../../errors.js'
 import type { Clock } from '../../lib/clock.js'
+import { marker, type Freshness } from '../../lib/freshness.js'
+import { MarkedCache } from '../../lib/marked-cache.js'
 import { MAX_DATE_MS, MIN_DATE_MS } from '../../lib/formats.js'
 import type { AnalyticsRepository, DayCount } from './analytics.repository.js'
 import { dateOfDay, dayOfDate, MAX_PERIODS, periodStart, periodStarts, splitRange, type Interval } from './periods.js'
 import { REASON_CODES, type ReasonCode } from './reasons.js'
 import { dayOf, ENGAGEMENT_KINDS } from './rollups.js'
 
-interface Deps { repo: AnalyticsRepository, clock: Clock }
+interface Deps { repo: AnalyticsRepository, clock: Clock, fresh?: Freshness }
 
 export interface RangeQuery { from?: string, to?: string, interval?: Interval }
 
@@ -44,36 +46,62 @@ function bucket (rows: DayCount[], starts: number[], interval: Interval) {
   return periods
 }
 
-export function analyticsService ({ repo, clock }: Deps) {
+type ReviewsQuery = RangeQuery & { productId?: string, status?: 'pending' | 'published' | 'rejected' }
+
+/** Review counts, average rating and distribution per period, from the rollup rows of the range. */
+function reviewSeries ({ interval, fromDay, toDay, starts }: ReturnType<typeof resolveRange>, query: ReviewsQuery, rows: DayCount[]) {
+  const distribution = Object.fromEntries(RATINGS.map((r) => [r, 0])) as Record<typeof RATINGS[number], number>
+  let count = 0
+  let sum = 0
+  const series = bucket(rows, starts, interval).map((ratings, i) => {
+    let n = 0
+    let s = 0
+    for (const [rating, k] of ratings) {
+      n += k
+      s += Number(rating) * k
+      distribution[rating as typeof RATINGS[number]] += k
+    }
+    count += n
+    sum += s
+    return { period: dateOfDay(starts[i]), count: n, averageRating: averageOf(s, n) }
+  })
   return {
-    async reviews (storeId: string, query: RangeQuery & { productId?: string, status?: 'pending' | 'published' | 'rejected' }) {
-      const { interval, fromDay, toDay, starts, parts } = resolveRange(query, dayOf(clock()))
-      const rows = await repo.reviewCounts(storeId, parts, query)
-      const distribution = Object.fromEntries(RATINGS.map((r) => [r, 0])) as Record<typeof RATINGS[number], number>
-      let count = 0
-      let sum = 0
-      const series = bucket(rows, starts, interval).map((ratings, i) => {
-        let n = 0
-        let s = 0
-        for (const [rating, k] of ratings) {
-          n += k
-          s += Number(rating) * k
-          distribution[rating as typeof RATINGS[number]] += k
-        }
-        count += n
-        sum += s
-        return { period: dateOfDay(starts[i]), count: n, averageRating: averageOf(s, n) }
-      })
-      return {
-        from: dateOfDay(fromDay),
-        to: dateOfDay(toDay),
-        interval,
-        productId: query.productId ?? null,
-        status: query.status ?? null,
-        series,
-        distribution,
-        totals: { count, averageRating: averageOf(sum, count) }
-      }
+    from: dateOfDay(fromDay),
+    to: dateOfDay(toDay),
+    interval,
+    productId: query.productId ?? null,
+    status: query.status ?? null,
+    series,
+    distribution,
+    totals: { count, averageRating: averageOf(sum, count) }
+  }
+}
+
+export function analyticsService ({ repo, clock, fresh }: Deps) {
+  /**
+   * Review series kept under the store's reviews marker (lib/marked-cache.ts): every write to its reviews bumps it
+   * after commit, so a series is exact on the next request on every instance, and a dashboard's repeated reads of a
+   * long range sum no rows at all in between. Without Redis nothing is kept.
+   */
+  const series = new MarkedCache<ReturnType<typeof reviewSeries>>(500)
+
+  async function reviewsMarker (storeId: string): Promise<string | null> {
+    if (!fresh?.shared) return null
+    return (await fresh.read([marker.reviews(storeId)]))?.[0] ?? null
+  }
+
+  return {
+    async reviews (storeId: string, query: ReviewsQuery) {
+      const range = resolveRange(query, dayOf(clock()))
+      const key = [storeId, range.interval, range.fromDay, range.toDay, query.productId ?? '', query.status ?? ''].join('\0')
+      // Read before the rows, so that what is kept under it can only be as old as the marker says.
+      const seen = await reviewsMarker(storeId)
+      const now = clock()
+      const held = seen === null ? undefined : series.get(key, seen, now)
+      if (held) return held
+      const answer = reviewSeries(range, query, await repo.reviewCounts(storeId, range.parts, query))
+      if (seen !== null) series.set(key, answer, seen, now)
+      return answer
     },
 
     async storefront (storeId: string, query: RangeQuery) {

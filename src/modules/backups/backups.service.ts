@@ -17,7 +17,19 @@ import { emptyManifest, exportUpload } from './backup-uploads.js'
 import { restoreRows } from './restore.js'
 import { EXPORTED_TABLES, TENANT_COLUMNS } from './tables.js'
 
-interface Deps { db: Knex, repo: BackupsRepository, stores: StoresRepository, events: EventLog, audit: AuditRepository, clock: Clock, dataDir: string, storage: BlobStorage, log: Log }
+interface Deps {
+  db: Knex
+  repo: BackupsRepository
+  stores: StoresRepository
+  events: EventLog
+  audit: AuditRepository
+  clock: Clock
+  dataDir: string
+  storage: BlobStorage
+  log: Log
+  /** Called with the restore's transaction: the target store's reviews changed (what is derived from them goes stale). */
+  reviewsChanged?: (storeId: string, trx: Knex) => void
+}
 
 /** A runner that has not finished in this long is presumed gone, and another instance takes the backup over. */
 export const STALE_AFTER_MS = 30 * 60_000
@@ -44,7 +56,7 @@ function exportable (row: Record<string, unknown>, drop: string[]) {
   return out
 }
 
-export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, storage, log }: Deps) {
+export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, storage, log, reviewsChanged = () => {} }: Deps) {
   const pathOf = (row: BackupRow) => join(dataDir, 'backups', row.store_env_id, `${row.id}.ndjson.gz`)
 
   async function load (storeId: string, id: string) {
@@ -172,6 +184,7 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
         const again = await repo.findRestore(row.id, targetId, trx)
         if (again) return presentRestore(again)
         const counts = await restoreRows(trx, path, target, files)
+        reviewsChanged(targetId, trx)
         const restore = { backup_id: row.id, org_id: row.org_id, store_env_id: targetId, counts: JSON.stringify(counts), created_by: actor.id, created_at: clock() }
         await repo.insertRestore(restore, trx)
         await audit.record({ orgId: row.org_id, action: 'backup.restored', actor: actor.id, subject: `store_env:${targetId}`, ip: actor.ip, details: { backupId: row.id, from: row.store_env_id } }, trx)

@@ -5,7 +5,7 @@ import type { GalleryVisitorsService } from '../galleries/gallery-visitors.servi
 import type { FaqsService } from '../faqs/faqs.service.js'
 import type { PlacementsService } from '../placements/placements.service.js'
 import * as schemas from './storefront.schemas.js'
-import { AnswerCache, answerOf } from './answer-cache.js'
+import { answerOf, MarkedCache, type Answer } from '../../lib/marked-cache.js'
 
 interface Services { storefront: StorefrontService, galleries: GalleryVisitorsService, faqs: FaqsService, placements: PlacementsService }
 
@@ -23,8 +23,8 @@ function matches (header: string | undefined, etag: string): boolean {
  * free: the ETag is a digest of the answer as sent, so it changes exactly when the answer does. With `cache` and a
  * marker value read by this request (plugins/storefront.ts), the answer comes from memory while that value holds.
  */
-async function answer (request: FastifyRequest, reply: FastifyReply, load: () => Promise<unknown>, cache?: { answers: AnswerCache, key: string }) {
-  const seen = request.storefrontSeen
+async function answer (request: FastifyRequest, reply: FastifyReply, load: () => Promise<unknown>, cache?: { answers: MarkedCache<Answer>, key: string }) {
+  const seen = request.reviewsSeen
   const now = Date.now()
   let sent = cache && seen !== null ? cache.answers.get(cache.key, seen, now) : undefined
   if (!sent) {
@@ -37,8 +37,8 @@ async function answer (request: FastifyRequest, reply: FastifyReply, load: () =>
 }
 
 export const storefrontRoutes: FastifyPluginAsyncTypebox<Services> = async (app, services) => {
-  // Only answers made of the store's reviews: the storefront marker moves with those (reviews.repository's `changed`).
-  const answers = new AnswerCache()
+  // Only answers made of the store's reviews: its reviews marker moves with those (reviews.repository's `changed`).
+  const answers = new MarkedCache<Answer>()
   const config = (limit: 'storefront.reviews' | 'storefront.summary' | 'storefront.galleries' | 'storefront.faqs' | 'storefront.placements') =>
     ({ auth: 'storefront' as const, storefrontLimit: limit })
 
