@@ -6,8 +6,8 @@
  * req/s, the ratio to the bare route, p50/p99 and the service's peak RSS in bench/RESULTS.md.
  * Benchmarks are not tests: nothing here asserts on time.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { writeFileSync, mkdtempSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { loadavg, tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -20,6 +20,7 @@ import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
 import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 import { systemClock } from '../src/lib/clock.js'
 import { record } from './lib.js'
+import { wrk as runWrk, type WrkFigure } from './wrk.js'
 import { EVENTS, PRODUCTS, REVIEWS, seedEvents, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -88,40 +89,17 @@ function start (args: string[], extra: Record<string, string>, ready: RegExp): P
   })
 }
 
-function rssMb (pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
-  return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024)
-}
-
-interface Figure { name: string, rps: number, p50: number, p99: number, non2xx: number, rss: number | null }
+type Figure = WrkFigure
 
 const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'))
 const files = { keys: join(dir, 'keys'), tokens: join(dir, 'tokens') }
 writeFileSync(files.keys, keys.join('\n') + '\n')
 writeFileSync(files.tokens, tokens.join('\n') + '\n')
 
-/** wrk in its own process; its --latency report gives p50 and p99. */
+/** wrk in its own process (bench/wrk.ts), rotating the keys or the tokens through bench/rotate.lua. */
 function wrk (name: string, port: number, path: string, credentials: keyof typeof files | null, pid: number | null): Figure {
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--latency']
-  if (credentials) args.push('-s', join(root, 'bench/rotate.lua'))
-  args.push(`http://127.0.0.1:${port}${credentials ? '' : path}`)
-  if (credentials) args.push('--', path, seeded.storeId, files[credentials])
-  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout
-  const ms = (label: string) => {
-    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out)
-    if (!m) return NaN
-    return Math.round(Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[m[2]] * 10) / 10
-  }
-  const figure = {
-    name,
-    rps: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)),
-    p50: ms('50'),
-    p99: ms('99'),
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
-    rss: pid ? rssMb(pid) : null
-  }
-  console.log(`${name}: ${figure.rps} req/s, p50 ${figure.p50} ms, p99 ${figure.p99} ms, non-2xx ${figure.non2xx}${figure.rss ? `, RSS ${figure.rss} MB` : ''}`)
-  return figure
+  const rotate = credentials ? { script: 'bench/rotate.lua', args: [seeded.storeId, files[credentials]] } : {}
+  return runWrk(name, port, path, { ...rotate, ...(pid ? { pid } : {}) })
 }
 
 const barePort = PORT + 1000
