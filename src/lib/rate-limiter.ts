@@ -74,22 +74,49 @@ export class MemoryStore implements RateLimitStore {
 
 // KEYS[1]: the log, KEYS[2..]: markers to read; ARGV: now, member, then (window ms, limit) pairs. Returns count and
 // oldest per window, then each marker's value ('' when missing): freshness costs no round trip of its own.
+// The oldest entry of a window is looked up only where verdictOf uses it (the window the caller is told about: least
+// remaining, the first on a tie; and any window that refuses); elsewhere it is -1. Each redis.call costs the script
+// about a microsecond, and this script runs on every request.
 const SCRIPT = `
 local now = tonumber(ARGV[1])
+local n = (#ARGV - 2) / 2
+local ms, limit, count = {}, {}, {}
 local longest = 0
-for i = 3, #ARGV, 2 do longest = math.max(longest, tonumber(ARGV[i])) end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - longest)
-local out = {}
-local admit = 1
-for i = 3, #ARGV, 2 do
-  local from = now - tonumber(ARGV[i]) + 1
-  local count = redis.call('ZCOUNT', KEYS[1], from, '+inf')
-  local first = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-  out[#out + 1] = count
-  out[#out + 1] = first[2] or -1
-  if count >= tonumber(ARGV[i + 1]) then admit = 0 end
+for w = 1, n do
+  ms[w] = tonumber(ARGV[1 + 2 * w])
+  limit[w] = tonumber(ARGV[2 + 2 * w])
+  if ms[w] > longest then longest = ms[w] end
 end
-if admit == 1 then
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - longest)
+local admit = true
+for w = 1, n do
+  if ms[w] == longest then
+    count[w] = redis.call('ZCARD', KEYS[1])
+  else
+    count[w] = redis.call('ZCOUNT', KEYS[1], now - ms[w] + 1, '+inf')
+  end
+  if count[w] >= limit[w] then admit = false end
+end
+local tightest, least = 1, nil
+for w = 1, n do
+  local used = count[w]
+  if admit then used = used + 1 end
+  local remaining = math.max(0, limit[w] - used)
+  if least == nil or remaining < least then
+    least = remaining
+    tightest = w
+  end
+end
+local out = {}
+for w = 1, n do
+  local oldest = -1
+  if count[w] > 0 and (w == tightest or count[w] >= limit[w]) then
+    oldest = redis.call('ZRANGEBYSCORE', KEYS[1], now - ms[w] + 1, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2] or -1
+  end
+  out[#out + 1] = count[w]
+  out[#out + 1] = oldest
+end
+if admit then
   redis.call('ZADD', KEYS[1], now, ARGV[2])
   redis.call('PEXPIRE', KEYS[1], longest)
 end
