@@ -292,6 +292,19 @@ export function buildServices (deps: ServiceDeps) {
   const webhookOperations = webhookOperationsService({ subscriptions, outbox, audit, clock })
   const deprecationNotices = deprecationNoticesJob({ db, mail: mailer, clock, publicUrl })
 
+  // Kept event pages and polls (GET /events, connector triggers) are read again on every instance once an append
+  // commits; a transaction that appends many times bumps once.
+  const appendedIn = new WeakMap<Knex, Set<string>>()
+  events.onAppended(async (trx, appended) => {
+    const storeId = appended[0]?.storeEnvId
+    if (!storeId) return
+    const stores = appendedIn.get(trx) ?? new Set<string>()
+    if (stores.has(storeId)) return
+    stores.add(storeId)
+    appendedIn.set(trx, stores)
+    afterCommit(trx, () => freshness.bump([marker.events(storeId)]))
+  })
+
   // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8).
   events.onAppended(async (trx, appended) => {
     await outbox.fanOut(trx, appended.map((event) => ({ seq: parseEventId(event.id)!, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())

@@ -18,7 +18,9 @@ export const marker = {
   person: (personId: string) => `person:${personId}`,
   store: (storeId: string) => `store:${storeId}`,
   /** What is derived from a store's reviews: the storefront's answers, review analytics (lib/marked-cache.ts). */
-  reviews: (storeId: string) => `reviews:${storeId}`
+  reviews: (storeId: string) => `reviews:${storeId}`,
+  /** A store's event log: every append and every rewrite of an event's data (erasure). */
+  events: (storeId: string) => `events:${storeId}`
 }
 
 /**

@@ -44,6 +44,11 @@ declare module 'fastify' {
     credential: Credential | null
     /** The store marker's value read by this request's limiter call; null when Redis could not be asked. */
     storeMarker: string | null
+    /**
+     * The value of the store's marker the route names in `keptUnder`, read by the same limiter call; null when
+     * Redis could not be asked (then nothing may be kept).
+     */
+    keptSeen: string | null
   }
   interface FastifyContextConfig {
     /** credential (default under /v1), storefront (origin + per-IP limits), public (per-IP limit), none. */
@@ -62,6 +67,11 @@ declare module 'fastify' {
     plan?: 'growth' | 'pro'
     /** The plan-gated feature the route needs (src/features.ts): its plan, or the store's operator override. */
     feature?: Feature
+    /**
+     * The store's data marker (lib/freshness.ts) the route's answers are kept under (lib/marked-cache.ts): the
+     * limiter call reads it with the others, so a kept answer costs no query and a commit is seen on the next read.
+     */
+    keptUnder?: 'reviews' | 'events'
   }
 }
 
@@ -103,6 +113,7 @@ export default fp(async (app) => {
   })
   app.decorateRequest('credential', null)
   app.decorateRequest('storeMarker', null)
+  app.decorateRequest('keptSeen', null)
   const cache = new CredentialCache()
   app.decorate('credentialCache', cache)
   const { freshness, people } = app.services
@@ -208,6 +219,19 @@ export default fp(async (app) => {
     return credential
   }
 
+  /** The store's markers a request reads with its limiter call: the store's own, then the route's `keptUnder`. */
+  function storeMarkersOf (storeId: string | null, kept: 'reviews' | 'events' | undefined): string[] {
+    if (!storeId) return []
+    return kept ? [marker.store(storeId), marker[kept](storeId)] : [marker.store(storeId)]
+  }
+
+  /** The limiter call answers the values in the order asked: the credential's markers, then the store's `count`. */
+  function noteStoreMarkers (request: FastifyRequest, values: string[] | null, count: number) {
+    const from = values ? values.length - count : 0
+    request.storeMarker = values && count > 0 ? values[from] : null
+    request.keptSeen = values && count > 1 ? values[from + 1] : null
+  }
+
   /**
    * The per-IP failure budget is spent only by failures and looked at only once the credential has failed, so
    * a valid key or token is never refused for what others behind the same NAT got wrong. The count is one
@@ -223,11 +247,12 @@ export default fp(async (app) => {
     // A header too long to be a store id names no marker (it becomes no Redis key): tenancy reads the database.
     const header = config.storeScoped === false ? null : storeHeader(request)
     const storeId = header && header.length <= MAX_STORE_ID ? header : null
+    const storeMarkers = storeMarkersOf(storeId, config.keptUnder)
     if (handed) {
       // Resolved, and its freshness settled, by the request that handed it over moments ago in this process.
-      const verdict = await app.limiter.consume(`cred:${handed.type}:${handed.id}`, CREDENTIAL_WINDOWS, storeId ? [freshness.keyOf(marker.store(storeId))] : [])
+      const verdict = await app.limiter.consume(`cred:${handed.type}:${handed.id}`, CREDENTIAL_WINDOWS, storeMarkers.map(freshness.keyOf))
       request.credential = handed
-      request.storeMarker = storeId && verdict.markers ? verdict.markers[0] : null
+      noteStoreMarkers(request, verdict.markers ?? null, storeMarkers.length)
       app.applyVerdict(reply, verdict)
       return handed
     }
@@ -251,7 +276,7 @@ export default fp(async (app) => {
 
     // One Redis round trip counts the request and reads the markers of the credential and the store, so a warm
     // request makes no query at all, and a change committed anywhere is seen here before the request is served.
-    const names = storeId ? [...entry.markers, marker.store(storeId)] : entry.markers
+    const names = [...entry.markers, ...storeMarkers]
     const credential = entry.credential
     const verdict = await app.limiter.consume(`cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS, names.map(freshness.keyOf))
     const values = verdict.markers ?? null
@@ -263,7 +288,7 @@ export default fp(async (app) => {
       }
     }
     request.credential = entry.credential
-    request.storeMarker = storeId && values ? values[values.length - 1] : null
+    noteStoreMarkers(request, values, storeMarkers.length)
     app.applyVerdict(reply, verdict)
     return entry.credential
   }

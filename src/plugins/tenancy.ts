@@ -3,11 +3,15 @@ import type { FastifyRequest } from 'fastify'
 import { accessFor, refusalFor } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import { storeHeader } from './auth.js'
-import { planRefusal } from '../features.js'
+import { planRefusal, type FeatureOverrides } from '../features.js'
 import { actorOf, type StoreEnv } from '../types.js'
 
 declare module 'fastify' {
   interface FastifyRequest { store: StoreEnv | null }
+  interface FastifyInstance {
+    /** The operator's feature overrides of this request's store, kept under the store's marker as the plan check keeps them. */
+    storeOverrides: (request: FastifyRequest) => Promise<FeatureOverrides>
+  }
 }
 
 /**
@@ -44,6 +48,8 @@ export default fp(async (app) => {
     if (seen !== null) cache.keepFeatureOverrides(id, overrides, seen, now)
     return overrides
   }
+
+  app.decorate('storeOverrides', (request: FastifyRequest) => overridesOf(request.store!.id, request.storeMarker))
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.js'
 import { assertMayReadLog, mayReadEvent, readableEventTypes, readsEverything, type EventReader } from './event-access.js'
+import { MarkedCache } from '../../lib/marked-cache.js'
 import { parseEventId, type EventRecord, type EventsRepository } from './events.repository.js'
 
 const MAX_EVENTS_PAGE = 500
@@ -11,18 +12,23 @@ export interface EventsPage { events: EventRecord[], next_cursor: string | null 
  * the events of resources it may read; the others are skipped in the query, so paging walks past them.
  */
 export function eventsService ({ events }: { events: EventsRepository }) {
+  // Pages as read under the store's events marker (`seen`, read by the request's limiter call): a poll at the head
+  // of the log, the common case, costs no query until something is appended.
+  const pages = new MarkedCache<EventsPage>(500)
   return {
     /** Oldest first; `next_cursor` is the last id returned when more (visible) events follow, else null. */
-    async list (reader: EventReader, storeId: string, query: { since?: string, limit?: number }): Promise<EventsPage> {
+    async list (reader: EventReader, storeId: string, query: { since?: string, limit?: number }, seen: string | null = null): Promise<EventsPage> {
       assertMayReadLog(reader)
       const after = query.since === undefined || query.since === '' ? 0 : parseEventId(query.since)
       if (after === null) throw new errors.InvalidRequest('since must be a next_cursor or an event id (evt_…)')
       const limit = Math.min(MAX_EVENTS_PAGE, Math.max(1, Math.floor(query.limit ?? 100)))
       const types = readsEverything(reader) ? undefined : readableEventTypes(reader)
       if (types?.length === 0) return { events: [], next_cursor: null }
-      const rows = await events.listAfter(storeId, after, limit + 1, types)
-      const page = rows.slice(0, limit)
-      return { events: page, next_cursor: rows.length > limit ? page[page.length - 1].id : null }
+      return pages.through(`${storeId}\0${after}\0${limit}\0${types?.join(',') ?? '*'}`, seen, async () => {
+        const rows = await events.listAfter(storeId, after, limit + 1, types)
+        const page = rows.slice(0, limit)
+        return { events: page, next_cursor: rows.length > limit ? page[page.length - 1].id : null }
+      })
     },
 
     /** An event the reader may not read is not in its log: 404, like an id of another store. */

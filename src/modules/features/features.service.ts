@@ -16,8 +16,8 @@ export function featuresService ({ repo, stores, clock, fresh }: Deps) {
     /** What the pipeline's plan check reads (plugins/tenancy.ts caches it under the store's marker). */
     overrides: (storeId: string): Promise<FeatureOverrides> => repo.overrides(storeId),
 
-    async entitlements (store: StoreEnv) {
-      const overrides = await repo.overrides(store.id)
+    /** `overrides` as the pipeline keeps them (app.storeOverrides), so a read is answered from memory. */
+    entitlements (store: StoreEnv, overrides: FeatureOverrides) {
       return {
         plan: store.plan,
         subscriptionStatus: store.subscriptionStatus,

@@ -1,11 +1,13 @@
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { sendKept } from '../../lib/marked-cache.js'
 import type { OutboundWebhooksService } from './outbound-webhooks.service.js'
 import * as schemas from './outbound-webhooks.schemas.js'
 
 export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: OutboundWebhooksService }> = async (app, { service }) => {
   // scopeExempt: the log accepts `events:read` beside `outbound-webhooks:read`; the service checks (decisions.md 8).
-  app.get('/outbound-webhooks/events', { schema: schemas.listEvents, config: { scopeExempt: true } }, async (request) => {
-    return service.listEvents(request.credential!, request.store!.id, request.query)
+  app.get('/outbound-webhooks/events', { schema: schemas.listEvents, config: { scopeExempt: true, keptUnder: 'events' } }, async (request, reply) => {
+    return sendKept(reply as FastifyReply, await service.listEvents(request.credential!, request.store!.id, request.query, request.keptSeen))
   })
 
   app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { feature: 'outbound-webhooks', errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {

@@ -1,11 +1,13 @@
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { sendKept } from '../../lib/marked-cache.js'
 import type { ReviewsService } from './reviews.service.js'
 import * as schemas from './reviews.schemas.js'
 
 /** GET /reviews needs a credential; POST /reviews is the storefront form: same URL, per-method route config. */
 export const reviewsRoutes: FastifyPluginAsyncTypebox<{ service: ReviewsService }> = async (app, { service }) => {
-  app.get('/reviews', { schema: schemas.listReviews }, async (request) => {
-    return service.list(request.store!.id, request.query)
+  app.get('/reviews', { schema: schemas.listReviews, config: { keptUnder: 'reviews' } }, async (request, reply) => {
+    return sendKept(reply as FastifyReply, await service.list(request.store!.id, request.query, request.keptSeen))
   })
 
   app.get('/reviews/:id', { schema: schemas.getReview }, async (request) => {

@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
 import { isSyncQuery, syncEnvelope, type SyncQuery } from '../../lib/sync.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
+import { MarkedCache } from '../../lib/marked-cache.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
 import type { ProductsRepository } from '../products/products.repository.js'
@@ -65,15 +66,22 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
     return row
   }
 
+  // Pages as read under the store's reviews marker, which every write to its reviews moves after commit: a page
+  // nobody changed costs no query (lib/marked-cache.ts). Sync pages (updatedSince) move with the clock: not kept.
+  const pages = new MarkedCache<ReturnType<typeof envelope<ReturnType<typeof presentReview>>>>(300)
+
   return {
-    async list (storeId: string, query: PageQuery & SyncQuery & ReviewFilter) {
+    /** `seen`: the store's reviews marker as the request read it; the page is kept under it (`pages`). */
+    async list (storeId: string, query: PageQuery & SyncQuery & ReviewFilter, seen: string | null = null) {
       const page = toPage(query)
       if (isSyncQuery(query)) {
         const found = await repo.sync(storeId, query, query, page.limit, (message) => new errors.InvalidRequest(message))
         return syncEnvelope(found.rows.map(presentReview), found, page.limit)
       }
-      const { total, rows } = await repo.list(storeId, query, page)
-      return envelope(rows.map(presentReview), total, page)
+      return pages.through(`${storeId}\0${JSON.stringify(query)}`, seen, async () => {
+        const { total, rows } = await repo.list(storeId, query, page)
+        return envelope(rows.map(presentReview), total, page)
+      })
     },
 
     async get (storeId: string, id: string) {

@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { sendKept } from '../../../lib/marked-cache.js'
 import type { TriggersService } from './triggers.service.js'
 import * as schemas from './triggers.schemas.js'
 
@@ -15,7 +17,7 @@ export const triggersRoutes: FastifyPluginAsyncTypebox<{ service: TriggersServic
     return service.catalogue()
   })
 
-  app.get('/connectors/triggers/:event', { schema: schemas.poll, config: { scopeExempt: true } }, async (request) => {
-    return service.poll(request.credential!, request.store!, request.params.event, request.query.limit)
+  app.get('/connectors/triggers/:event', { schema: schemas.poll, config: { scopeExempt: true, keptUnder: 'events' } }, async (request, reply) => {
+    return sendKept(reply as FastifyReply, await service.poll(request.credential!, request.store!, request.params.event, request.query.limit, request.keptSeen))
   })
 }

@@ -3,6 +3,7 @@ import type { Credential, StoreEnv } from '../../../types.js'
 import type { PeopleRepository } from '../../account/people.repository.js'
 import { assertMayReadEvent } from '../../events/event-access.js'
 import { TRIGGERS, triggerFor, type TriggerDefinition } from '../catalogue.js'
+import { MarkedCache } from '../../../lib/marked-cache.js'
 import { toItem } from '../items.js'
 import type { TriggersRepository } from './triggers.repository.js'
 
@@ -26,6 +27,8 @@ const CATALOGUE = TRIGGERS.map((trigger, index) => ({
 
 /** decisions.md section 9, except hooks and connections (their own modules). */
 export function triggersService ({ repo, people }: Deps) {
+  // Polls as answered under the store's events marker: a poll that finds nothing new costs no query.
+  const polls = new MarkedCache<ReturnType<typeof toItem>[]>(500)
   return {
     /** For connection tests and connection labels. */
     async me (credential: Credential, store: StoreEnv) {
@@ -48,14 +51,13 @@ export function triggersService ({ repo, people }: Deps) {
       return CATALOGUE
     },
 
-    async poll (credential: Credential, store: StoreEnv, eventType: string, limit: number | undefined) {
+    async poll (credential: Credential, store: StoreEnv, eventType: string, limit: number | undefined, seen: string | null = null) {
       const trigger = triggerFor(eventType)
       if (!trigger) throw new errors.NotFound(`Event type ${eventType}`)
       // The role and a read scope on the event's resource, not on `connectors` (decisions.md sections 8 and 9).
       assertMayReadEvent(credential, trigger.key)
       const size = Math.min(MAX_POLL_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_POLL_LIMIT)))
-      const events = await repo.newest(store.id, trigger.key, size)
-      return events.map(toItem)
+      return polls.through(`${store.id}\0${trigger.key}\0${size}`, seen, async () => (await repo.newest(store.id, trigger.key, size)).map(toItem))
     }
   }
 }
