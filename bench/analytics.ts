@@ -7,14 +7,13 @@
  * rows directly. Records req/s, the ratio to the bare route, p50/p99 and RSS in bench/RESULTS.md.
  * Benchmarks are not tests: nothing here asserts on time.
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadavg, tmpdir } from 'node:os'
 import { ALL_PRODUCTS, rebuildStore } from '../src/modules/analytics/rollups.js'
 import { periodRowsTable } from './analytics-rows.js'
 import { CONNECTIONS, DURATION, record } from './lib.js'
-import { benchService, figureTable, ROOT, startProcess, wrk } from './wrk.js'
+import { benchService, figureTable, startCompiledService, startProcess, wrk } from './wrk.js'
 import { PRODUCTS, REVIEWS, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
 // 200 requests a minute per key: at ~10,000 req/s across the targets, 12,000 keys keep every key under it.
@@ -47,8 +46,7 @@ writeFileSync(keysFile, keys.join('\n') + '\n')
 const ALL = 'from=2020-01-01&to=2021-12-31'
 const barePort = PORT + 1000
 const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { ...env, PORT: String(barePort) }, /listening/)
-execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' })
-const service = await startProcess(['--enable-source-maps', 'dist/src/server.js'], env, /is listening/)
+const service = await startCompiledService(env)
 const keyed = { script: 'bench/rotate.lua', args: [seeded.storeId, keysFile], pid: service.pid! }
 try {
   const anchor = wrk('bare fastify route (own process)', barePort, '/bare')

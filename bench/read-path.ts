@@ -6,11 +6,9 @@
  * req/s, the ratio to the bare route, p50/p99 and the service's peak RSS in bench/RESULTS.md.
  * Benchmarks are not tests: nothing here asserts on time.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync, mkdtempSync } from 'node:fs'
-import { join, dirname } from 'node:path'
+import { join } from 'node:path'
 import { loadavg, tmpdir } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import knex from 'knex'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
@@ -20,10 +18,10 @@ import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
 import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 import { systemClock } from '../src/lib/clock.js'
 import { record } from './lib.js'
-import { wrk as runWrk, type WrkFigure } from './wrk.js'
+import { marker } from '../src/lib/freshness.js'
+import { startCompiledService, startProcess, wrk as runWrk, type WrkFigure } from './wrk.js'
 import { EVENTS, PRODUCTS, REVIEWS, seedEvents, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
@@ -76,19 +74,6 @@ async function mintTokens (count: number): Promise<string[]> {
   return out
 }
 
-function start (args: string[], extra: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] })
-  return new Promise((resolve, reject) => {
-    let seen = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString()
-      if (ready.test(seen)) resolve(child)
-    })
-    child.stderr!.on('data', (chunk: Buffer) => { seen += chunk.toString() })
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${seen.slice(-2000)}`)))
-  })
-}
-
 type Figure = WrkFigure
 
 const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'))
@@ -103,22 +88,23 @@ function wrk (name: string, port: number, path: string, credentials: keyof typeo
 }
 
 const barePort = PORT + 1000
-const bare = await start(['--import', 'tsx', 'bench/bare-server.ts'], { PORT: String(barePort) }, /listening/)
-// As npm start runs it: compiled, without the TypeScript loader.
-execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
-const service = await start(['--enable-source-maps', 'dist/src/server.js'], {}, /is listening/)
+const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { ...env, PORT: String(barePort) }, /listening/)
+const service = await startCompiledService(env)
 const pid = service.pid!
 const figures: Figure[] = []
 try {
   const anchor = wrk('bare fastify route (own process)', barePort, '/bare', null, null)
   figures.push(anchor)
+  figures.push(wrk('same bare route behind @fastify/rate-limit (Redis store, one window per key; own process)', barePort, '/limited', 'keys', null))
   const since = `/v1/events?since=${eventId(lastEvent)}`
   // Warm-up: every credential once, so the figures are of the steady state the design is for.
   wrk('warm-up (not recorded)', PORT, since, 'keys', pid)
   wrk('warm-up (not recorded)', PORT, since, 'tokens', pid)
   const targets: Array<[string, string, keyof typeof files]> = [
-    ['store-scoped GET, API key (events after the newest: full pipeline, empty page)', since, 'keys'],
-    ['same GET, OAuth access token', since, 'tokens'],
+    ['trivial store-scoped GET /v1/features, API key (full pipeline, answered from memory)', '/v1/features', 'keys'],
+    ['same GET, OAuth access token', '/v1/features', 'tokens'],
+    ['store-scoped GET, API key (events after the newest: full pipeline, one query, empty page)', since, 'keys'],
+    ['events GET, OAuth access token', since, 'tokens'],
     [`GET /v1/reviews, no filter (${REVIEWS} reviews)`, '/v1/reviews', 'keys'],
     ['GET /v1/reviews?verified=true', '/v1/reviews?verified=true', 'keys'],
     ['GET /v1/reviews?status=published', '/v1/reviews?status=published', 'keys'],
@@ -130,14 +116,32 @@ try {
     ['connector polling GET /v1/connectors/triggers/review.created', '/v1/connectors/triggers/review.created', 'keys']
   ]
   for (const [name, path, credentials] of targets) figures.push(wrk(name, PORT, path, credentials, pid))
+  // The same reads while the store's reviews and events markers move every millisecond: nothing kept survives.
+  const prefix = 'eh:' // the service's default key prefix (plugins/redis.ts)
+  const churn = await startProcess(['--import', 'tsx', 'bench/marker-churn.ts', env.REDIS_URL, `${prefix}gen:${marker.reviews(seeded.storeId)}`, `${prefix}gen:${marker.events(seeded.storeId)}`], env, /churning/)
+  try {
+    const written: Array<[string, string]> = [
+      ['GET /v1/reviews, no filter, store written to constantly (every read queries)', '/v1/reviews'],
+      ['GET /v1/reviews?status=published&rating=5, written to constantly', '/v1/reviews?status=published&rating=5'],
+      ['GET /v1/reviews?productId=, written to constantly', `/v1/reviews?productId=p${Math.floor(PRODUCTS / 2)}`],
+      ['events GET after the newest, written to constantly', since],
+      ['GET /v1/events cursor mid-log, written to constantly', `/v1/events?since=${eventId(midEvent)}`],
+      ['connector polling, written to constantly', '/v1/connectors/triggers/review.created']
+    ]
+    for (const [name, path] of written) figures.push(wrk(name, PORT, path, 'keys', pid))
+  } finally {
+    churn.kill('SIGTERM')
+  }
   const lines = ['| target | req/s | vs bare | p50 ms | p99 ms | non-2xx | service RSS MB |', '|---|---:|---:|---:|---:|---:|---:|']
   for (const f of figures) lines.push(`| ${f.name} | ${f.rps} | ${(f.rps / anchor.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.rss ?? ''} |`)
-  const apiKey = figures[1]
-  const oauth = figures[2]
+  const apiKey = figures[2]
+  const oauth = figures[3]
   record('read', 'bench:read — the read path, service in its own process (MySQL + Redis, wrk)', [
     `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node dist/src/server.js\` (as npm start runs it); the bare route in a third process. ${KEYS} viewer keys and ${TOKENS} OAuth tokens in rotation, each used once in a warm-up first. One store holds ${REVIEWS} reviews and ${EVENTS} events.`,
     '',
     lines.join('\n'),
+    '',
+    'Lists, event pages and polls are kept in memory under the store\'s reviews or events marker, read in the request\'s limiter call (src/lib/marked-cache.ts): nothing writes during the first targets, so they are answered from memory; the "written to constantly" targets run while another process moves both markers every millisecond, so every read queries MySQL as a busy store\'s would.',
     '',
     `OAuth token vs API key on the same GET: ${(oauth.rps / apiKey.rps).toFixed(2)}×. Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')} — on a shared machine the ratios carry the other processes' load too.`
   ].join('\n'))

@@ -5,12 +5,11 @@
  * (bench/storefront.lua: an allowed Origin, each request from another visitor IP). Records the table in
  * bench/RESULTS.md. Benchmarks are not tests: nothing here asserts on time.
  */
-import { execFileSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { newId } from '../src/lib/ids.js'
 import type { ReviewRow } from '../src/modules/reviews/reviews.repository.js'
 import { CONNECTIONS, DURATION, record } from './lib.js'
-import { benchService, figureTable, ROOT, startProcess, wrk } from './wrk.js'
+import { benchService, figureTable, startCompiledService, startProcess, wrk } from './wrk.js'
 
 const REVIEWS = 10_000
 const ORIGIN = 'https://shop.example'
@@ -51,8 +50,7 @@ await db.destroy()
 
 const barePort = PORT + 1000
 const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { ...env, PORT: String(barePort) }, /listening/)
-execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' })
-const service = await startProcess(['--enable-source-maps', 'dist/src/server.js'], env, /is listening/)
+const service = await startCompiledService(env)
 // bench/storefront.lua: an allowed Origin, each request from another visitor IP.
 const visitors = { script: 'bench/storefront.lua', args: [storeId, ORIGIN] }
 try {

@@ -60,6 +60,16 @@ export function startProcess (args: string[], env: NodeJS.ProcessEnv, ready: Reg
   })
 }
 
+/**
+ * Builds and starts the service as `npm start` runs it (compiled, no TypeScript loader). BENCH_CPU_PROF=<dir> adds
+ * --cpu-prof, so a run can say where the service's time went (the profile is written when it exits on SIGTERM).
+ */
+export function startCompiledService (env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' })
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
+  return startProcess([...profile, '--enable-source-maps', 'dist/src/server.js'], env, /is listening/)
+}
+
 export function rssMb (pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
   return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024)
