@@ -6,8 +6,8 @@ import * as schemas from './analytics.schemas.js'
 
 export const analyticsRoutes: FastifyPluginAsyncTypebox<{ service: AnalyticsService }> = async (app, { service }) => {
   // A kept series (analytics.service.ts) is the same object on each read: its JSON is made once.
-  app.get('/analytics/reviews', { schema: schemas.reviewAnalytics }, async (request, reply) => {
-    return sendKept(reply as FastifyReply, await service.reviews(request.store!.id, request.query))
+  app.get('/analytics/reviews', { schema: schemas.reviewAnalytics, config: { keptUnder: 'reviews' } }, async (request, reply) => {
+    return sendKept(reply as FastifyReply, await service.reviews(request.store!.id, request.query, request.keptSeen))
   })
 
   app.get('/analytics/review-requests', { schema: schemas.reviewRequestAnalytics }, async (request) => {
