@@ -15,8 +15,9 @@ export default fp(async (app) => {
   const operations = collectOperations(app)
   const publicUrl = app.config.publicUrl
   const metadataUrl = `${publicUrl}/.well-known/oauth-protected-resource/mcp`
+  // Made on the first message, once every route is registered: most instances (and test apps) never get one, and
+  // making it compiles a tool per operation.
   let catalogue: ReturnType<typeof catalogueOf> | null = null
-  app.addHook('onReady', async () => { catalogue = catalogueOf(app, operations, version) })
 
   // RFC 9728: tells an MCP client which authorization server issues tokens for /mcp (the /oauth provider).
   const metadata = {
@@ -41,7 +42,8 @@ export default fp(async (app) => {
     config: { auth: 'none', errors: ['missing_credentials', 'invalid_credentials', 'rate_limited'] }
   }, async (request, reply) => {
     const credential = await authenticate(request, reply)
-    return handleMcp(app, catalogue!, { request, credential, storeId: storeIdOf(request) }, reply)
+    catalogue ??= catalogueOf(app, operations, version)
+    return handleMcp(app, catalogue, { request, credential, storeId: storeIdOf(request) }, reply)
   })
 
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
