@@ -18,7 +18,8 @@ const MAX_AGE_MS = 60_000
  * (lib/freshness.ts) had when it was read, before the database was. A value is served only while the marker still
  * has that value; the writers bump the marker after commit, so every instance reads again on its next request.
  * Without shared markers (no Redis) callers have no value to pass and keep nothing. The oldest entry goes first when
- * the cache is full.
+ * the cache is full. Entries are counted, not weighed: a cache of pages (up to a few hundred KB each, twice with
+ * their JSON) keeps a hundred or two.
  */
 export class MarkedCache<V> {
   private readonly entries = new Map<string, Entry<V>>()

@@ -14,7 +14,7 @@ export interface EventsPage { events: EventRecord[], next_cursor: string | null 
 export function eventsService ({ events }: { events: EventsRepository }) {
   // Pages as read under the store's events marker (`seen`, read by the request's limiter call): a poll at the head
   // of the log, the common case, costs no query until something is appended.
-  const pages = new MarkedCache<EventsPage>(500)
+  const pages = new MarkedCache<EventsPage>(100)
   return {
     /** Oldest first; `next_cursor` is the last id returned when more (visible) events follow, else null. */
     async list (reader: EventReader, storeId: string, query: { since?: string, limit?: number }, seen: string | null = null): Promise<EventsPage> {

@@ -68,7 +68,7 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
 
   // Pages as read under the store's reviews marker, which every write to its reviews moves after commit: a page
   // nobody changed costs no query (lib/marked-cache.ts). Sync pages (updatedSince) move with the clock: not kept.
-  const pages = new MarkedCache<ReturnType<typeof envelope<ReturnType<typeof presentReview>>>>(300)
+  const pages = new MarkedCache<ReturnType<typeof envelope<ReturnType<typeof presentReview>>>>(100)
 
   return {
     /** `seen`: the store's reviews marker as the request read it; the page is kept under it (`pages`). */

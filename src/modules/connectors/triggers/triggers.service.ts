@@ -28,7 +28,7 @@ const CATALOGUE = TRIGGERS.map((trigger, index) => ({
 /** decisions.md section 9, except hooks and connections (their own modules). */
 export function triggersService ({ repo, people }: Deps) {
   // Polls as answered under the store's events marker: a poll that finds nothing new costs no query.
-  const polls = new MarkedCache<ReturnType<typeof toItem>[]>(500)
+  const polls = new MarkedCache<ReturnType<typeof toItem>[]>(200)
   return {
     /** For connection tests and connection labels. */
     async me (credential: Credential, store: StoreEnv) {
