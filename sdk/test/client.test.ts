@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import type { AddressInfo } from 'node:net'
 import { build } from '../../test/helper.js'
 import { makeTenant, type Tenant } from '../../test/factories.js'
-import { receiver, testWorker } from '../../test/webhooks/support.js'
+import { deliverUntil, receiver, testWorker } from '../../test/webhooks/support.js'
 import { ApiError, createClient, eventCursor, pages, paginate, pollEvents, unwrap, verifyWebhook, type EvidenceHubClient } from '../src/index.js'
 
 async function live (t: Test): Promise<{ baseUrl: string, tenant: Tenant, client: EvidenceHubClient, app: Awaited<ReturnType<typeof build>> }> {
@@ -114,7 +114,7 @@ t.test('verifyWebhook accepts a real delivery and refuses a tampered body, an ol
   const hook = await receiver(t)
   const webhook = unwrap(await client.POST('/v1/outbound-webhooks', { body: { url: hook.url, events: ['product.upserted'] } }))
   unwrap(await client.PUT('/v1/products', { body: { products: products(1) } }))
-  await testWorker(t, app, [tenant.storeId]).runOnce()
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), hook.received, 1)
   t.equal(hook.received.length, 1, 'the product.upserted event was delivered')
   const [delivery] = hook.received
 

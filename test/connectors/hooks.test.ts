@@ -2,7 +2,7 @@ import t from 'tap'
 import { createHmac } from 'node:crypto'
 import { build, call, manualClock } from '../helper.js'
 import { makeKey, makeStore, makeTenant } from '../factories.js'
-import { appendEvent, receiver, testWorker } from '../webhooks/support.js'
+import { appendEvent, deliverUntil, receiver, testWorker } from '../webhooks/support.js'
 
 t.test('a subscribed hook receives a signed delivery in the polling item shape, and nothing after unsubscribing', async (t) => {
   const clock = manualClock()
@@ -17,7 +17,7 @@ t.test('a subscribed hook receives a signed delivery in the polling item shape, 
   await appendEvent(app, tenant, 'review.published', { reviewId: 'rev_0' })
   const event = await appendEvent(app, tenant, 'review.created', { reviewId: 'rev_1', rating: 5 })
   const worker = testWorker(t, app, [tenant.storeId])
-  await worker.runOnce()
+  await deliverUntil(worker, rx.received, 1)
   t.equal(rx.received.length, 1, 'only the subscribed event')
   const { headers, body } = rx.received[0]
   t.same(JSON.parse(body), { id: event.id, type: 'review.created', createdAt: event.createdAt, reviewId: 'rev_1', rating: 5 })

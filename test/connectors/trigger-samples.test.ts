@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
-import { receiver, testWorker } from '../webhooks/support.js'
+import { deliverUntil, receiver, testWorker } from '../webhooks/support.js'
 import { api, customer, eventsMade, ok, shapeDiff, WRITERS } from './trigger-events.js'
 import { EVENT_TYPES } from '../../src/modules/connectors/catalogue.js'
 
@@ -92,7 +92,7 @@ t.test('a customer.created hook delivers the polled item', async (t) => {
   const rx = await receiver(t)
   await ok(api(app, tenant, 'POST', '/connectors/hooks', { targetUrl: rx.url, event: 'customer.created' }))
   await ok(api(app, tenant, 'PUT', '/customers', { customers: [customer] }))
-  await testWorker(t, app, [tenant.storeId]).runOnce()
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
   t.equal(rx.received.length, 1)
   const [polled] = (await api(app, tenant, 'GET', '/connectors/triggers/customer.created')).json() as Json[]
   t.same(JSON.parse(rx.received[0].body), polled)

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
-import { appendEvent, createWebhook, receiver, testWorker } from '../webhooks/support.js'
+import { appendEvent, createWebhook, deliverUntil, receiver, testWorker } from '../webhooks/support.js'
 
 const post = (app: FastifyInstance, tenant: Tenant, url: string, payload?: Record<string, unknown>) =>
   call(app, { method: 'POST', url, key: tenant.key, store: tenant.storeId, ...(payload === undefined ? {} : { payload }) })
@@ -56,7 +56,7 @@ t.test('a failed delivery is redelivered once the disabled webhook is enabled ag
   t.equal(again.statusCode, 202)
   t.equal(again.json().eventId, event.id)
   const before = rx.received.length
-  await worker.runOnce()
+  await deliverUntil(worker, rx.received, before + 1)
   t.equal(rx.received.length, before + 1)
   t.equal(rx.bodies().at(-1)!.id, event.id, 'the same event id, so the receiver can de-duplicate')
   t.same((await auditActions(app, tenant)).filter((a) => a.startsWith('outbound_webhook.')), ['outbound_webhook.enabled', 'outbound_webhook.redelivered'])

@@ -64,3 +64,14 @@ export function testWorker (t: Test, app: FastifyInstance, storeIds: string[], o
   t.teardown(() => worker.stop())
   return worker
 }
+
+/**
+ * Claim rounds until `received` holds `count` deliveries (or 20 rounds): a claim skips rows another process's
+ * worker holds locked for a moment (SKIP LOCKED, the same database for every test file), so one round may find none.
+ */
+export async function deliverUntil (worker: { runOnce: () => Promise<unknown> }, received: unknown[], count: number): Promise<void> {
+  for (let round = 0; round < 20 && received.length < count; round++) {
+    await worker.runOnce()
+    if (received.length < count) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

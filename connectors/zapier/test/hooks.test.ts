@@ -1,7 +1,7 @@
 import t from 'tap'
 import { App, append, appTester, zapierBundle } from './harness.js'
 import { connectZapier } from './oauth-harness.js'
-import { receiver, testWorker } from '../../../test/webhooks/support.js'
+import { deliverUntil, receiver, testWorker } from '../../../test/webhooks/support.js'
 
 t.test('turning a Zap on subscribes a hook; a delivery becomes one item with the polled id; turning it off unsubscribes', async (t) => {
   const { app, tenant, authData } = await connectZapier(t)
@@ -11,7 +11,7 @@ t.test('turning a Zap on subscribes a hook; a delivery becomes one item with the
   t.match(hook, { id: /^hook_/, event: 'review.created', targetUrl: rx.url, secret: /^whsec_/ })
 
   const event = await append(app, tenant, 'review.created', { id: 'rev_1', rating: 5, authorName: 'Maya R.' })
-  await testWorker(t, app, [tenant.storeId]).runOnce()
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
   t.equal(rx.received.length, 1)
   const delivered = await appTester(trigger.perform, zapierBundle(rx.received[0] as never, authData, hook))
   t.equal(delivered.length, 1)
