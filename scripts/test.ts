@@ -1,9 +1,9 @@
 /**
- * `npm test`: the whole suite twice — on MariaDB/MySQL + Redis, then on the embedded default (SQLite, memory
+ * `npm test`: the whole suite twice — on MariaDB/MySQL + Redis and, beside it, on the embedded default (SQLite, memory
  * limits) — each on a freshly migrated database. Ends with the one line CI reads: `N passed, N failed`.
  * Extra arguments go to tap (e.g. `npm test -- test/api-keys/create.test.ts`). EH_TEST_MODES=sqlite runs one mode.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { tmpdir } from 'node:os'
@@ -54,6 +54,8 @@ function suiteFiles (mode: string): string[] {
 }
 
 const BUNDLES = '.tap/bundles'
+/** tap's processes at once for the embedded half while it runs beside the MySQL half (which has package.json's 4). */
+const EMBEDDED_JOBS = Number(process.env.EH_TEST_EMBEDDED_JOBS ?? 2)
 /** Processes per half: twice tap's jobs, so that one long bundle does not run alone at the end. */
 const BUNDLE_COUNT = Number(process.env.EH_TEST_BUNDLES ?? 8)
 
@@ -64,9 +66,10 @@ const BUNDLE_COUNT = Number(process.env.EH_TEST_BUNDLES ?? 8)
  * counts and names their tests as it would file by file. Files go to the lightest bundle, heaviest first, weighed
  * by their count of tests, so that the bundles end together.
  */
-function bundle (files: string[]): string[] {
-  rmSync(BUNDLES, { recursive: true, force: true })
-  mkdirSync(BUNDLES, { recursive: true })
+function bundle (files: string[], mode: string): string[] {
+  const dir = join(BUNDLES, mode)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
   const rank = (file: string) => OWN_PROCESS.findIndex((pattern) => pattern.test(file))
   const own = files.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
   const shared = files.filter((file) => rank(file) < 0).map((file) => ({ file, weight: 1 + testsIn(file) }))
@@ -79,8 +82,8 @@ function bundle (files: string[]): string[] {
   // tap starts files in the order of their names: the numbers put the own-process files first.
   const jobs = [...own.map((file) => [file]), ...bundles.filter((b) => b.files.length > 0).map((b) => b.files.sort())]
   return jobs.map((inJob, i) => {
-    const path = join(BUNDLES, `${String(i + 1).padStart(2, '0')}-${inJob.length === 1 ? inJob[0].replace(/\.test\.ts$/, '').replace(/\W+/g, '-') : 'bundle'}.test.ts`)
-    writeFileSync(path, inJob.map((file) => `import '${relative(BUNDLES, file)}'\n`).join(''))
+    const path = join(dir, `${String(i + 1).padStart(2, '0')}-${inJob.length === 1 ? inJob[0].replace(/\.test\.ts$/, '').replace(/\W+/g, '-') : 'bundle'}.test.ts`)
+    writeFileSync(path, inJob.map((file) => `import '${relative(dir, file)}'\n`).join(''))
     return path
   })
 }
@@ -129,12 +132,15 @@ function listResults (dir: string): string[] {
   return out
 }
 
-/** Counts each file's top-level tests (one behaviour each); a file that failed without a failing test counts once. */
-function countResults (): { passed: number, failed: number } {
+/**
+ * Counts each file's top-level tests (one behaviour each); a file that failed without a failing test counts once.
+ * `only`: the results of one half's bundles (tap names each result after its test file's path).
+ */
+function countResults (only?: string): { passed: number, failed: number } {
   let passed = 0
   let failed = 0
   const dir = '.tap/test-results'
-  for (const file of listResults(dir)) {
+  for (const file of listResults(dir).filter((path) => !only || path.includes(only))) {
     const text = readFileSync(file, 'utf8')
     const ok = text.match(/^ok \d+/gm)?.length ?? 0
     const notOk = text.match(/^not ok \d+/gm)?.length ?? 0
@@ -152,26 +158,64 @@ function seconds (since: number): number {
 const started = Date.now()
 let passed = 0
 let failed = 0
-for (const mode of modes) {
+const titles: Record<string, string> = { mysql: 'MySQL/MariaDB + Redis', sqlite: 'embedded default: SQLite + in-memory limits' }
+
+/** A half's environment: MySQL reset and migrated, or the embedded run's migrated SQLite template. */
+async function prepare (mode: string): Promise<Record<string, string | undefined>> {
   const env: Record<string, string | undefined> = { ...process.env, EH_TEST_DB: mode }
-  if (mode === 'mysql') {
-    await resetMysql()
-  } else {
-    env.EH_TEST_DATA_DIR = await prepareSqlite()
-  }
-  console.log(`\n=== ${mode === 'mysql' ? 'MySQL/MariaDB + Redis' : 'embedded default: SQLite + in-memory limits'} ===`)
-  rmSync('.tap/test-results', { recursive: true, force: true })
   // The embedded run's EH_TEST_DATA_DIR is a migrated template: test/helper.ts gives each test process its own copy.
-  const modeStarted = Date.now()
-  // With files named, tap runs just those, one process each.
-  const files = tapArgs.length === 0 ? ['--timeout=600', ...bundle(suiteFiles(mode))] : []
-  const run = spawnSync('npx', ['tap', ...tapArgs, ...files], { stdio: 'inherit', env })
-  const counts = countResults()
-  if (run.status !== 0 && counts.failed === 0) counts.failed = 1
-  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed in ${seconds(modeStarted)} s`)
+  if (mode === 'mysql') await resetMysql()
+  else env.EH_TEST_DATA_DIR = await prepareSqlite()
+  return env
+}
+
+function finish (mode: string, env: Record<string, string | undefined>, status: number | null, since: number) {
+  const counts = countResults(tapArgs.length === 0 ? join(BUNDLES, mode) : undefined)
+  if (status !== 0 && counts.failed === 0) counts.failed = 1
+  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed in ${seconds(since)} s`)
   passed += counts.passed
   failed += counts.failed
   if (env.EH_TEST_DATA_DIR) rmSync(env.EH_TEST_DATA_DIR, { recursive: true, force: true })
+}
+
+rmSync('.tap/test-results', { recursive: true, force: true })
+if (tapArgs.length === 0 && modes.length > 1) {
+  /**
+   * The whole suite: both halves at once. Neither shares state with the other (the embedded half has no Redis and
+   * its own SQLite copies), and the MySQL half leaves a core idle much of the time (browsers, spawned workers, its
+   * last long bundles), which the embedded half fills. The embedded half's report is printed after the MySQL one's,
+   * so each reads as a whole; it runs fewer processes at once, so the MySQL half keeps most of the machine.
+   */
+  const runs = await Promise.all(modes.map(async (mode, i) => {
+    const env = await prepare(mode)
+    const files = ['--timeout=600', ...(i > 0 ? [`--jobs=${EMBEDDED_JOBS}`] : []), ...bundle(suiteFiles(mode), mode)]
+    const since = Date.now()
+    const child = spawn('npx', ['tap', ...files], { stdio: i === 0 ? 'inherit' : ['ignore', 'pipe', 'pipe'], env })
+    const output: Buffer[] = []
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk))
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk))
+    if (i === 0) console.log(`\n=== ${titles[mode]} ===`)
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    return { mode, env, status, since, ended: Date.now(), output }
+  }))
+  for (const [i, run] of runs.entries()) {
+    if (i > 0) {
+      console.log(`\n=== ${titles[run.mode]} (ran beside the first half) ===`)
+      process.stdout.write(Buffer.concat(run.output))
+    }
+    finish(run.mode, run.env, run.status, run.since)
+  }
+} else {
+  for (const mode of modes) {
+    const env = await prepare(mode)
+    console.log(`\n=== ${titles[mode]} ===`)
+    rmSync('.tap/test-results', { recursive: true, force: true })
+    const since = Date.now()
+    // With files named, tap runs just those, one process each.
+    const files = tapArgs.length === 0 ? ['--timeout=600', ...bundle(suiteFiles(mode), mode)] : []
+    const run = spawnSync('npx', ['tap', ...tapArgs, ...files], { stdio: 'inherit', env })
+    finish(mode, env, run.status, since)
+  }
 }
 console.log(`suite wall time: ${seconds(started)} s`)
 console.log(`${passed} passed, ${failed} failed`)

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build, manualClock, sharedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
-import { appendEvent, createWebhook, receiver, testWorker } from '../webhooks/support.js'
+import { appendEvent, createWebhook, deliverUntil, receiver, testWorker } from '../webhooks/support.js'
 
 const DAY = 24 * 3_600_000
 
@@ -37,7 +37,7 @@ t.test('the deprecation Link of a legacy-signed delivery resolves to the version
   const rx = await receiver(t)
   await createWebhook(app, tenant, rx.url)
   await appendEvent(app, tenant)
-  await testWorker(t, app, [tenant.storeId]).runOnce()
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
   const link = String(rx.received[0].headers.link)
   const target = /^<([^>]+)>; rel="deprecation"$/.exec(link)?.[1]
   t.ok(target?.startsWith(app.config.publicUrl), link)
@@ -46,9 +46,10 @@ t.test('the deprecation Link of a legacy-signed delivery resolves to the version
   t.match(page.body, /x-service-signature/)
 })
 
-async function deliverOne (app: FastifyInstance, tenant: Tenant, worker: ReturnType<typeof testWorker>) {
+async function deliverOne (app: FastifyInstance, tenant: Tenant, worker: ReturnType<typeof testWorker>, received: unknown[]) {
+  const before = received.length
   await appendEvent(app, tenant)
-  await worker.runOnce()
+  await deliverUntil(worker, received, before + 1)
 }
 
 const noticesTo = async (app: FastifyInstance, email: string) =>
@@ -62,7 +63,7 @@ t.test('an owner whose organization keeps using a deprecated surface is mailed o
   const rx = await receiver(t)
   await createWebhook(app, tenant, rx.url)
   const worker = testWorker(t, app, [tenant.storeId])
-  await deliverOne(app, tenant, worker)
+  await deliverOne(app, tenant, worker, rx.received)
   clock.advance(60_000)
   await app.services.deprecationNotices.runOnce()
   const [notice, ...more] = await noticesTo(app, tenant.owner.email)
@@ -72,12 +73,12 @@ t.test('an owner whose organization keeps using a deprecated surface is mailed o
   // Still in use during the week: counted, not mailed again.
   for (let day = 1; day < 7; day++) {
     clock.advance(DAY)
-    await deliverOne(app, tenant, worker)
+    await deliverOne(app, tenant, worker, rx.received)
     await app.services.deprecationNotices.runOnce()
   }
   t.equal((await noticesTo(app, tenant.owner.email)).length, 1, 'one notice in the first week')
   clock.advance(DAY + 60_000)
-  await deliverOne(app, tenant, worker)
+  await deliverOne(app, tenant, worker, rx.received)
   await app.services.deprecationNotices.runOnce()
   t.equal((await noticesTo(app, tenant.owner.email)).length, 2, 'a week on, use continues: a second notice')
   const usage = await app.db('deprecation_usage').where({ org_id: tenant.orgId }).first()
