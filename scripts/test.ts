@@ -186,17 +186,31 @@ if (tapArgs.length === 0 && modes.length > 1) {
    * last long bundles), which the embedded half fills. The embedded half's report is printed after the MySQL one's,
    * so each reads as a whole; it runs fewer processes at once, so the MySQL half keeps most of the machine.
    */
+  const envs = await Promise.all(modes.map(prepare))
+  // tap rebuilds its Test class on the first run after an install when the configured plugins differ from its
+  // defaults (they do here); two runs starting together would both rebuild it under each other. It rebuilds before
+  // it prints anything, so the first half's first output is the signal for the others to start.
+  let started = () => {}
+  const firstOutput = new Promise<void>((resolve) => { started = resolve })
   const runs = await Promise.all(modes.map(async (mode, i) => {
-    const env = await prepare(mode)
+    if (i > 0) await firstOutput
     const files = ['--timeout=600', ...(i > 0 ? [`--jobs=${EMBEDDED_JOBS}`] : []), ...bundle(suiteFiles(mode), mode)]
     const since = Date.now()
-    const child = spawn('npx', ['tap', ...files], { stdio: i === 0 ? 'inherit' : ['ignore', 'pipe', 'pipe'], env })
+    const child = spawn('npx', ['tap', ...files], { stdio: i === 0 ? ['ignore', 'pipe', 'inherit'] : ['ignore', 'pipe', 'pipe'], env: envs[i] })
     const output: Buffer[] = []
-    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk))
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk))
     if (i === 0) console.log(`\n=== ${titles[mode]} ===`)
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (i === 0) {
+        started()
+        process.stdout.write(chunk)
+      } else {
+        output.push(chunk)
+      }
+    })
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk))
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
-    return { mode, env, status, since, ended: Date.now(), output }
+    started()
+    return { mode, env: envs[i], status, since, output }
   }))
   for (const [i, run] of runs.entries()) {
     if (i > 0) {
