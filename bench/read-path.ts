@@ -18,7 +18,7 @@ import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
 import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 import { systemClock } from '../src/lib/clock.js'
 import { record } from './lib.js'
-import { marker } from '../src/lib/freshness.js'
+import { freshness, marker } from '../src/lib/freshness.js'
 import { startCompiledService, startProcess, wrk as runWrk, type WrkFigure } from './wrk.js'
 import { EVENTS, PRODUCTS, REVIEWS, seedEvents, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
@@ -117,8 +117,9 @@ try {
   ]
   for (const [name, path, credentials] of targets) figures.push(wrk(name, PORT, path, credentials, pid))
   // The same reads while the store's reviews and events markers move every millisecond: nothing kept survives.
-  const prefix = 'eh:' // the service's default key prefix (plugins/redis.ts)
-  const churn = await startProcess(['--import', 'tsx', 'bench/marker-churn.ts', env.REDIS_URL, `${prefix}gen:${marker.reviews(seeded.storeId)}`, `${prefix}gen:${marker.events(seeded.storeId)}`], env, /churning/)
+  // The markers' Redis keys under the service's default prefix (plugins/redis.ts), as lib/freshness.ts names them.
+  const { keyOf } = freshness(null, 'eh:')
+  const churn = await startProcess(['--import', 'tsx', 'bench/marker-churn.ts', env.REDIS_URL, keyOf(marker.reviews(seeded.storeId)), keyOf(marker.events(seeded.storeId))], env, /churning/)
   try {
     const written: Array<[string, string]> = [
       ['GET /v1/reviews, no filter, store written to constantly (every read queries)', '/v1/reviews'],
