@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import middie from '@fastify/middie'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type Provider from 'oidc-provider'
 import type { JWK } from 'jose'
@@ -18,8 +18,7 @@ declare module 'fastify' {
 }
 
 /**
- * The embedded OpenID Connect provider (decisions.md section 10), mounted with @fastify/middie under /oauth as
- * oidc-provider documents for fastify; the login/consent screens are fastify routes under /oauth/interaction;
+ * The embedded OpenID Connect provider (decisions.md section 10), mounted under /oauth; the login/consent screens are fastify routes under /oauth/interaction;
  * its access tokens become a second credential type of the auth pipeline.
  */
 export default fp(async (app) => {
@@ -49,19 +48,35 @@ export default fp(async (app) => {
   app.decorate('oidc', provider)
   app.decorate('oidcSigningKeys', keys)
 
-  if (!app.hasDecorator('use')) await app.register(middie)
-  const callback = provider.callback()
-  const published = new URL(app.config.publicUrl)
-  app.use('/oauth', (req: IncomingMessage & { ip?: string }, res: ServerResponse, next: () => void) => {
-    if (req.url?.startsWith('/interaction/')) return next()
-    // The provider derives its endpoint URLs from the request; pin them to PUBLIC_URL whatever Host a client sends
-    // (no poisoned discovery documents), and give it the client IP fastify already resolved (TRUST_PROXY rules).
-    req.headers['x-forwarded-host'] = published.host
-    req.headers['x-forwarded-proto'] = published.protocol.slice(0, -1)
-    req.headers['x-forwarded-for'] = req.ip ?? ''
-    callback(req, res)
-  })
-
+  await app.register(mountProvider, { callback: provider.callback(), published: new URL(app.config.publicUrl) })
   await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience, clientStores: partners.clientStores }) })
   app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
 }, { name: 'oauth', dependencies: ['auth', 'tenancy', 'session', 'services'] })
+
+const PROVIDER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+/**
+ * The provider answers every /oauth URL but the interaction screens, through one wildcard route that hands it the
+ * raw request. (A root-level middleware, @fastify/middie, would put a matching step in front of every request of
+ * the service.) The route's own context leaves the body unread: the provider parses what it accepts itself.
+ */
+async function mountProvider (scope: FastifyInstance, { callback, published }: { callback: (req: IncomingMessage, res: ServerResponse) => unknown, published: URL }) {
+  scope.removeAllContentTypeParsers()
+  scope.addContentTypeParser('*', (_request, _payload, done) => { done(null) })
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    const raw = request.raw as IncomingMessage & { originalUrl?: string }
+    if (raw.url?.startsWith('/oauth/interaction/')) return reply.callNotFound()
+    reply.hijack()
+    // The provider derives its endpoint URLs from the request; pin them to PUBLIC_URL whatever Host a client sends
+    // (no poisoned discovery documents), and give it the client IP fastify already resolved (TRUST_PROXY rules).
+    raw.headers['x-forwarded-host'] = published.host
+    raw.headers['x-forwarded-proto'] = published.protocol.slice(0, -1)
+    raw.headers['x-forwarded-for'] = request.ip
+    // Mounted as a middleware would be: the provider sees its own path and finds its mount path in originalUrl.
+    raw.originalUrl = raw.url
+    raw.url = raw.url!.slice('/oauth'.length) || '/'
+    callback(raw, reply.raw)
+  }
+  scope.route({ method: PROVIDER_METHODS, url: '/oauth', schema: { hide: true }, handler })
+  scope.route({ method: PROVIDER_METHODS, url: '/oauth/*', schema: { hide: true }, handler })
+}
