@@ -15,6 +15,23 @@ function problemOf (value: unknown): string | null {
 
 /** The first such value in `value`, with its JSON pointer; walked without recursion (bodies can nest deeply). */
 export function firstUnstorable (value: unknown): Unstorable | null {
+  // Nearly every request holds none: look without building paths, and build them only to name the one found.
+  return anyUnstorable(value) ? locate(value) : null
+}
+
+function anyUnstorable (value: unknown): boolean {
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const current = stack.pop()
+    if (problemOf(current)) return true
+    if (current && typeof current === 'object') {
+      for (const key in current) stack.push((current as Record<string, unknown>)[key])
+    }
+  }
+  return false
+}
+
+function locate (value: unknown): Unstorable | null {
   const stack: Array<[unknown, string]> = [[value, '']]
   while (stack.length > 0) {
     const [current, path] = stack.pop()!

@@ -54,10 +54,17 @@ function normalOrigin (origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase()
 }
 
+/** A store's allowed origins as compared, made once per store object read (every widget request asks twice). */
+const normalized = new WeakMap<StoreEnv, Set<string>>()
+
 export function originAllowed (store: StoreEnv, origin: string | undefined): boolean {
   if (!origin) return false
-  const wanted = normalOrigin(origin)
-  return store.allowedOrigins.some((allowed) => normalOrigin(allowed) === wanted)
+  let allowed = normalized.get(store)
+  if (!allowed) {
+    allowed = new Set(store.allowedOrigins.map(normalOrigin))
+    normalized.set(store, allowed)
+  }
+  return allowed.has(normalOrigin(origin))
 }
 
 /**
@@ -111,19 +118,26 @@ export default fp(async (app) => {
     return Boolean(row)
   }
 
+  const noCors = { origin: false }
+  const exposing = (origin: string) => ({ origin, exposedHeaders: EXPOSED })
+  async function preflight (request: FastifyRequest, origin: string) {
+    const method = String(request.headers['access-control-request-method'] ?? '').toUpperCase()
+    const allowed = isStorefront(method, request.url.split('?')[0]) && await anyStoreAllows(origin)
+    return allowed ? { origin, methods: [method], allowedHeaders: ['content-type', 'x-store-env-id'], maxAge: 600 } : noCors
+  }
+  // The callback form answers most requests (no Origin, or not a storefront route) without a promise: this runs on
+  // every request of the service.
   await app.register(cors, {
     hook: 'onRequest',
-    delegator: async (request: FastifyRequest) => {
+    delegator: (request: FastifyRequest, done: (err: Error | null, options?: object) => void) => {
       const origin = request.headers.origin
-      if (!origin) return { origin: false }
+      if (!origin) return done(null, noCors)
       if (request.method === 'OPTIONS') {
-        const method = String(request.headers['access-control-request-method'] ?? '').toUpperCase()
-        const allowed = isStorefront(method, request.url.split('?')[0]) && await anyStoreAllows(origin)
-        return allowed ? { origin, methods: [method], allowedHeaders: ['content-type', 'x-store-env-id'], maxAge: 600 } : { origin: false }
+        preflight(request, origin).then((options) => done(null, options), done)
+        return
       }
-      if (request.routeOptions.config?.auth !== 'storefront') return { origin: false }
-      const { store } = await storeOf(request)
-      return store && originAllowed(store, origin) ? { origin, exposedHeaders: EXPOSED } : { origin: false }
+      if (request.routeOptions.config?.auth !== 'storefront') return done(null, noCors)
+      storeOf(request).then(({ store }) => done(null, store && originAllowed(store, origin) ? exposing(origin) : noCors), done)
     }
   })
 
