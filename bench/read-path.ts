@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
 import { eventId } from '../src/modules/events/events.repository.js'
 import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
+import { ACCESS_TOKEN_ALG } from '../oauth/keys.js'
 import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 import { systemClock } from '../src/lib/clock.js'
 import { record } from './lib.js'
@@ -68,7 +69,7 @@ async function mintTokens (count: number): Promise<string[]> {
     const grantId = await grant.save()
     await app.services.grants.insert({ id: grantId, orgId: seeded.orgId, personId: seeded.ownerId, clientId: created.clientId, role: 'viewer', scopes: [], storeIds: [seeded.storeId], createdAt: Date.now() })
     const at = new app.oidc.AccessToken({ accountId: seeded.ownerId, client, grantId, scope: 'read', gty: 'authorization_code' })
-    at.resourceServer = new app.oidc.ResourceServer(audience, { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } })
+    at.resourceServer = new app.oidc.ResourceServer(audience, { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } })
     out.push(await at.save())
   }
   return out

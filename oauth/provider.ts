@@ -10,7 +10,7 @@ import type { Freshness } from '../src/lib/freshness.js'
 import { knexAdapterFactory } from './adapter.js'
 import { compareClientSecret, type OauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 import { entitles, type GrantChoice, type GrantsRepository, type LiveGrant } from '../src/modules/connectors/connections/grants.repository.js'
-import { SIGNING_ALG } from './keys.js'
+import { ACCESS_TOKEN_ALG } from './keys.js'
 
 /** The REST API's scope strings (service-api.md section 2), as the resource server's scopes. */
 export const API_SCOPES = ['read', 'write', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`])]
@@ -103,7 +103,7 @@ export function createProvider (deps: ProviderDeps): Provider {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== audience) throw new oidcErrors.InvalidTarget()
-          return { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: SIGNING_ALG } } }
+          return { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } }
         }
       }
     },

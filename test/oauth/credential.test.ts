@@ -1,5 +1,6 @@
 import t from 'tap'
-import { SignJWT, generateKeyPair, decodeJwt } from 'jose'
+import { SignJWT, generateKeyPair, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose'
+import { decrypt } from '../../src/lib/secrets.js'
 import { call, manualClock } from '../helper.js'
 import { addMember, makeStore } from '../factories.js'
 import { connect, connected, makeClient, serve } from './oauth-helper.js'
@@ -77,6 +78,38 @@ t.test('an expired access token is refused with 401 invalid_credentials', async 
   const res = await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })
   t.equal(res.statusCode, 401)
   t.equal(res.json().code, 'invalid_credentials')
+})
+
+t.test('a token accepted before it expired is refused once it has', async (t) => {
+  const clock = manualClock(Date.now())
+  const { app, tokens, tenant } = await connected(t, { clock })
+  const use = () => call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })
+  t.equal((await use()).statusCode, 200)
+  clock.set(decodeJwt(tokens.access_token).exp! * 1000)
+  const res = await use()
+  t.equal(res.statusCode, 401)
+  t.equal(res.json().code, 'invalid_credentials')
+})
+
+t.test('access tokens are signed ES256 and ID tokens RS256, each with a published key', async (t) => {
+  const { base, tokens } = await connected(t, { scope: 'openid reviews:read offline_access' })
+  const jwks = await (await fetch(`${base}/oauth/jwks`)).json() as { keys: Array<{ kid: string, alg: string, kty: string }> }
+  const access = decodeProtectedHeader(tokens.access_token)
+  t.equal(access.alg, 'ES256')
+  t.equal(jwks.keys.find((k) => k.kid === access.kid)?.kty, 'EC')
+  const id = decodeProtectedHeader((tokens as { id_token?: string }).id_token ?? '')
+  t.equal(id.alg, 'RS256', 'OpenID Connect\'s default, which every client accepts')
+  t.equal(jwks.keys.find((k) => k.kid === id.kid)?.kty, 'RSA')
+})
+
+t.test('an access token signed RS256 by our own key, as before ES256, is still accepted', async (t) => {
+  const { app, tokens, tenant } = await connected(t)
+  const rows: Array<{ sealed_jwk: string }> = await app.db('oidc_keys').whereNull('retired_at').select('sealed_jwk')
+  const rsa = rows.map((r) => JSON.parse(decrypt(r.sealed_jwk, app.config.secretKey)) as JWK).find((k) => k.alg === 'RS256')!
+  const earlier = await new SignJWT(decodeJwt(tokens.access_token))
+    .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: rsa.kid }).sign(await importJWK(rsa, 'RS256'))
+  const res = await call(app, { method: 'GET', url: '/v1/account/stores', key: earlier, store: tenant.storeId })
+  t.equal(res.statusCode, 200)
 })
 
 t.test('a token from another issuer is refused with 401 invalid_credentials', async (t) => {

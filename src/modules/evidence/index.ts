@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { evidenceRoutes } from './evidence.routes.js'
+import { ID_TOKEN_ALG } from '../../../oauth/keys.js'
 
 /**
- * Customer evidence per product. Snapshots are signed with the key the OIDC provider signs with and publishes at
- * /oauth/jwks (oauth/index.ts decorates it), so registered after the oauth plugin.
+ * Customer evidence per product. Snapshots are signed RS256, as the contract says, with the provider's newest RSA key
+ * (the one its ID tokens use), published at /oauth/jwks (oauth/index.ts decorates the keys), so registered after the
+ * oauth plugin.
  */
 export default async function evidence (app: FastifyInstance) {
-  await app.register(evidenceRoutes, { service: app.services.evidence, signingKey: () => app.oidcSigningKeys[0] })
+  await app.register(evidenceRoutes, { service: app.services.evidence, signingKey: () => app.oidcSigningKeys.find((key) => key.alg === ID_TOKEN_ALG)! })
 }
