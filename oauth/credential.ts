@@ -1,4 +1,4 @@
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK, type JWTPayload } from 'jose'
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose'
 import type { Clock } from '../src/lib/clock.js'
 import { marker } from '../src/lib/freshness.js'
 import type { Credential, CredentialClaim } from '../src/types.js'
@@ -7,8 +7,6 @@ import { ACCESS_TOKEN_ALGS, publicJwks } from './keys.js'
 
 const TOUCH_EVERY_MS = 60_000
 const KEY_RELOAD_EVERY_MS = 10_000
-/** Tokens whose signature this instance has checked; a token is a few hundred bytes. */
-const VERIFIED_KEPT = 20_000
 
 interface Deps {
   issuer: string
@@ -30,7 +28,7 @@ export function oauthCredentialResolver (deps: Deps) {
   let jwks = createLocalJWKSet({ keys: publicJwks(deps.keys) })
   let reloadedAt = 0
 
-  async function checkSignature (token: string) {
+  async function verify (token: string) {
     const options = { issuer: deps.issuer, audience: deps.audience, algorithms: ACCESS_TOKEN_ALGS, typ: 'at+jwt', currentDate: new Date(deps.clock()) }
     try {
       return (await jwtVerify(token, jwks, options)).payload
@@ -40,23 +38,6 @@ export function oauthCredentialResolver (deps: Deps) {
       jwks = createLocalJWKSet({ keys: publicJwks(await deps.reloadKeys()) })
       return (await jwtVerify(token, jwks, options)).payload
     }
-  }
-
-  /**
-   * A token's signature, issuer and audience hold for as long as it exists, so each is checked once per instance; its
-   * expiry is checked on every use. (Revocation is not the signature's business: the grant's marker settles that.)
-   */
-  const verified = new Map<string, JWTPayload>()
-  async function verify (token: string): Promise<JWTPayload> {
-    const known = verified.get(token)
-    if (known) {
-      if (typeof known.exp === 'number' && known.exp * 1000 > deps.clock()) return known
-      verified.delete(token)
-    }
-    const payload = await checkSignature(token)
-    if (verified.size >= VERIFIED_KEPT) verified.delete(verified.keys().next().value!)
-    verified.set(token, payload)
-    return payload
   }
 
   async function load (grantId: string, personId: string, claim: CredentialClaim): Promise<Credential | null> {
