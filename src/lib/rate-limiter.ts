@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import { base62 } from './ids.js'
+import type { Clock } from './clock.js'
 
 // An entry's id only tells it apart from other entries of the same key at the same millisecond: this instance's
 // random prefix and a counter do, without drawing random bytes on every request.
@@ -9,7 +10,6 @@ function entryId (): string {
   entries = (entries + 1) % 0x7fffffff
   return `${INSTANCE}${entries}`
 }
-import type { Clock } from './clock.js'
 
 export interface Window { ms: number, limit: number }
 
