@@ -10,13 +10,10 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { sha256 } from '../src/lib/secrets.js'
-import { base62, newId } from '../src/lib/ids.js'
-import { systemClock } from '../src/lib/clock.js'
-import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
-import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
-import { ACCESS_TOKEN_ALG } from '../oauth/keys.js'
+import { base62 } from '../src/lib/ids.js'
 import { DURATION, record } from './lib.js'
+import { oauthMinter } from './oauth-tokens.js'
+import { seedKeys } from './read-seed.js'
 import { benchService, figureTable, ROOT, rssMb, startCompiledService, startProcess, wrk } from './wrk.js'
 
 const CHAINS = Number(process.env.BENCH_CHAINS ?? 20)
@@ -24,42 +21,18 @@ const CHAINS = Number(process.env.BENCH_CHAINS ?? 20)
 const CREDENTIALS = Number(process.env.BENCH_CREDENTIALS ?? 8_000)
 
 const { port: PORT, env, config, db, app } = await benchService('eh_bench_oauth')
-const audience = `${config.publicUrl}/v1`
 const tenant = await app.services.bootstrap.bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
 const storeId = tenant.store.id
-const created = await oauthClients(db, systemClock).create({ name: 'Bench platform', redirectUris: ['http://127.0.0.1:9/callback'] })
-const client = (await app.oidc.Client.find(created.clientId))!
-
-/** A connection minted through the provider's own models (the HTTP dance is tested elsewhere), as the service signs. */
-async function mintConnection (withRefresh: boolean) {
-  const grant = new app.oidc.Grant({ accountId: tenant.owner.id, clientId: created.clientId })
-  grant.addOIDCScope('offline_access')
-  grant.addResourceScope(audience, 'read')
-  const grantId = await grant.save()
-  await app.services.grants.insert({ id: grantId, orgId: tenant.organization.id, personId: tenant.owner.id, clientId: created.clientId, role: 'viewer', scopes: ['read'], storeIds: [storeId], createdAt: Date.now() })
-  const at = new app.oidc.AccessToken({ accountId: tenant.owner.id, client, grantId, scope: 'read', gty: 'authorization_code' })
-  at.resourceServer = new app.oidc.ResourceServer(audience, { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } })
-  const access = await at.save()
-  if (!withRefresh) return { access, refresh: null }
-  const rt = new app.oidc.RefreshToken({ accountId: tenant.owner.id, client, grantId, scope: 'offline_access read', resource: audience, gty: 'authorization_code' })
-  return { access, refresh: await rt.save() }
-}
+const minter = await oauthMinter(app, { orgId: tenant.organization.id, personId: tenant.owner.id, storeId }, 'Bench platform')
 
 const tokens: string[] = []
 const refreshTokens: string[] = []
 for (let i = 0; i < CREDENTIALS; i++) {
-  const { access, refresh } = await mintConnection(i < CHAINS)
+  const { access, refresh } = await minter.mint(i < CHAINS)
   tokens.push(access)
   if (refresh) refreshTokens.push(refresh)
 }
-const keys: string[] = []
-const keyRows = []
-for (let i = 0; i < CREDENTIALS; i++) {
-  const secret = `svc_${base62(40)}`
-  keys.push(secret)
-  keyRows.push({ id: newId('key'), org_id: tenant.organization.id, name: `bench ${i}`, role: 'viewer', scopes: '["read"]', prefix: secret.slice(4, 12), secret_hash: sha256(secret), created_at: Date.now(), first_used_at: Date.now(), last_used_at: Date.now() })
-}
-for (let i = 0; i < keyRows.length; i += 500) await db('api_keys').insert(keyRows.slice(i, i + 500))
+const keys = await seedKeys(db, { orgId: tenant.organization.id, storeId, ownerId: tenant.owner.id }, CREDENTIALS)
 await app.close()
 await db.destroy()
 
@@ -76,7 +49,7 @@ function refreshRate (): Refresh {
   const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/refresh-client.ts'], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, BASE: config.publicUrl, CLIENT_ID: created.clientId, CLIENT_SECRET: created.clientSecret!, TOKENS_FILE: files.refresh, CHAINS: String(CHAINS), DURATION: String(DURATION) }
+    env: { ...process.env, BASE: config.publicUrl, CLIENT_ID: minter.clientId, CLIENT_SECRET: minter.clientSecret, TOKENS_FILE: files.refresh, CHAINS: String(CHAINS), DURATION: String(DURATION) }
   })
   if (out.stderr.trim()) console.error(out.stderr.trim())
   const result = JSON.parse(out.stdout.trim().split('\n').pop()!) as Refresh
@@ -99,7 +72,7 @@ try {
   const oauth = wrk('GET /v1/features, OAuth access token', PORT, '/v1/features', rotating(files.tokens))
   const rss = rssMb(pid)
   record('oauth', 'bench:oauth — refresh grants, and OAuth access token vs API key, service in its own process (MySQL + Redis)', [
-    `The service as \`npm start\` runs it; refresh chains from bench/refresh-client.ts and the GETs from wrk (bench/rotate.lua), each in its own process; ${CREDENTIALS} API keys and ${CREDENTIALS} OAuth connections (viewer, scope \`read\`) in rotation, so no per-credential budget is reached.`,
+    `The service as \`npm start\` runs it; refresh chains from bench/refresh-client.ts and the GETs from wrk (bench/rotate.lua), each in its own process; ${CREDENTIALS} viewer API keys and ${CREDENTIALS} viewer OAuth connections (scope \`read\`) in rotation, so no per-credential budget is reached.`,
     '',
     '| refresh-token grants with rotation | grants/s | p50 ms | p99 ms | failures |',
     '|---|---:|---:|---:|---:|',
@@ -109,7 +82,7 @@ try {
     '',
     `OAuth token vs API key: **${(oauth.rps / key.rps).toFixed(2)}** (throughput ratio in the same run). Service RSS at the end: ${rss} MB. Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
     '',
-    'Access tokens are ES256 JWTs (ID tokens stay RS256, OpenID Connect\'s default). A grant validates the client and the refresh token, consumes it and saves its successor (rotation), re-reads the grant and the connection, and signs a new access token. An OAuth GET checks the token\'s signature once per instance (then its expiry only) and settles liveness with the grant\'s and person\'s markers in the limiter\'s one Redis call; an API key GET resolves its hash from memory the same way.'
+    'Access tokens are ES256 JWTs (ID tokens stay RS256, OpenID Connect\'s default). A grant validates the client and the refresh token, consumes it and saves its successor (rotation), re-reads the grant and the connection, and signs a new access token. An OAuth GET checks the token\'s signature only when its credential is loaded (first use, a moved marker, or after a minute) and settles liveness with the grant\'s and person\'s markers in the limiter\'s one Redis call; an API key GET resolves its hash from memory the same way.'
   ].join('\n'))
 } finally {
   service.kill('SIGTERM')

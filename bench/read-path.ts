@@ -14,11 +14,8 @@ import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { createKnex, migrateLatest } from '../src/db.js'
 import { eventId } from '../src/modules/events/events.repository.js'
-import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
-import { ACCESS_TOKEN_ALG } from '../oauth/keys.js'
-import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
-import { systemClock } from '../src/lib/clock.js'
 import { record } from './lib.js'
+import { oauthMinter } from './oauth-tokens.js'
 import { freshness, marker } from '../src/lib/freshness.js'
 import { startCompiledService, startProcess, wrk as runWrk, type WrkFigure } from './wrk.js'
 import { EVENTS, PRODUCTS, REVIEWS, seedEvents, seedKeys, seedReviews, seedStore } from './read-seed.js'
@@ -59,19 +56,9 @@ await app.close()
 await db.destroy()
 
 async function mintTokens (count: number): Promise<string[]> {
-  const audience = `${config.publicUrl}/v1`
-  const created = await oauthClients(db, systemClock).create({ name: 'Bench read path', redirectUris: ['http://127.0.0.1:9/callback'] })
-  const client = (await app.oidc.Client.find(created.clientId))!
+  const minter = await oauthMinter(app, { orgId: seeded.orgId, personId: seeded.ownerId, storeId: seeded.storeId }, 'Bench read path')
   const out: string[] = []
-  for (let i = 0; i < count; i++) {
-    const grant = new app.oidc.Grant({ accountId: seeded.ownerId, clientId: created.clientId })
-    grant.addResourceScope(audience, 'read')
-    const grantId = await grant.save()
-    await app.services.grants.insert({ id: grantId, orgId: seeded.orgId, personId: seeded.ownerId, clientId: created.clientId, role: 'viewer', scopes: [], storeIds: [seeded.storeId], createdAt: Date.now() })
-    const at = new app.oidc.AccessToken({ accountId: seeded.ownerId, client, grantId, scope: 'read', gty: 'authorization_code' })
-    at.resourceServer = new app.oidc.ResourceServer(audience, { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } })
-    out.push(await at.save())
-  }
+  for (let i = 0; i < count; i++) out.push((await minter.mint()).access)
   return out
 }
 
