@@ -1,100 +1,69 @@
 /**
  * `npm run bench:mcp`: an MCP tools/call (`list_products`, 20 items) against the same REST call it becomes
- * (`GET /v1/products?limit=20`), both through the whole pipeline, and a bare fastify route, in the same run. The
- * service runs in its own process (bench/mcp-server.ts); autocannon runs here. Recorded in bench/RESULTS.md.
- * REST and MCP are measured in BENCH_ROUNDS back-to-back pairs, the order alternating, and the ratio taken per pair:
- * on a shared machine the load drifts between targets, and one pair alone can land on either side of a spike.
- * Options: BENCH_DURATION (s), BENCH_CONNECTIONS, BENCH_DATABASE_URL (default mysql …/bench_mcp), BENCH_KEYS,
- * BENCH_ROUNDS (default 3), BENCH_SERVER_ARGS (node flags for the service process, e.g. `--cpu-prof`).
+ * (`GET /v1/products?limit=20`), both through the whole pipeline. The service runs in its own process as `npm start`
+ * runs it (MySQL + Redis), wrk drives both from another (bench/mcp.lua, keys in rotation), and a bare fastify
+ * process is the anchor. REST and MCP are measured in BENCH_ROUNDS back-to-back pairs, the order alternating, and
+ * the ratio taken per pair: on a shared machine the load drifts between targets. Each figure also carries the
+ * service's CPU per request, steadier than requests/s when other work shares the cores. Records bench/RESULTS.md.
+ * Benchmarks are not tests: nothing here asserts on time.
  */
-import { fork, type ChildProcess } from 'node:child_process'
+import { writeFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { cpus, loadavg } from 'node:os'
-import type autocannon from 'autocannon'
-import { DURATION, measure, record, table, type Figure } from './lib.js'
-
-interface Ready { appUrl: string, bareUrl: string, storeId: string, keys: string[] }
-
-function startServer (): Promise<{ ready: Ready, child: ChildProcess }> {
-  const env = { ...process.env, BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bench_mcp' }
-  const child = fork(join(import.meta.dirname, 'mcp-server.ts'), { execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  return new Promise((resolve, reject) => {
-    child.once('message', (ready) => resolve({ ready: ready as Ready, child }))
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)))
-  })
-}
-
-/** The service process's CPU time so far (user + system, µs). */
-function cpuOf (child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve((m as { cpu: number }).cpu))
-    child.send('cpu')
-  })
-}
-
-function rssOf (child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve((m as { rss: number }).rss))
-    child.send('rss')
-  })
-}
-
-/** Round-robin over many keys so no credential reaches its rate limit during the run. */
-function rotating (ready: Ready, request: autocannon.Request): autocannon.Request[] {
-  let next = 0
-  return [{
-    ...request,
-    setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${ready.keys[next++ % ready.keys.length]}`, 'x-store-env-id': ready.storeId } })
-  }]
-}
+import { record } from './lib.js'
+import { seedKeys } from './read-seed.js'
+import { benchService, cpuMicros, figureTable, rssMb, startCompiledService, startProcess, wrk, type WrkFigure } from './wrk.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+/** Per-key budgets are 50 per 10 s: enough keys that the run measures the endpoint, never a 429. */
+const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
 
-interface CpuFigure extends Figure { cpuPerRequest: number }
+const { port: PORT, env, db, app } = await benchService('eh_bench_mcp')
+const tenant = await app.services.bootstrap.bootstrap({ org: 'Bench MCP', store: 'Bench store', owner: `bench-mcp-${Date.now()}@example.test` })
+const storeId = tenant.store.id
+const keys = await seedKeys(db, { orgId: tenant.organization.id, storeId, ownerId: tenant.owner.id }, KEYS)
+const products = Array.from({ length: 100 }, (_, i) => ({ platformProductId: `p${i}`, title: `Product ${i}`, url: `https://shop.example/p/${i}` }))
+const seeded = await app.inject({ method: 'PUT', url: '/v1/products', headers: { authorization: `Bearer ${tenant.apiKey.secret}`, 'x-store-env-id': storeId }, payload: { products } })
+if (seeded.statusCode !== 200) throw new Error(`seeding products failed: ${seeded.body}`)
+await app.close()
+await db.destroy()
 
-const TOOL_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_products', arguments: { limit: 20 } } })
+const dir = mkdtempSync(join(tmpdir(), 'eh-bench-mcp-'))
+const keysFile = join(dir, 'keys')
+writeFileSync(keysFile, keys.join('\n') + '\n')
 
-/** The 1-minute load average: the machine is shared, so a figure means little without it. */
-const load = () => loadavg()[0].toFixed(1)
+interface CpuFigure extends WrkFigure { cpuPerRequest: number }
 
-async function main () {
-  const loadBefore = load()
-  const { ready, child } = await startServer()
-  try {
-    const targets: Array<[string, autocannon.Options]> = [
-      ['bare fastify route', { url: ready.bareUrl }],
-      ['REST `GET /v1/products?limit=20`', { url: ready.appUrl, requests: rotating(ready, { method: 'GET', path: '/v1/products?limit=20' }) }],
-      ['MCP `tools/call list_products {limit: 20}`', {
-        url: ready.appUrl,
-        requests: rotating(ready, { method: 'POST', path: '/mcp', body: TOOL_CALL, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } })
-      }]
-    ]
-    for (const [name, options] of targets) await measure(`warm-up: ${name}`, { ...options, duration: 2 })
-    const [bareTarget, restTarget, toolTarget] = targets
-    /** Also the service's CPU time per request: steadier than requests/s when other work shares the cores. */
-    const measureCpu = async (name: string, options: autocannon.Options): Promise<CpuFigure> => {
-      const before = await cpuOf(child)
-      const figure = await measure(name, options)
-      const cpu = (await cpuOf(child)) - before
-      return { ...figure, cpuPerRequest: Math.round(cpu / Math.max(1, figure.rps * DURATION)) }
-    }
-    const bare = await measure(...bareTarget)
-    const pairs: Array<[CpuFigure, CpuFigure]> = []
-    for (let round = 0; round < ROUNDS; round++) {
-      const label = (target: typeof restTarget): typeof restTarget => [`${target[0]} (round ${round + 1})`, target[1]]
-      if (round % 2 === 0) {
-        const rest = await measureCpu(...label(restTarget))
-        pairs.push([rest, await measureCpu(...label(toolTarget))])
-      } else {
-        const tool = await measureCpu(...label(toolTarget))
-        pairs.push([await measureCpu(...label(restTarget)), tool])
-      }
-    }
-    const rss = await rssOf(child)
-    report(ready, bare, pairs, rss, `${loadBefore} before, ${load()} after, on ${cpus().length} cores`)
-  } finally {
-    child.disconnect()
+const barePort = PORT + 1000
+const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { ...env, PORT: String(barePort) }, /listening/)
+const service = await startCompiledService(env)
+const pid = service.pid!
+try {
+  const call = (name: string, mode: 'rest' | 'mcp'): CpuFigure => {
+    const before = cpuMicros(pid)
+    const figure = wrk(name, PORT, '/', { script: 'bench/mcp.lua', args: [storeId, keysFile, mode], pid })
+    const requests = Math.max(1, figure.rps * Number(process.env.BENCH_DURATION ?? 10))
+    return { ...figure, cpuPerRequest: Math.round((cpuMicros(pid) - before) / requests) }
   }
+  const anchor = wrk('bare fastify route (own process)', barePort, '/bare')
+  call('warm-up, REST (not recorded)', 'rest')
+  call('warm-up, MCP (not recorded)', 'mcp')
+  const pairs: Array<[CpuFigure, CpuFigure]> = []
+  for (let round = 1; round <= ROUNDS; round++) {
+    const rest = () => call(`REST \`GET /v1/products?limit=20\` (round ${round})`, 'rest')
+    const tool = () => call(`MCP \`tools/call list_products {limit: 20}\` (round ${round})`, 'mcp')
+    if (round % 2 === 1) {
+      const r = rest()
+      pairs.push([r, tool()])
+    } else {
+      const m = tool()
+      pairs.push([rest(), m])
+    }
+  }
+  report(anchor, pairs)
+} finally {
+  service.kill('SIGTERM')
+  bare.kill('SIGTERM')
 }
 
 function median (values: number[]): number {
@@ -103,37 +72,20 @@ function median (values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
-function report (ready: Ready, bare: Figure, pairs: Array<[CpuFigure, CpuFigure]>, rss: number, loads: string) {
+function report (anchor: WrkFigure, pairs: Array<[CpuFigure, CpuFigure]>) {
   const ratios = pairs.map(([rest, tool]) => tool.rps / rest.rps)
   const ratio = median(ratios)
   const of = (pick: (f: CpuFigure) => number, side: 0 | 1) => median(pairs.map((pair) => pick(pair[side])))
   const cpu = pairs.map(([rest, tool]) => `${rest.cpuPerRequest}/${tool.cpuPerRequest}`).join(', ')
-  const cpuRatio = of((f) => f.cpuPerRequest, 0) / of((f) => f.cpuPerRequest, 1)
-  console.log(`\ntool call / REST call: ${ratio.toFixed(2)}× requests/s, median of ${ratios.map((r) => r.toFixed(2)).join(', ')} (target ≥ 0.8×); ` +
-    `service CPU µs per request REST/MCP ${cpu} (capacity ${cpuRatio.toFixed(2)}×); server RSS ${(rss / 2 ** 20).toFixed(0)} MiB`)
-  record('mcp', 'bench:mcp — an MCP tool call against the same REST call (MySQL + Redis)', [
-    `One store with 100 products; ${ready.keys.length} editor keys in rotation, so no per-key budget is reached (non-2xx should be 0).`,
-    'The tool call is authenticated at /mcp, then injected into the app as the REST call with the credential /mcp',
-    'resolved handed over (no second lookup), so it pays the JSON-RPC envelope, the SDK and the in-process REST pipeline.',
-    `REST and MCP ran in ${pairs.length} back-to-back pairs, the order alternating; each pair gives one ratio.`,
-    `Machine load average (1 min): ${loads}.`,
+  const capacity = of((f) => f.cpuPerRequest, 0) / of((f) => f.cpuPerRequest, 1)
+  console.log(`\ntool call / REST call: ${ratio.toFixed(2)}× requests/s (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ≥ 0.8×); service CPU µs per request REST/MCP ${cpu}`)
+  record('mcp', 'bench:mcp — an MCP tool call against the same REST call, service in its own process (MySQL + Redis, wrk)', [
+    `The service as \`npm start\` runs it; wrk (bench/mcp.lua) in its own process; the bare route in a third. One store with 100 products; ${KEYS} viewer keys in rotation, so no per-key budget is reached. The tool call is authenticated at /mcp, then injected into the app as the REST call with the credential /mcp resolved handed over (no second lookup), so it pays the JSON-RPC envelope, the SDK and the in-process REST pipeline. REST and MCP ran in ${pairs.length} back-to-back pairs, the order alternating; each pair gives one ratio.`,
     '',
-    table([bare, ...pairs.flat()], bare),
+    figureTable([anchor, ...pairs.flat()]),
     '',
-    `Tool call against the REST call: **${ratio.toFixed(2)}×** the requests/s, median of the pairs (${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')}; ` +
-      `target ≥ 0.8×); median p50 ${of((f) => f.p50, 1)} ms against ${of((f) => f.p50, 0)} ms, p99 ${of((f) => f.p99, 1)} ms against ` +
-      `${of((f) => f.p99, 0)} ms. Service CPU per request, REST/MCP by pair: ${cpu} µs, so a tool call costs ` +
-      `${(1 / cpuRatio).toFixed(2)}× the CPU of the REST call (a CPU-bound capacity of ${cpuRatio.toFixed(2)}×). Server RSS after the run: ${(rss / 2 ** 20).toFixed(0)} MiB.`,
+    `Tool call against the REST call: **${ratio.toFixed(2)}×** the requests/s, median of the pairs (${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')}; target ≥ 0.8×); median p99 ${of((f) => f.p99, 1)} ms against ${of((f) => f.p99, 0)} ms. Service CPU per request, REST/MCP by pair: ${cpu} µs, so a tool call costs ${(1 / capacity).toFixed(2)}× the CPU of the REST call. Service RSS at the end: ${rssMb(pid)} MB. Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
     '',
-    'Where the difference went (service `--cpu-prof` over the MCP window, 2026-11-23, by then one credential lookup, no',
-    'server close): the same four queries and one Redis call as REST, whose socket writes cost about twice as much per',
-    'call at the lower rate; the SDK (per-request Server and transport, zod message and result validation, the web',
-    'Request/Response round trip, the JSON-RPC response carrying the REST JSON twice, as text and structuredContent);',
-    'the second fastify pipeline that app.inject runs; and the garbage all of it makes (GC about 12% against 6%).'
+    'Where the difference goes (service `--cpu-prof` over tool calls, 2026-11-24): spread thinly over the SDK\'s transport and protocol (zod parsing of each message, including an initialize check that fails, building its error, on every message that is not one), the web Request/Response round trip, light-my-request\'s request and response for the injected REST call, and the garbage they make; no single part is large.'
   ].join('\n'))
 }
-
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})

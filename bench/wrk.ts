@@ -75,6 +75,12 @@ export function rssMb (pid: number): number {
   return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024)
 }
 
+/** The process's CPU time so far (user + system), in µs: /proc counts clock ticks, 100 per second on Linux. */
+export function cpuMicros (pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
+
 export interface WrkFigure { name: string, rps: number, p50: number, p99: number, non2xx: number, rss: number | null }
 
 /**
