@@ -48,6 +48,7 @@ import { oauthClients } from './modules/connectors/connections/oauth-clients.rep
 import { subscriptionsRepository } from './delivery/subscriptions.repository.js'
 import { outboxRepository } from './delivery/outbox.repository.js'
 import { deliveryWorker, type WorkerOptions } from './delivery/worker.js'
+import { deliveryWakeups } from './delivery/wakeups.js'
 import { featuresRepository } from './modules/features/features.repository.js'
 import { featuresService } from './modules/features/features.service.js'
 import { billingRepository } from './modules/billing/billing.repository.js'
@@ -305,9 +306,12 @@ export function buildServices (deps: ServiceDeps) {
     afterCommit(trx, () => freshness.bump([marker.events(storeId)]))
   })
 
-  // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8).
+  // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8); workers
+  // in other processes hear of it once that commits.
+  const wakeups = deliveryWakeups(deps.redis, deps.redisPrefix ?? 'eh:', (obj, msg) => log.warn(obj, msg))
   events.onAppended(async (trx, appended) => {
-    await outbox.fanOut(trx, appended.map((event) => ({ seq: parseEventId(event.id)!, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
+    const queued = await outbox.fanOut(trx, appended.map((event) => ({ seq: parseEventId(event.id)!, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
+    if (queued > 0) wakeups.queued(trx)
   })
 
   /** The delivery pipeline shared by outbound webhooks and connector hooks; jobs and tests start workers from it. */
@@ -315,7 +319,7 @@ export function buildServices (deps: ServiceDeps) {
     subscriptions,
     outbox,
     createWorker: (options: Partial<WorkerOptions> = {}) => deliveryWorker({
-      outbox, clock, secretKey, publicUrl, allowPrivate, redis: deps.redis, redisPrefix: deps.redisPrefix ?? 'eh:', log, hookItem: toItem
+      outbox, clock, secretKey, publicUrl, allowPrivate, redis: deps.redis, redisPrefix: deps.redisPrefix ?? 'eh:', log, hookItem: toItem, wakeups
     }, options)
   }
 

@@ -73,10 +73,11 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
      * Runs inside the appending transaction, so events and their deliveries commit (or vanish) together. The events
      * of one append are one store's: one subscription lookup and multi-row inserts serve the whole batch.
      */
-    async fanOut (trx: Knex.Transaction, events: Array<{ seq: number, orgId: string, storeEnvId: string, type: string }>, now: number): Promise<void> {
-      if (events.length === 0) return
+    /** Queues a delivery of each event to each subscription that wants it; answers how many it queued. */
+    async fanOut (trx: Knex.Transaction, events: Array<{ seq: number, orgId: string, storeEnvId: string, type: string }>, now: number): Promise<number> {
+      if (events.length === 0) return 0
       const subs = (await subscriptions.active(trx, events[0].storeEnvId)).map((s) => ({ id: s.id, events: JSON.parse(s.events) as string[] }))
-      if (subs.length === 0) return
+      if (subs.length === 0) return 0
       const rows = events.flatMap((event) => subs.filter((s) => matchesEvent(s.events, event.type)).map((s) => ({
         org_id: event.orgId,
         store_env_id: event.storeEnvId,
@@ -90,6 +91,7 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200 there.
       const chunk = isMysql(trx) ? 1000 : 200
       for (let i = 0; i < rows.length; i += chunk) await trx('webhook_deliveries').insert(rows.slice(i, i + chunk))
+      return rows.length
     },
 
     /**

@@ -11,6 +11,7 @@ import { retryDelay } from './schedule.js'
 import { signatureHeaders } from './sign.js'
 import { checkLiteralHost, guardedLookup } from './url-guard.js'
 import { providerRequest, type ProviderConfig } from './providers.js'
+import type { DeliveryWakeups } from './wakeups.js'
 
 export interface WorkerOptions {
   /** No answer within this many ms is a failed attempt (decisions.md section 8: 10 s). */
@@ -53,6 +54,8 @@ export interface WorkerDeps {
   log: { warn: (obj: object, msg: string) => void, error: (obj: object, msg: string) => void }
   /** The item a connector hook receives (modules/connectors/items.ts), passed in so delivery imports no module. */
   hookItem: HookItem
+  /** Wake-ups from other processes that committed deliveries (delivery/wakeups.ts); without them it polls. */
+  wakeups?: Pick<DeliveryWakeups, 'listen'>
 }
 
 export type HookItem = (event: { id: string, type: string, createdAt: string, data: Record<string, unknown> }) => object
@@ -215,6 +218,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
   let stopped: Promise<void> | null = null
   let loop: Promise<void> | null = null
   let nudged = false
+  let listening: Promise<() => void> | null = null
 
   /** Sends one delivery; resolves to the step that records its outcome, run after the receiver's slot is freed. */
   async function attempt (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<Recorder> {
@@ -283,6 +287,11 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     }
   }
 
+  function nudge () {
+    nudged = true
+    sleep.wake()
+  }
+
   return {
     options,
     stats,
@@ -298,15 +307,13 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       }
     },
 
-    /** New deliveries were committed here: look now instead of at the next poll (other instances still poll). */
-    nudge () {
-      nudged = true
-      sleep.wake()
-    },
+    /** New deliveries were committed: look now instead of at the next poll. */
+    nudge,
 
     start () {
       if (running) return
       running = true
+      listening = deps.wakeups?.listen(nudge) ?? null
       loop = run()
     },
 
@@ -315,6 +322,8 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       stopped ??= (async () => {
         running = false
         sleep.wake()
+        const stopListening = await listening
+        stopListening?.()
         await loop
         await Promise.allSettled([...inFlight])
         await receivers.close()

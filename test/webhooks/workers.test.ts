@@ -126,3 +126,22 @@ t.test('two API processes and two worker processes on one database deliver every
   const list = await call(app, { method: 'GET', url: '/v1/products?limit=1', key: tenant.key, store: tenant.storeId })
   t.equal(list.json().meta.total, 120)
 })
+
+t.test('a worker hears at once of deliveries another instance commits, not at its next poll', { skip: onMysql ? false : 'instances tell each other through Redis', timeout: 60_000 }, async (t) => {
+  const redisPrefix = `eh:test:${base62(10)}:`
+  const writer = await build(t, { redisPrefix })
+  const other = await build(t, { redisPrefix })
+  const tenant = await makeTenant(writer)
+  const rx = await receiver(t)
+  await createWebhook(writer, tenant, rx.url)
+  // Polling every ten minutes: only the wake-up can bring the delivery within the test's minute.
+  const worker = testWorker(t, other, [tenant.storeId], { pollMs: 600_000 })
+  worker.start()
+  const channel = `${redisPrefix}deliveries:committed`
+  while (Number((await writer.redis!.pubsub('NUMSUB', channel))[1]) < 1) await new Promise((resolve) => setTimeout(resolve, 20))
+  // Its first look at the outbox (empty) is done long before this; from now on it sleeps.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const event = await appendEvent(writer, tenant, 'loyalty.referral_reward', { i: 1 })
+  await rx.waitFor(1)
+  t.equal(rx.bodies()[0].id, event.id)
+})
