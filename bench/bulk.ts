@@ -1,27 +1,37 @@
 /**
  * npm run bench:bulk — PUT /v1/products with 250-item batches on MySQL + Redis through the whole pipeline, in items/s
  * and p99, against a raw knex multi-row upsert (INSERT … ON DUPLICATE KEY UPDATE) of the same rows in the same run,
- * and against a bare fastify route. The service runs as its own process (src/server.ts); autocannon and the raw
- * upsert run in this one.
+ * and against a bare fastify route. The service runs in its own process as `npm start` runs it, wrk (bench/bulk.lua)
+ * in another, the bare route in a third; the raw upsert, the anchor of the write, runs in this one.
  */
-import { loadavg } from 'node:os'
-import { bareServer, DURATION, measure, record, table } from './lib.js'
-import { benchSetup, DATABASE_URL, drain, percentile } from './catalog-lib.js'
-import { startService } from './service-process.js'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DURATION, record } from './lib.js'
+import { benchSetup, DATABASE_URL, percentile } from './catalog-lib.js'
+import { figureTable, freePort, startCompiledService, startProcess, wrk } from './wrk.js'
 
 const BATCH = 250
 const POOL = 5000
 const CONNECTIONS = Number(process.env.BENCH_BULK_CONNECTIONS ?? 8)
 
-const { config, db, orgId, storeId, rotating } = await benchSetup(2000)
-const service = await startService('server', {
+const { config, db, orgId, storeId, secrets } = await benchSetup(2000)
+const port = await freePort()
+const env = {
+  ...process.env,
+  PORT: String(port),
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
   DATABASE_URL,
   REDIS_URL: config.redisUrl ?? 'redis://127.0.0.1:6379',
   SECRET_KEY: config.secretKey,
+  LOG_LEVEL: 'silent',
   WORKERS: 'false'
-})
-const apiUrl = service.url
-const bare = await bareServer()
+}
+const keysFile = join(mkdtempSync(join(tmpdir(), 'eh-bench-bulk-')), 'keys')
+writeFileSync(keysFile, secrets.join('\n') + '\n')
+const barePort = await freePort()
+const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { ...env, PORT: String(barePort) }, /listening/)
+const service = await startCompiledService(env)
 
 function items (n: number, tag = String(n)) {
   return Array.from({ length: BATCH }, (_, i) => {
@@ -70,20 +80,20 @@ async function rawUpsert (withEvents = false) {
   const rps = Math.round(latencies.length / DURATION)
   const name = withEvents ? 'raw knex upsert + 250 event rows, one transaction' : 'raw knex multi-row upsert, 250 rows'
   console.log(`${name}: ${rps} batches/s, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`)
-  return { name, rps, p50: Math.round(percentile(latencies, 0.5)), p99: Math.round(percentile(latencies, 0.99)), errors: 0, non2xx: 0 }
+  return { name, rps, p99: Math.round(percentile(latencies, 0.99)), non2xx: 0 }
 }
 
-const baseline = await measure('bare fastify route', { url: bare.url })
+const batches = (mode: 'changed' | 'same') => ({ script: 'bench/bulk.lua', args: [storeId, keysFile, mode], connections: CONNECTIONS })
+const baseline = wrk('bare fastify route (own process)', barePort, '/bare')
 const raw = await rawUpsert()
 const rawEvents = await rawUpsert(true)
-const api = await measure('PUT /v1/products, 250 changed items', { url: apiUrl, connections: CONNECTIONS, requests: rotating('PUT', ['/v1/products'], (n) => JSON.stringify({ products: items(n) })) })
-const same = JSON.stringify({ products: items(0, 'fixed') })
-const noop = await measure('PUT /v1/products, 250 identical items (re-send)', { url: apiUrl, connections: CONNECTIONS, requests: rotating('PUT', ['/v1/products'], () => same) })
+const api = wrk('PUT /v1/products, 250 changed items', port, '/', batches('changed'))
+const noop = wrk('PUT /v1/products, 250 identical items (re-send)', port, '/', batches('same'))
 
-const line = (f: typeof raw) => `| ${f.name} | ${f.rps * BATCH} | ${(f.rps / raw.rps).toFixed(2)} | ${f.p99} | ${f.non2xx + f.errors} |`
+const line = (f: { name: string, rps: number, p99: number, non2xx: number }) => `| ${f.name} | ${f.rps * BATCH} | ${(f.rps / raw.rps).toFixed(2)} | ${f.p99} | ${f.non2xx} |`
 record('bulk', 'bench:bulk — PUT /products, 250-item batches (MySQL + Redis)', [
   `${CONNECTIONS} concurrent writers into one store; ids drawn from a pool of ${POOL}, so batches mix inserts and updates.`,
-  `Service in its own process${process.env.BENCH_SERVICE_DIR ? ` (built from ${process.env.BENCH_SERVICE_DIR})` : ''}; machine load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')}.`,
+  `The service as \`npm start\` runs it, in its own process; wrk (bench/bulk.lua, ${CONNECTIONS} connections) in another; the raw upsert from this process. Machine load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')}.`,
   '',
   '| target | items/s | vs raw knex | p99 ms per batch | failures |',
   '|---|---:|---:|---:|---:|',
@@ -94,7 +104,7 @@ record('bulk', 'bench:bulk — PUT /products, 250-item batches (MySQL + Redis)',
   '',
   'Request-level figures against the bare route:',
   '',
-  table([baseline, api, noop], baseline),
+  figureTable([baseline, api, noop], false),
   '',
   'Per batch the API does, in one READ COMMITTED transaction: a locking read of the batch\'s rows (in key order), compare,',
   'one multi-row upsert of the changed rows, then the store\'s event lock (ids stay commit-ordered), one multi-row',
@@ -103,6 +113,6 @@ record('bulk', 'bench:bulk — PUT /products, 250-item batches (MySQL + Redis)',
   'items are not written at all, so an identical re-send costs little more than the read. Shared 2-core machine.'
 ].join('\n'))
 
-await drain()
-await Promise.all([service.stop(), bare.app.close()])
+service.kill('SIGTERM')
+bare.kill('SIGTERM')
 await db.destroy()

@@ -41,7 +41,7 @@ export async function benchSetup (keys: number) {
       }
     }]
   }
-  return { config, db, services, orgId: tenant.organization.id, storeId: tenant.store.id, rotating }
+  return { config, db, services, secrets, orgId: tenant.organization.id, storeId: tenant.store.id, rotating }
 }
 
 /** Lets requests autocannon left in flight finish before the pool closes. */

@@ -4,6 +4,7 @@
  * RSS. The load generator never shares a process with what it measures.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
 import { readFileSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +15,15 @@ import { createKnex, migrateLatest } from '../src/db.js'
 import { CONNECTIONS, DURATION } from './lib.js'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** A port nothing listens on now, for a process the bench starts. */
+export async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
 
 /** Creates the database a `mysql://…/name` URL names, if it is not there. */
 export async function ensureDatabase (databaseUrl: string): Promise<void> {
@@ -84,11 +94,11 @@ export function cpuMicros (pid: number): number {
 export interface WrkFigure { name: string, rps: number, p50: number, p99: number, non2xx: number, rss: number | null }
 
 /**
- * wrk -t2 against `path` on `port`; with `script`, wrk runs that Lua file with `path` and `args` after `--` (the
+ * wrk -t2 against `path` on `port` (CONNECTIONS unless `connections` says); with `script`, wrk runs that Lua file with `path` and `args` after `--` (the
  * script builds the requests). With `pid`, the figure carries that process's RSS at the end.
  */
-export function wrk (name: string, port: number, path: string, options: { script?: string, args?: string[], pid?: number } = {}): WrkFigure {
-  const argv = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--latency']
+export function wrk (name: string, port: number, path: string, options: { script?: string, args?: string[], pid?: number, connections?: number } = {}): WrkFigure {
+  const argv = ['-t2', `-c${options.connections ?? CONNECTIONS}`, `-d${DURATION}s`, '--latency']
   if (options.script) argv.push('-s', join(ROOT, options.script))
   argv.push(`http://127.0.0.1:${port}${options.script ? '' : path}`)
   if (options.script) argv.push('--', path, ...(options.args ?? []))

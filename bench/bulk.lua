@@ -1,0 +1,36 @@
+-- wrk script for bench:bulk: PUT /v1/products with 250-item batches, each request with the next key of a file, so
+-- no key reaches its own rate limit. Arguments: path (unused), store id, keys file, mode: 'changed' (ids from a pool
+-- of 5000 and a new title each time, so batches mix inserts and updates) or 'same' (one fixed batch re-sent).
+local keys = {}
+local store, mode, fixed
+local i, n = 0, 0
+local BATCH, POOL = 250, 5000
+
+local function batch (tag, base)
+  local items = {}
+  for k = 0, BATCH - 1 do
+    local id = 'sku-' .. ((base * BATCH + k) % POOL)
+    local excluded = k % 17 == 0
+    items[#items + 1] = string.format(
+      '{"platformProductId":"%s","title":"Product %s v%s","url":"https://shop.example/p/%s","imageUrl":"https://cdn.shop.example/%s.jpg","excludedFromReviewRequests":%s,"exclusionReason":%s}',
+      id, id, tag, id, id, tostring(excluded), excluded and '"sample"' or 'null')
+  end
+  return '{"products":[' .. table.concat(items, ',') .. ']}'
+end
+
+init = function (args)
+  store, mode = args[2], args[4]
+  for line in io.lines(args[3]) do keys[#keys + 1] = line end
+  -- Each thread its own seed (the address of a fresh table), so the threads' batches differ.
+  math.randomseed(os.time() + tonumber(tostring({}):match('0x(%x+)') or '0', 16) % 100000)
+  i = math.random(#keys)
+  n = math.random(1, 1000000)
+  fixed = batch('fixed', 0)
+end
+
+request = function ()
+  i = i % #keys + 1
+  n = n + 1
+  local body = mode == 'same' and fixed or batch(tostring(n), n)
+  return wrk.format('PUT', '/v1/products', { ['Authorization'] = 'Bearer ' .. keys[i], ['x-store-env-id'] = store, ['content-type'] = 'application/json' }, body)
+end
