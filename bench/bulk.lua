@@ -1,10 +1,19 @@
 -- wrk script for bench:bulk: PUT /v1/products with 250-item batches, each request with the next key of a file, so
 -- no key reaches its own rate limit. Arguments: path (unused), store id, keys file, mode: 'changed' (ids from a pool
 -- of 5000 and a new title each time, so batches mix inserts and updates) or 'same' (one fixed batch re-sent).
+-- Like the raw upsert it is read against, batches in flight together draw different blocks of the pool: the two
+-- threads (wrk.ts runs -t2) take alternate blocks, each thread's connections consecutive ones.
 local keys = {}
 local store, mode, fixed
 local i, n = 0, 0
 local BATCH, POOL = 250, 5000
+local threads = 0
+
+-- Runs in wrk's main state: numbers each thread (its global `tid`).
+setup = function (thread)
+  thread:set('tid', threads)
+  threads = threads + 1
+end
 
 local function batch (tag, base)
   local items = {}
@@ -21,16 +30,15 @@ end
 init = function (args)
   store, mode = args[2], args[4]
   for line in io.lines(args[3]) do keys[#keys + 1] = line end
-  -- Each thread its own seed (the address of a fresh table), so the threads' batches differ.
-  math.randomseed(os.time() + tonumber(tostring({}):match('0x(%x+)') or '0', 16) % 100000)
+  math.randomseed(os.time() + tid)
   i = math.random(#keys)
-  n = math.random(1, 1000000)
+  n = tid
   fixed = batch('fixed', 0)
 end
 
 request = function ()
   i = i % #keys + 1
-  n = n + 1
+  n = n + 2
   local body = mode == 'same' and fixed or batch(tostring(n), n)
   return wrk.format('PUT', '/v1/products', { ['Authorization'] = 'Bearer ' .. keys[i], ['x-store-env-id'] = store, ['content-type'] = 'application/json' }, body)
 end

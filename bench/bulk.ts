@@ -92,7 +92,7 @@ const noop = wrk('PUT /v1/products, 250 identical items (re-send)', port, '/', b
 
 const line = (f: { name: string, rps: number, p99: number, non2xx: number }) => `| ${f.name} | ${f.rps * BATCH} | ${(f.rps / raw.rps).toFixed(2)} | ${f.p99} | ${f.non2xx} |`
 record('bulk', 'bench:bulk — PUT /products, 250-item batches (MySQL + Redis)', [
-  `${CONNECTIONS} concurrent writers into one store; ids drawn from a pool of ${POOL}, so batches mix inserts and updates.`,
+  `${CONNECTIONS} concurrent writers into one store; ids drawn from a pool of ${POOL}, so batches mix inserts and updates; batches in flight together take different blocks of the pool, for the API as for the raw upsert.`,
   `The service as \`npm start\` runs it, in its own process; wrk (bench/bulk.lua, ${CONNECTIONS} connections) in another; the raw upsert from this process. Machine load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')}.`,
   '',
   '| target | items/s | vs raw knex | p99 ms per batch | failures |',

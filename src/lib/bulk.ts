@@ -155,6 +155,17 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
  * the index it walks, the same for every batch, and the read sees the latest committed values, not a snapshot.
  * SQLite has a single writer, so its transaction already is the lock.
  */
+/**
+ * `table`, read through its (store_env_id, `keyColumn`) index (knex's name for it) on MySQL. Past 200 values
+ * in one IN list (eq_range_index_dive_limit) MariaDB estimates from statistics instead of probing the index and may
+ * walk every row of the store instead: as a bulk upsert's locking read, that locks the store's whole table and queues
+ * every writer behind it (bench:bulk: 0.20x the raw upsert with it, see bench/RESULTS.md).
+ */
+export function byStoreKey<Row extends object> (trx: Knex, table: string, keyColumn: string, kind: 'unique' | 'index' = 'unique'): Knex.QueryBuilder<Row, Row[]> {
+  if (!isMysql(trx)) return trx<Row, Row[]>(table)
+  return trx.from<Row, Row[]>(trx.raw('?? FORCE INDEX (??)', [table, `${table}_store_env_id_${keyColumn}_${kind}`]))
+}
+
 export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boolean): Q {
   if (lock && (query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forUpdate()
   return query

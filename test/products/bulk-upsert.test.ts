@@ -1,5 +1,5 @@
 import t from 'tap'
-import { call, sharedApp } from '../helper.js'
+import { call, onMysql, sharedApp } from '../helper.js'
 import { makeTenant, makeStore } from '../factories.js'
 import { newId } from '../../src/lib/ids.js'
 
@@ -82,6 +82,26 @@ t.test('concurrent batches over the same ids leave one row per id and lose no it
   const rows = await app.db('products').where({ store_env_id: tenant.storeId }).select('platform_product_id')
   t.equal(rows.length, 80, 'every id once')
   t.equal(new Set(rows.map((r: { platform_product_id: string }) => r.platform_product_id)).size, 80)
+})
+
+// MariaDB plans an IN list of more than 200 values from statistics and may walk the whole store instead of the
+// unique index; as a locking read that waits on every row another writer of the store holds.
+t.test('a batch of 250 ids does not wait for another writer holding a different product of the store', { skip: !onMysql && 'SQLite has one writer' }, async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const ids = Array.from({ length: 250 }, (_, i) => `k-${String(i).padStart(3, '0')}`)
+  await put(app, tenant, ids.map((id) => ({ platformProductId: id, title: 'v1' })))
+  await put(app, tenant, [{ platformProductId: 'held', title: 'v1' }])
+  const { id } = await app.db('products').where({ store_env_id: tenant.storeId, platform_product_id: 'held' }).first('id')
+  const holder = await app.db.transaction()
+  try {
+    await holder('products').where({ id }).forUpdate()
+    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000).unref())
+    const first = await Promise.race([put(app, tenant, ids.map((id) => ({ platformProductId: id, title: 'v2' }))).then((res) => res.statusCode), waited])
+    t.equal(first, 200, 'the batch finished while the other row stayed locked')
+  } finally {
+    await holder.rollback()
+  }
 })
 
 t.test('a body without the products array is refused with invalid_request', async (t) => {

@@ -79,7 +79,8 @@ export function eventLog (clock: () => number) {
       const chunk = trx.client.config.client === 'mysql2' ? rows.length : 200
       for (let i = 0; i < rows.length; i += chunk) await trx('events').insert(rows.slice(i, i + chunk))
       const ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
-      const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt: iso(now)!, storeEnvId, data: event.data }))
+      const createdAt = iso(now)!
+      const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt, storeEnvId, data: event.data }))
       const withOrg = records.map((record) => ({ ...record, orgId }))
       for (const listener of listeners) await listener(trx, withOrg)
       return records
