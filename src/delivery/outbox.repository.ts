@@ -97,29 +97,35 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
     /**
      * Claims up to `limit` due deliveries for `leaseMs`: a claimed row is not due again until its lease runs out, so
      * a crashed worker's claims come back by themselves. MySQL: FOR UPDATE SKIP LOCKED lets instances claim side by
-     * side; SQLite has one writer, and one UPDATE … WHERE id IN (SELECT …) is atomic there.
+     * side. Answers the claimed ids.
      */
-    async claim (token: string, now: number, leaseMs: number, limit: number, storeIds: string[] | null = null): Promise<number> {
-      const due = () => {
-        const query = db('webhook_deliveries').select('id').where({ status: 'pending' }).where('next_attempt_at', '<=', now)
+    async claim (token: string, now: number, leaseMs: number, limit: number, storeIds: string[] | null = null): Promise<number[]> {
+      const due = (trx: Knex) => {
+        const query = trx('webhook_deliveries').select('id').where({ status: 'pending' }).where('next_attempt_at', '<=', now)
         if (storeIds) query.whereIn('store_env_id', storeIds)
         return query.orderBy('next_attempt_at').orderBy('id').limit(limit)
       }
       const lease = { claim_token: token, next_attempt_at: now + leaseMs }
-      if (!isMysql(db)) return await table().whereIn('id', due()).update(lease) as number
+      if (!isMysql(db)) {
+        // SQLite has one writer: one UPDATE … WHERE id IN (SELECT …) RETURNING id is atomic there, across processes too.
+        const rows = await table().whereIn('id', due(db)).update(lease, ['id']) as Array<{ id: number }>
+        return rows.map((r) => Number(r.id))
+      }
       // READ COMMITTED: InnoDB then unlocks the rows the scan examined but did not match (another store's, for a
       // worker restricted to some stores), so SKIP LOCKED in another worker skips only rows really claimed.
-      return db.transaction(async (trx): Promise<number> => {
-        const rows = await due().transacting(trx).forUpdate().skipLocked() as Array<{ id: number }>
-        if (rows.length === 0) return 0
-        return await trx('webhook_deliveries').whereIn('id', rows.map((r) => r.id)).update(lease) as number
+      return db.transaction(async (trx): Promise<number[]> => {
+        const ids = (await due(trx).forUpdate().skipLocked() as Array<{ id: number }>).map((r) => Number(r.id))
+        if (ids.length > 0) await trx('webhook_deliveries').whereIn('id', ids).update(lease)
+        return ids
       }, { isolationLevel: 'read committed' })
     },
 
-    claimed (token: string): Promise<ClaimedDelivery[]> {
+    /** The deliveries of a claim, by their ids (the primary key: claim_token has no index of its own). */
+    claimed (token: string, ids: number[]): Promise<ClaimedDelivery[]> {
       return db('webhook_deliveries as d')
         .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
         .join('events as e', 'e.id', 'd.event_id')
+        .whereIn('d.id', ids)
         .where('d.claim_token', token)
         .orderBy('d.event_id')
         .select('d.id', 'd.org_id', 'd.store_env_id', 'd.subscription_id', 'd.event_id', 'd.attempts', 's.url', 's.kind', 's.secret_sealed',

@@ -262,9 +262,9 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
   async function claimRound (limit: number): Promise<Array<Promise<void>>> {
     const token = randomUUID()
     const now = clock()
-    const count = await outbox.claim(token, now, options.leaseMs, limit, options.storeIds)
-    if (count === 0) return []
-    const rows = await outbox.claimed(token)
+    const ids = await outbox.claim(token, now, options.leaseMs, limit, options.storeIds)
+    if (ids.length === 0) return []
+    const rows = await outbox.claimed(token, ids)
     stats.claimed += rows.length
     return rows.map((d) => dispatch(d, token, now + options.leaseMs))
   }
