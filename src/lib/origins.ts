@@ -41,6 +41,11 @@ export function normalizeOrigin (input: string): string {
   return url.origin
 }
 
+/** An origin as the storefront compares it: what the browser sends and what a store allows meet in this form. */
+export function originKey (origin: string): string {
+  return origin.trim().replace(/\/+$/, '').toLowerCase()
+}
+
 /** A whole list: each origin normalised, duplicates (after normalising) removed, order kept. */
 export function normalizeOrigins (input: readonly string[]): string[] {
   if (input.length > MAX_ORIGINS) throw new OriginError(`A store allows at most ${MAX_ORIGINS} origins (got ${input.length})`)

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import type { Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
 import { marker } from '../lib/freshness.js'
-import { originNotAllowedMessage } from '../lib/origins.js'
+import { originKey, originNotAllowedMessage } from '../lib/origins.js'
 import type { StoreEnv } from '../types.js'
 
 /** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
@@ -50,10 +50,6 @@ const EXPOSED = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'R
 // A refusal is cached briefly only, so an origin an owner has just added works within seconds.
 const ORIGIN_CACHE_MS = { allowed: 30_000, refused: 5_000 }
 
-function normalOrigin (origin: string): string {
-  return origin.trim().replace(/\/+$/, '').toLowerCase()
-}
-
 /** A store's allowed origins as compared, made once per store object read (every widget request asks twice). */
 const normalized = new WeakMap<StoreEnv, Set<string>>()
 
@@ -61,10 +57,10 @@ export function originAllowed (store: StoreEnv, origin: string | undefined): boo
   if (!origin) return false
   let allowed = normalized.get(store)
   if (!allowed) {
-    allowed = new Set(store.allowedOrigins.map(normalOrigin))
+    allowed = new Set(store.allowedOrigins.map(originKey))
     normalized.set(store, allowed)
   }
-  return allowed.has(normalOrigin(origin))
+  return allowed.has(originKey(origin))
 }
 
 /**
@@ -108,11 +104,10 @@ export default fp(async (app) => {
   // request is then checked against its own store and gets no CORS headers if that store does not allow it.
   const knownOrigins = new Map<string, { allowed: boolean, at: number }>()
   async function anyStoreAllows (origin: string): Promise<boolean> {
-    const key = normalOrigin(origin)
+    const key = originKey(origin)
     const cached = knownOrigins.get(key)
     if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS[cached.allowed ? 'allowed' : 'refused']) return cached.allowed
-    const like = `%${JSON.stringify(key).replace(/[!%_]/g, '!$&')}%`
-    const row = await app.db('store_envs').whereRaw('lower(allowed_origins) like ? escape \'!\'', [like]).first('id')
+    const row = await app.db('store_origins').where({ origin: key }).first('store_env_id')
     if (knownOrigins.size > 1000) knownOrigins.clear()
     knownOrigins.set(key, { allowed: Boolean(row), at: Date.now() })
     return Boolean(row)

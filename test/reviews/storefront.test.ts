@@ -74,6 +74,15 @@ t.test('a CORS preflight is answered for an allowed origin and not for another',
   t.ok(tenant.storeId)
 })
 
+t.test('a CORS preflight from an origin no store allows, however long or odd, is refused without an error', async (t) => {
+  const { app } = await setup(t)
+  for (const origin of [`https://${'a'.repeat(5000)}.example`, 'https://ünïcode.example', 'https://x%_\'"!.example', 'null']) {
+    const res = await app.inject({ method: 'OPTIONS', url: '/v1/reviews', headers: { origin, 'access-control-request-method': 'POST' } })
+    t.ok(res.statusCode < 500, `${origin.slice(0, 30)} answered ${res.statusCode}`)
+    t.notOk(res.headers['access-control-allow-origin'])
+  }
+})
+
 t.test('GET /reviews still needs a credential although POST /reviews is a storefront call', async (t) => {
   const { app, tenant } = await setup(t)
   const res = await storefront(app, { method: 'GET', url: '/v1/reviews', store: tenant.storeId })

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { newId } from '../../lib/ids.js'
+import { originKey } from '../../lib/origins.js'
 
 import { PLANS, SUBSCRIPTION_STATUSES, type Plan, type StoreEnv, type SubscriptionStatus } from '../../types.js'
 
@@ -30,6 +31,12 @@ function toStore (row: Row): StoreEnv {
   }
 }
 
+/** The keys a CORS preflight looks a store up by (migrations/20261128010000_store_origins.ts). */
+async function insertOriginKeys (trx: Knex, storeId: string, origins: readonly string[]) {
+  const keys = [...new Set(origins.map(originKey))]
+  if (keys.length) await trx('store_origins').insert(keys.map((origin) => ({ origin, store_env_id: storeId })))
+}
+
 export function storesRepository (db: Knex) {
   return {
     async find (id: string): Promise<StoreEnv | null> {
@@ -54,7 +61,10 @@ export function storesRepository (db: Knex) {
         allowed_origins: JSON.stringify(input.allowedOrigins ?? []),
         created_at: input.now
       }
-      await trx('store_envs').insert(row)
+      await trx.transaction(async (inner) => {
+        await inner('store_envs').insert(row)
+        await insertOriginKeys(inner, row.id, input.allowedOrigins ?? [])
+      })
       return toStore(row)
     },
 
@@ -63,8 +73,11 @@ export function storesRepository (db: Knex) {
       return this.find(id)
     },
 
-    async setAllowedOrigins (id: string, origins: string[], trx: Knex = db): Promise<void> {
+    /** Call inside a transaction: the list and its keys (store_origins) change together. */
+    async setAllowedOrigins (id: string, origins: string[], trx: Knex): Promise<void> {
       await trx('store_envs').where({ id }).update({ allowed_origins: JSON.stringify(origins) })
+      await trx('store_origins').where({ store_env_id: id }).delete()
+      await insertOriginKeys(trx, id, origins)
     }
   }
 }

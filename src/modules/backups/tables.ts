@@ -120,6 +120,7 @@ export const EXPORTED_TABLES: ExportedTable[] = [
 export const EXCLUDED_TABLES: Record<string, string> = {
   events: 'The event log records what happened in the source store; a restored store starts its own log',
   event_heads: 'The event log\'s counter, part of the log',
+  store_origins: 'The store\'s allowed origins as keys for CORS preflights, settings of the store itself like the list they mirror',
   webhook_subscriptions: 'Holds webhook signing secrets (a backup never holds secrets); re-create subscriptions in the target',
   webhook_deliveries: 'Delivery history of the source store\'s subscriptions',
   webhook_attempts: 'Delivery history of the source store\'s subscriptions',
