@@ -35,7 +35,7 @@ t.test('a referral of an address that ordered before, of the referrer\'s own, or
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, storeId: tenant.storeId }
   const ids = await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'maya', email: 'maya@example.com' }])
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o', customerEmail: 'old@example.com' }] } })
+  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o', customerEmail: 'Old@Example.com' }] } })
   t.equal((await refer(app, as, { referrerCustomerId: ids.maya, refereeEmail: 'new@example.com' })).statusCode, 201)
   for (const refereeEmail of ['OLD@example.com', 'maya@example.com', 'new@example.com']) {
     const res = await refer(app, as, { referrerCustomerId: ids.maya, refereeEmail })

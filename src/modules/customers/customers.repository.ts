@@ -72,7 +72,7 @@ export function customersRepository (db: Knex) {
       const byEmail = new Map<string, string>()
       if (ids.length) for (const row of await byStoreKey<CustomerRow>(trx, 'customers', 'platform_customer_id').where({ store_env_id: storeId }).whereNull('erased_at').whereIn('platform_customer_id', ids).select('id', 'platform_customer_id')) byPlatform.set(row.platform_customer_id!, row.id)
       if (keys.length) {
-        const rows = await live(trx, storeId).whereIn('email_key', keys).orderBy('created_at').orderBy('id').select('id', 'email_key')
+        const rows = await byStoreKey(trx, 'customers', 'email_key', 'index').where({ store_env_id: storeId }).whereNull('erased_at').whereIn('email_key', keys).orderBy('created_at').orderBy('id').select('id', 'email_key')
         for (const row of rows) if (!byEmail.has(row.email_key!)) byEmail.set(row.email_key!, row.id)
       }
       return refs.map((r) => (r.platformCustomerId && byPlatform.get(r.platformCustomerId)) || byEmail.get(emailKey(r.email) ?? '') || null)

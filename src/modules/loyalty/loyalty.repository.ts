@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
-import { lockForWrite } from '../../lib/bulk.js'
+import { byStoreKey, lockForWrite } from '../../lib/bulk.js'
+import { isMysql } from '../../db.js'
 import { countAndPage } from '../../lib/pagination.js'
 
 export interface SettingsRow {
@@ -103,7 +104,7 @@ export function loyaltyRepository (db: Knex) {
 
     async pendingReferrals (storeId: string, keys: string[], trx: Knex): Promise<ReferralRow[]> {
       if (keys.length === 0) return []
-      return await lockForWrite(trx('loyalty_referrals').where({ store_env_id: storeId, status: 'pending' }).whereIn('referee_email_key', keys).orderBy('id'), true) as ReferralRow[]
+      return await lockForWrite(byStoreKey(trx, 'loyalty_referrals', 'referee_email_key').where({ store_env_id: storeId, status: 'pending' }).whereIn('referee_email_key', keys).orderBy('id'), true) as ReferralRow[]
     },
 
     async completeReferral (id: string, patch: Pick<ReferralRow, 'referee_customer_id' | 'order_id' | 'completed_at'>, trx: Knex) {
@@ -126,7 +127,12 @@ export function loyaltyRepository (db: Knex) {
     },
 
     async hasOrders (storeId: string, key: string, trx: Knex = db): Promise<boolean> {
-      return Boolean(await trx('orders').where({ store_env_id: storeId }).whereRaw('lower(customer_email) = ?', [key]).first('id'))
+      // Case does not count (orders keep the address as sent): MySQL's collation ignores it, SQLite is told to; each
+      // has an index in that form (migrations/20261128020000_lookup_indexes.ts).
+      const query = trx('orders').where({ store_env_id: storeId })
+      if (isMysql(trx)) query.where('customer_email', key)
+      else query.whereRaw('customer_email = ? COLLATE NOCASE', [key])
+      return Boolean(await query.first('id'))
     }
   }
 }
