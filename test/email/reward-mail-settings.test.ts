@@ -24,7 +24,9 @@ t.test('with loyalty reward mails off a birthday reward is granted but mails not
   await api(app, tenant, 'PUT', '/v1/email/settings', { loyaltyRewardMails: false, reviewIncentiveMails: true })
   const to = address('off')
   await birthdayCustomer(app, tenant, to)
-  t.ok(await app.services.birthdays.run() >= 1)
+  // Any instance's pass may be the one that grants it (passes cover every store of the shared test database).
+  await app.services.birthdays.run()
+  t.ok(await app.db('loyalty_ledger').where({ store_env_id: tenant.storeId, kind: 'birthday' }).first('id'), 'the reward was granted')
   t.equal(await app.services.rewardMails.runDue(tenant.storeId), 0)
   t.equal(mailsTo(smtp.messages, to).length, 0)
   t.equal((await api(app, tenant, 'GET', '/v1/email/messages')).json().meta.total, 0)
