@@ -52,9 +52,16 @@ export function productsRepository (db: Knex) {
       return new Set(rows.map((row: { id: string }) => row.id))
     },
 
-    /** The products listing a category (ids are base62, so the quoted id matches only itself). */
-    inCategory (storeId: string, categoryId: string, trx: Knex): Promise<ProductRow[]> {
-      return lockForWrite(trx<ProductRow>('products').where({ store_env_id: storeId }).where('category_ids', 'like', `%"${categoryId}"%`), true) as unknown as Promise<ProductRow[]>
+    /**
+     * The products listing a category, locked (ids are base62, so the quoted id matches only itself). Found first
+     * without locks, then locked by primary key: no index serves the LIKE, and a locking read locks every row it
+     * passes, which would hold up every writer of the store's products until the category's deletion commits.
+     */
+    async inCategory (storeId: string, categoryId: string, trx: Knex): Promise<ProductRow[]> {
+      const listing = `%"${categoryId}"%`
+      const ids: number[] = await trx('products').where({ store_env_id: storeId }).where('category_ids', 'like', listing).pluck('id')
+      if (ids.length === 0) return []
+      return await lockForWrite(trx<ProductRow>('products').whereIn('id', ids).where('category_ids', 'like', listing).orderBy('id'), true) as ProductRow[]
     },
 
     async setCategories (storeId: string, key: string, categoryIds: string | null, now: number, trx: Knex) {
