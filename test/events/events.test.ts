@@ -89,3 +89,15 @@ t.test('an event page after a cursor is read from the (store_env_id, id) index w
     t.notMatch(plan, /TEMP B-TREE/)
   }
 })
+
+t.test('the ids a batch append answers are the ids its events were stored under, while other stores append at once', async (t) => {
+  const app = await build(t)
+  const tenants = await Promise.all([makeTenant(app), makeTenant(app), makeTenant(app)])
+  const batches = await Promise.all(tenants.map((tenant, n) => app.db.transaction((trx) => app.events.appendMany(trx, tenant.storeId, tenant.orgId,
+    Array.from({ length: 120 }, (_, i) => ({ type: 'product.upserted', data: { platformProductId: `p-${n}-${i}` } }))))))
+  for (const [n, records] of batches.entries()) {
+    const stored = await app.db('events').whereIn('id', records.map((r) => Number(r.id.slice(4)))).orderBy('id').select('id', 'store_env_id', 'data')
+    t.same(stored.map((row: { id: number | string, store_env_id: string, data: string }) => [`evt_${row.id}`, row.store_env_id, JSON.parse(row.data).platformProductId]),
+      records.map((r, i) => [r.id, tenants[n].storeId, `p-${n}-${i}`]))
+  }
+})

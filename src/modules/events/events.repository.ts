@@ -40,6 +40,26 @@ export async function lockEventLog (trx: Knex.Transaction, storeEnvId: string, c
     .onConflict('store_env_id').merge({ seq: trx.raw('?? + ?', ['event_heads.seq', count]) })
 }
 
+/**
+ * True when one multi-row INSERT gets consecutive auto-increment ids, so its first id (the insert's answer) says
+ * them all: InnoDB's lock modes 0 and 1 promise that for inserts whose row count is known (MariaDB's default is 1);
+ * mode 2 (MySQL 8's default, Galera) interleaves other tables' inserts, and then the ids are read back. Asked once
+ * per database client.
+ */
+const consecutive = new WeakMap<object, Promise<boolean>>()
+function consecutiveIds (trx: Knex.Transaction): Promise<boolean> {
+  if (!isMysql(trx)) return Promise.resolve(false)
+  // Keyed by the client's configuration: each transaction has a client object of its own, the configuration is shared.
+  const key = trx.client.config as object
+  let known = consecutive.get(key)
+  if (!known) {
+    known = trx.raw('SELECT @@innodb_autoinc_lock_mode AS mode').then(([rows]: [Array<{ mode: number | string }>]) => Number(rows[0].mode) <= 1)
+      .catch(() => { consecutive.delete(key); return false })
+    consecutive.set(key, known)
+  }
+  return known
+}
+
 /** One per app instance: several apps in one process (tests) must not hear each other's appends. */
 export function eventLog (clock: () => number) {
   const listeners: AppendListener[] = []
@@ -76,9 +96,15 @@ export function eventLog (clock: () => number) {
       const rows = events.map((event) => ({ org_id: orgId, store_env_id: storeEnvId, type: event.type, data: JSON.stringify(event.data), created_at: now }))
       // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200. MySQL
       // takes the batch in one statement, one round trip less while the store's appenders wait on this lock.
-      const chunk = trx.client.config.client === 'mysql2' ? rows.length : 200
-      for (let i = 0; i < rows.length; i += chunk) await trx('events').insert(rows.slice(i, i + chunk))
-      const ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
+      let ids: Array<number | string>
+      if (await consecutiveIds(trx)) {
+        const [first] = await trx('events').insert(rows)
+        ids = rows.map((_, i) => Number(first) + i)
+      } else {
+        const chunk = isMysql(trx) ? rows.length : 200
+        for (let i = 0; i < rows.length; i += chunk) await trx('events').insert(rows.slice(i, i + chunk))
+        ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
+      }
       const createdAt = iso(now)!
       const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt, storeEnvId, data: event.data }))
       const withOrg = records.map((record) => ({ ...record, orgId }))
