@@ -156,14 +156,15 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
  * SQLite has a single writer, so its transaction already is the lock.
  */
 /**
- * `table`, read through its (store_env_id, `keyColumn`, …) index on MySQL, named as knex names it (`suffix`: what follows the key). Past 200 values
- * in one IN list (eq_range_index_dive_limit) MariaDB estimates from statistics instead of probing the index and may
- * walk every row of the store instead: as a bulk upsert's locking read, that locks the store's whole table and queues
- * every writer behind it (bench:bulk: 0.20x the raw upsert with it, see bench/RESULTS.md).
+ * The rows of one store whose `keyColumn` is one of `keys`, read through the table's (store_env_id, `keyColumn`, …)
+ * index on MySQL, named as knex names it (`suffix`: what follows the key column in the name). Past 200 keys in one
+ * IN list (eq_range_index_dive_limit) MariaDB estimates from statistics instead of probing the index and, with stale
+ * ones, walks every row of the store: as a bulk upsert's locking read that locked the store's whole table and queued
+ * every writer behind it (bench:bulk: 0.20x the raw upsert before the index was named here, 0.36x after).
  */
-export function byStoreKey<Row extends object> (trx: Knex, table: string, keyColumn: string, suffix = 'unique'): Knex.QueryBuilder<Row, Row[]> {
-  if (!isMysql(trx)) return trx<Row, Row[]>(table)
-  return trx.from<Row, Row[]>(trx.raw('?? FORCE INDEX (??)', [table, `${table}_store_env_id_${keyColumn}_${suffix}`]))
+export function rowsByKeys<Row extends object> (trx: Knex, table: string, storeId: string, keyColumn: string, keys: readonly string[], suffix = 'unique'): Knex.QueryBuilder<Row, Row[]> {
+  const from = isMysql(trx) ? trx.from<Row, Row[]>(trx.raw('?? FORCE INDEX (??)', [table, `${table}_store_env_id_${keyColumn}_${suffix}`])) : trx<Row, Row[]>(table)
+  return from.where('store_env_id', storeId).whereIn(keyColumn, keys as string[])
 }
 
 export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boolean): Q {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { byStoreKey, lockForWrite } from '../../lib/bulk.js'
+import { lockForWrite, rowsByKeys } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
 
 export interface AffiliateRow {
@@ -73,7 +73,7 @@ export function affiliatesRepository (db: Knex) {
 
     /** The referrals of these orders, locked for the order upsert that is about to write them. */
     async referralsOfOrders (storeId: string, orderIds: string[], trx: Knex): Promise<Map<string, ReferralRow>> {
-      const rows = orderIds.length ? await lockForWrite(byStoreKey<ReferralRow>(trx, 'affiliate_referrals', 'platform_order_id').where({ store_env_id: storeId }).whereIn('platform_order_id', orderIds), true) : []
+      const rows = orderIds.length ? await lockForWrite(rowsByKeys<ReferralRow>(trx, 'affiliate_referrals', storeId, 'platform_order_id', orderIds), true) : []
       return new Map(rows.map((row) => [row.platform_order_id, row]))
     },
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { byStoreKey, lockForWrite } from '../../lib/bulk.js'
+import { lockForWrite, rowsByKeys } from '../../lib/bulk.js'
 import { isMysql } from '../../db.js'
 import { countAndPage } from '../../lib/pagination.js'
 
@@ -104,7 +104,7 @@ export function loyaltyRepository (db: Knex) {
 
     async pendingReferrals (storeId: string, keys: string[], trx: Knex): Promise<ReferralRow[]> {
       if (keys.length === 0) return []
-      return await lockForWrite(byStoreKey(trx, 'loyalty_referrals', 'referee_email_key').where({ store_env_id: storeId, status: 'pending' }).whereIn('referee_email_key', keys).orderBy('id'), true) as ReferralRow[]
+      return await lockForWrite(rowsByKeys(trx, 'loyalty_referrals', storeId, 'referee_email_key', keys).where({ status: 'pending' }).orderBy('id'), true) as ReferralRow[]
     },
 
     async completeReferral (id: string, patch: Pick<ReferralRow, 'referee_customer_id' | 'order_id' | 'completed_at'>, trx: Knex) {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { byStoreKey, lockForWrite } from '../../lib/bulk.js'
+import { lockForWrite, rowsByKeys } from '../../lib/bulk.js'
 import type { ReviewRequestState } from './review-request.js'
 import { countAndPage } from '../../lib/pagination.js'
 import { syncPage, type SyncQuery } from '../../lib/sync.js'
@@ -46,7 +46,7 @@ export function ordersRepository (db: Knex) {
   return {
     /** `lock`: a bulk upsert's read of the rows it is about to write (lib/bulk.ts). */
     async findByKeys (storeId: string, keys: string[], trx: Knex = db, lock = false): Promise<Map<string, OrderRow>> {
-      const rows = keys.length ? await lockForWrite(byStoreKey<OrderRow>(trx, 'orders', 'platform_order_id').where({ store_env_id: storeId }).whereIn('platform_order_id', keys), lock) : []
+      const rows = keys.length ? await lockForWrite(rowsByKeys<OrderRow>(trx, 'orders', storeId, 'platform_order_id', keys), lock) : []
       return new Map(rows.map((row) => [row.platform_order_id, row]))
     },
 

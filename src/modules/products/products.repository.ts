@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { byStoreKey, lockForWrite } from '../../lib/bulk.js'
+import { lockForWrite, rowsByKeys } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
 import { syncPage, type SyncQuery } from '../../lib/sync.js'
 
@@ -33,7 +33,7 @@ export function productsRepository (db: Knex) {
   return {
     /** `lock`: a bulk upsert's read of the rows it is about to write (lib/bulk.ts). */
     async findByKeys (storeId: string, keys: string[], trx: Knex = db, lock = false): Promise<Map<string, ProductRow>> {
-      const rows = keys.length ? await lockForWrite(byStoreKey<ProductRow>(trx, 'products', 'platform_product_id').where({ store_env_id: storeId }).whereIn('platform_product_id', keys), lock) : []
+      const rows = keys.length ? await lockForWrite(rowsByKeys<ProductRow>(trx, 'products', storeId, 'platform_product_id', keys), lock) : []
       return new Map(rows.map((row) => [row.platform_product_id, row]))
     },
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { byStoreKey } from '../../lib/bulk.js'
+import { rowsByKeys } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
 import { moveReviews, recordEngagement, trackOrders, type ReviewFact } from '../analytics/rollups.js'
 import { syncPage, type SyncQuery } from '../../lib/sync.js'
@@ -210,12 +210,12 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
     },
 
     byOrders (storeId: string, orderIds: string[], trx: Knex): Promise<ReviewRow[]> {
-      return orderIds.length ? byStoreKey<ReviewRow>(trx, 'reviews', 'order_id', 'written_at_index').where({ store_env_id: storeId }).whereIn('order_id', orderIds) : Promise.resolve([])
+      return orderIds.length ? rowsByKeys<ReviewRow>(trx, 'reviews', storeId, 'order_id', orderIds, 'written_at_index') : Promise.resolve([])
     },
 
     async orderEmails (storeId: string, orderIds: string[], trx: Knex = db): Promise<Map<string, string | null>> {
       const ids = [...new Set(orderIds)]
-      const rows = ids.length ? await byStoreKey(trx, 'orders', 'platform_order_id').where({ store_env_id: storeId }).whereIn('platform_order_id', ids).select('platform_order_id', 'customer_email') : []
+      const rows = ids.length ? await rowsByKeys(trx, 'orders', storeId, 'platform_order_id', ids).select('platform_order_id', 'customer_email') : []
       return new Map(rows.map((r: { platform_order_id: string, customer_email: string | null }) => [r.platform_order_id, r.customer_email]))
     }
   }
