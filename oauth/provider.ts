@@ -58,12 +58,10 @@ export function createProvider (deps: ProviderDeps): Provider {
     // A code or refresh token is redeemed only under a grant the API would still honour: not revoked, the
     // person still a member with the role, the client the operator's or the organization's own. Without an
     // account the provider answers invalid_grant.
-    let person: { id: string, email: string, name: string | null } | null = null
     if (token?.grantId) {
       const grant = await grants.findLive(token.grantId, clock())
       if (!grant || !entitles(grant, sub)) return undefined
       liveInRequest.set(ctx, grant)
-      person = { id: grant.personId, ...grant.person }
     }
     if (token?.kind === 'RefreshToken' && token.consumed && token.jti) {
       // Reuse of a rotated refresh token: inside the grace window answer with the pair it was rotated into
@@ -74,7 +72,7 @@ export function createProvider (deps: ProviderDeps): Provider {
         throw new oidcErrors.InvalidGrant('refresh token already rotated')
       }
     }
-    person ??= await people.findPerson(sub)
+    const person = await people.findPerson(sub)
     if (!person) return undefined
     return { accountId: person.id, claims: async () => ({ sub: person.id, email: person.email, name: person.name ?? undefined }) }
   }

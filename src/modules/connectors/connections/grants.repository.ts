@@ -45,8 +45,8 @@ function toChoice (row: Row): GrantChoice {
   }
 }
 
-/** expiresAt: when the provider's grant expires (ms), null when it does not; person: whom it serves (ID token claims). */
-export type LiveGrant = GrantChoice & { memberRole: Role, expiresAt: number | null, person: { email: string, name: string | null } }
+/** expiresAt: when the provider's grant expires (ms), null when it does not. */
+export type LiveGrant = GrantChoice & { memberRole: Role, expiresAt: number | null }
 
 /** A live grant serves only its own person while their membership role is at least the grant's (decisions.md section 10). */
 export function entitles (grant: LiveGrant, personId: string): boolean {
@@ -78,22 +78,20 @@ export function grantsRepository (db: Knex) {
     /**
      * One query for the credential resolver and the token endpoint: our record is not revoked, the provider's
      * grant row still exists and has not expired, the client is the operator's or the grant's organization's own,
-     * and the person is still a member (with the role, compared by `entitles`); with the person's claims, so a
-     * token request needs no lookup of its own for them.
+     * and the person is still a member (with the role, compared by `entitles`).
      */
     async findLive (id: string, now: number): Promise<LiveGrant | null> {
       const row = await db('oauth_grants as g')
         .join('oidc_models as m', function () { this.onVal('m.model', 'Grant').andOnVal('m.id_hash', sha256(id)) })
         .join('memberships as ms', function () { this.on('ms.org_id', 'g.org_id').andOn('ms.person_id', 'g.person_id') })
         .join('oauth_clients as c', 'c.id', 'g.client_id')
-        .join('people as p', 'p.id', 'g.person_id')
         .where('g.id', id).whereNull('g.revoked_at')
         .where((q) => { q.whereNull('m.expires_at').orWhere('m.expires_at', '>', now) })
         .where((q) => { q.whereNull('c.org_id').orWhere('c.org_id', db.ref('g.org_id')) })
-        .first('g.*', 'ms.role as member_role', 'm.expires_at as grant_expires_at', 'p.email as person_email', 'p.name as person_name')
+        .first('g.*', 'ms.role as member_role', 'm.expires_at as grant_expires_at')
       if (!row) return null
       const expiresAt = row.grant_expires_at == null ? null : Number(row.grant_expires_at)
-      return { ...toChoice(row as Row), memberRole: row.member_role as Role, expiresAt, person: { email: row.person_email, name: row.person_name } }
+      return { ...toChoice(row as Row), memberRole: row.member_role as Role, expiresAt }
     },
 
     async touch (id: string, now: number, everyMs: number) {
