@@ -33,11 +33,14 @@ export interface CustomerRef { platformCustomerId?: string | null, email?: strin
 
 export function customersRepository (db: Knex) {
   const live = (trx: Knex, storeId: string) => trx<CustomerRow>('customers').where({ store_env_id: storeId }).whereNull('erased_at')
+  /** `live`, for a list of keys, through the key's index (lib/bulk.ts rowsByKeys). */
+  const liveByKeys = (trx: Knex, storeId: string, key: 'platform_customer_id' | 'email_key', keys: string[]) =>
+    rowsByKeys<CustomerRow>(trx, 'customers', storeId, key, keys, key === 'email_key' ? 'index' : 'unique').whereNull('erased_at')
 
   return {
     /** `lock`: a bulk upsert's read of the rows it is about to write (lib/bulk.ts). */
     async findByKeys (storeId: string, keys: string[], trx: Knex = db, lock = false): Promise<Map<string, CustomerRow>> {
-      const rows = keys.length ? await lockForWrite(rowsByKeys<CustomerRow>(trx, 'customers', storeId, 'platform_customer_id', keys).whereNull('erased_at'), lock) : []
+      const rows = keys.length ? await lockForWrite(liveByKeys(trx, storeId, 'platform_customer_id', keys), lock) : []
       return new Map(rows.map((row) => [row.platform_customer_id!, row]))
     },
 
@@ -70,9 +73,9 @@ export function customersRepository (db: Knex) {
       const keys = [...new Set(refs.map((r) => emailKey(r.email)).filter((v): v is string => v !== null))]
       const byPlatform = new Map<string, string>()
       const byEmail = new Map<string, string>()
-      if (ids.length) for (const row of await rowsByKeys<CustomerRow>(trx, 'customers', storeId, 'platform_customer_id', ids).whereNull('erased_at').select('id', 'platform_customer_id')) byPlatform.set(row.platform_customer_id!, row.id)
+      if (ids.length) for (const row of await liveByKeys(trx, storeId, 'platform_customer_id', ids).select('id', 'platform_customer_id')) byPlatform.set(row.platform_customer_id!, row.id)
       if (keys.length) {
-        const rows = await rowsByKeys(trx, 'customers', storeId, 'email_key', keys, 'index').whereNull('erased_at').orderBy('created_at').orderBy('id').select('id', 'email_key')
+        const rows = await liveByKeys(trx, storeId, 'email_key', keys).orderBy('created_at').orderBy('id').select('id', 'email_key')
         for (const row of rows) if (!byEmail.has(row.email_key!)) byEmail.set(row.email_key!, row.id)
       }
       return refs.map((r) => (r.platformCustomerId && byPlatform.get(r.platformCustomerId)) || byEmail.get(emailKey(r.email) ?? '') || null)
@@ -85,7 +88,7 @@ export function customersRepository (db: Knex) {
     /** Customers made from gallery leads (no platform id) with these addresses, oldest first per address, locked. */
     async fromLeads (storeId: string, keys: string[], trx: Knex): Promise<Map<string, CustomerRow>> {
       const rows: CustomerRow[] = keys.length
-        ? await lockForWrite(rowsByKeys<CustomerRow>(trx, 'customers', storeId, 'email_key', keys, 'index').whereNull('erased_at').whereNull('platform_customer_id').orderBy('created_at').orderBy('id'), true)
+        ? await lockForWrite(liveByKeys(trx, storeId, 'email_key', keys).whereNull('platform_customer_id').orderBy('created_at').orderBy('id'), true)
         : []
       const byKey = new Map<string, CustomerRow>()
       for (const row of rows) if (!byKey.has(row.email_key!)) byKey.set(row.email_key!, row)
