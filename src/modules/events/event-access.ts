@@ -30,6 +30,23 @@ export function readableEventTypes (reader: EventReader): EventType[] {
   return EVENT_TYPES.filter((type) => mayReadEvent(reader, type))
 }
 
+/**
+ * The event types a reader sees, or undefined for all of them (so also types added later). Every page of the log
+ * and every poll asks, and the answer depends on the role and scopes alone, so it is worked out once per pair
+ * (~10 µs each time otherwise). Credentials come with few distinct scope sets; the memo is emptied if that is not so.
+ */
+const visible = new Map<string, readonly EventType[] | undefined>()
+const MAX_VISIBLE = 1_000
+
+export function visibleEventTypes (reader: EventReader): readonly EventType[] | undefined {
+  const key = `${reader.role}\0${reader.scopes.join(' ')}`
+  if (visible.has(key)) return visible.get(key)
+  const types = readsEverything(reader) ? undefined : readableEventTypes(reader)
+  if (visible.size >= MAX_VISIBLE) visible.clear()
+  visible.set(key, types)
+  return types
+}
+
 /** Refuses with the error of the first gate that fails, as the tenancy step does: role, then scopes. */
 export function assertMayReadEvent (reader: EventReader, type: string): void {
   if (mayReadEvent(reader, type)) return

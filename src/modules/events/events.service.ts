@@ -1,9 +1,18 @@
 import { errors } from '../../errors.js'
-import { assertMayReadLog, mayReadEvent, readableEventTypes, readsEverything, type EventReader } from './event-access.js'
+import { assertMayReadLog, mayReadEvent, visibleEventTypes, type EventReader } from './event-access.js'
 import { MarkedCache } from '../../lib/marked-cache.js'
 import { parseEventId, type EventRecord, type EventsRepository } from './events.repository.js'
 
 const MAX_EVENTS_PAGE = 500
+
+/** The page cache's key part for a set of visible types (visibleEventTypes answers the same array for a reader). */
+const typesKeys = new WeakMap<readonly string[], string>()
+function typesKey (types: readonly string[] | undefined): string {
+  if (!types) return '*'
+  let key = typesKeys.get(types)
+  if (key === undefined) typesKeys.set(types, key = types.join(','))
+  return key
+}
 
 export interface EventsPage { events: EventRecord[], next_cursor: string | null }
 
@@ -22,9 +31,9 @@ export function eventsService ({ events }: { events: EventsRepository }) {
       const after = query.since === undefined || query.since === '' ? 0 : parseEventId(query.since)
       if (after === null) throw new errors.InvalidRequest('since must be a next_cursor or an event id (evt_…)')
       const limit = Math.min(MAX_EVENTS_PAGE, Math.max(1, Math.floor(query.limit ?? 100)))
-      const types = readsEverything(reader) ? undefined : readableEventTypes(reader)
+      const types = visibleEventTypes(reader)
       if (types?.length === 0) return { events: [], next_cursor: null }
-      return pages.through(`${storeId}\0${after}\0${limit}\0${types?.join(',') ?? '*'}`, seen, async () => {
+      return pages.through(`${storeId}\0${after}\0${limit}\0${typesKey(types)}`, seen, async () => {
         const rows = await events.listAfter(storeId, after, limit + 1, types)
         const page = rows.slice(0, limit)
         return { events: page, next_cursor: rows.length > limit ? page[page.length - 1].id : null }
