@@ -44,7 +44,9 @@ export function typedJsonBodies (): ValidatorFactory {
   const firstProblem = compilers(false)
   const everyProblem = compilers(true)
   return (external, options) => {
-    const first = firstProblem(external, options)
+    // Each makes Ajv instances (with formats), which costs more than the rest of a rebuilt app's validation
+    // set-up: made on the first schema not already compiled, so an app built again in a process makes none.
+    let first: ReturnType<typeof firstProblem> | undefined
     let every: ReturnType<typeof everyProblem> | undefined
     const cacheable = isEmpty(external)
     return (route) => {
@@ -56,6 +58,7 @@ export function typedJsonBodies (): ValidatorFactory {
         every ??= everyProblem(external, options)
         return every[kind](route) as Validate
       })
+      first ??= firstProblem(external, options)
       const compiled = storableOnly(listingProblems(first[kind](route) as Validate, listing) as Parameters<typeof storableOnly>[0])
       if (cacheable && schema && typeof schema === 'object') validators.set(schema, { ...cached, [kind]: compiled })
       return compiled
@@ -92,9 +95,10 @@ function listingProblems (first: Validate, every: () => Validate): Validate {
 export function reusedSerializers (): SerializerFactory {
   const selector = SerializerSelector() as unknown as SerializerFactory
   return (external, options) => {
-    const compile = selector(external, options)
-    if (!isEmpty(external)) return compile
+    if (!isEmpty(external)) return selector(external, options)
+    let compile: RouteSerializer | undefined
     return (route) => {
+      compile ??= selector(external, options)
       const schema = route.schema
       if (!schema || typeof schema !== 'object') return compile(route)
       if (!serializers.has(schema)) serializers.set(schema, compile(route))
