@@ -22,11 +22,11 @@ export function mayReadEvent (reader: EventReader, type: string): boolean {
 }
 
 /** Every resource, so also any event type added later: `["*"]` may then stay `["*"]`. */
-export function readsEverything (reader: EventReader): boolean {
+function readsEverything (reader: EventReader): boolean {
   return RESOURCES.every((resource) => mayRead(reader, resource))
 }
 
-export function readableEventTypes (reader: EventReader): EventType[] {
+function readableEventTypes (reader: EventReader): EventType[] {
   return EVENT_TYPES.filter((type) => mayReadEvent(reader, type))
 }
 

@@ -7,7 +7,7 @@ import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } fro
 import { newSubscription } from '../../delivery/subscriptions.js'
 import { eventId, type EventsRepository } from '../events/events.repository.js'
 import { isEventType } from '../events/event-types.js'
-import { assertMayReadEvent, readableEventTypes, readsEverything, type EventReader } from '../events/event-access.js'
+import { assertMayReadEvent, visibleEventTypes, type EventReader } from '../events/event-access.js'
 import { eventsService } from '../events/events.service.js'
 
 interface Deps {
@@ -87,10 +87,10 @@ function authorizeEventList (creator: EventReader, events: string[]): string[] {
     for (const type of events) assertMayReadEvent(creator, type)
     return events
   }
-  if (readsEverything(creator)) return events
-  const readable = readableEventTypes(creator)
+  const readable = visibleEventTypes(creator)
+  if (readable === undefined) return events
   if (readable.length === 0) throw new errors.InsufficientScope('read', 'the resource of any event (reviews, products, orders or loyalty)')
-  return readable
+  return [...readable]
 }
 
 export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate }: Deps) {
