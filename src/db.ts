@@ -58,6 +58,14 @@ export function isMysql (db: Knex): boolean {
   return db.client.config.client === 'mysql2'
 }
 
+/**
+ * `column = key` ignoring case, in the form an index on the column serves: MySQL's collation already ignores case,
+ * SQLite is told to (its index on the column is NOCASE). `lower(column) = ?` would read every row instead.
+ */
+export function equalsIgnoringCase (db: Knex, column: string, key: string): Knex.Raw {
+  return isMysql(db) ? db.raw('?? = ?', [column, key]) : db.raw('?? = ? COLLATE NOCASE', [column, key])
+}
+
 export async function migrateLatest (db: Knex): Promise<void> {
   await db.migrate.latest()
 }

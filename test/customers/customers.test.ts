@@ -195,3 +195,19 @@ t.test('erasure runs the extra steps in its transaction, and a failing step eras
   t.equal((await get(app, tenant, `/v1/customers/${id}`)).json().email, 'steps@example.com', 'rolled back whole')
   t.equal((await get(app, tenant, '/v1/account/audit-log?action=customer.erased')).json().meta.total, 0)
 })
+
+t.test('erasure finds the orders stored under the address in another case and linked to no customer', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const tag = base62(10).toLowerCase()
+  const email = `jose-${tag}@example.test`
+  // Stored before the customer exists, so linked to no customer: only the address finds them.
+  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'upper', customerEmail: email.toUpperCase() }, { platformOrderId: 'other', customerEmail: `other-${tag}@example.test` }] } })
+  await put(app, tenant, [{ platformCustomerId: 'jose', email }])
+  const id = (await get(app, tenant, '/v1/customers?email=' + email)).json().data[0].id
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  const rows = await app.db('orders').where({ store_env_id: tenant.storeId }).orderBy('platform_order_id').select('platform_order_id', 'customer_email')
+  t.same(rows, [{ platform_order_id: 'other', customer_email: `other-${tag}@example.test` }, { platform_order_id: 'upper', customer_email: null }])
+  const deleted = await app.db('events').where({ store_env_id: tenant.storeId, type: 'customer.deleted' }).first()
+  t.same(JSON.parse(deleted.data).orderIds, ['upper'])
+})

@@ -3,6 +3,7 @@ import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
 import { emailKey } from './customers.repository.js'
 import { trackOrders } from '../analytics/rollups.js'
+import { equalsIgnoringCase } from '../../db.js'
 
 /** What an erasure step gets: the customer and the address they had (null when they had none). */
 export interface ErasureSubject { orgId: string, storeEnvId: string, customerId: string, email: string | null }
@@ -73,9 +74,7 @@ interface Input { store: StoreEnv, customerId: string, email: string | null, eve
 export async function eraseCustomerData (trx: Knex.Transaction, { store, customerId, email, events, now }: Input) {
   const storeId = store.id
   const own = emailKey(email)
-  const orders: Array<{ id: number, platform_order_id: string, customer_email: string | null }> = await trx('orders').where({ store_env_id: storeId })
-    .where((q) => { q.where({ customer_id: customerId }); if (own) q.orWhereRaw('lower(customer_email) = ?', [own]) })
-    .select('id', 'platform_order_id', 'customer_email')
+  const orders = await ordersOf(trx, storeId, customerId, own)
   const addresses = [...new Set([own, ...orders.map((o) => emailKey(o.customer_email))].filter((a): a is string => a !== null))]
   if (orders.length) {
     const ids = orders.map((o) => o.id)
@@ -101,6 +100,18 @@ export async function eraseCustomerData (trx: Knex.Transaction, { store, custome
   const scrubbed = await scrubEvents(trx, storeId, [customerId, ...addresses, ...reviews.map((r) => r.id)], addresses)
   await events.append(trx, { orgId: store.orgId, storeEnvId: storeId, type: 'customer.deleted', data: { id: customerId, orderIds, reviewIds: reviews.map((r) => r.id) } })
   return { addresses, counts: { orders: orders.length, reviews: reviews.length, events: scrubbed } }
+}
+
+type OrderRow = { id: number, platform_order_id: string, customer_email: string | null }
+
+/** The orders linked to the customer or carrying their address: each by its own index, then merged. */
+async function ordersOf (trx: Knex.Transaction, storeId: string, customerId: string, own: string | null): Promise<OrderRow[]> {
+  const columns = ['id', 'platform_order_id', 'customer_email']
+  const linked: OrderRow[] = await trx('orders').where({ store_env_id: storeId, customer_id: customerId }).select(columns)
+  if (!own) return linked
+  const byAddress: OrderRow[] = await trx('orders').where({ store_env_id: storeId }).where(equalsIgnoringCase(trx, 'customer_email', own)).select(columns)
+  const ids = new Set(linked.map((o) => o.id))
+  return [...linked, ...byAddress.filter((o) => !ids.has(o.id))].sort((a, b) => a.id - b.id)
 }
 
 /** Every logged event of the store naming one of `ids` (or an address) loses its personal fields and the addresses. */

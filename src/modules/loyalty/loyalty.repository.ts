@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { lockForWrite, rowsByKeys } from '../../lib/bulk.js'
-import { isMysql } from '../../db.js'
+import { equalsIgnoringCase } from '../../db.js'
 import { countAndPage } from '../../lib/pagination.js'
 
 export interface SettingsRow {
@@ -127,12 +127,8 @@ export function loyaltyRepository (db: Knex) {
     },
 
     async hasOrders (storeId: string, key: string, trx: Knex = db): Promise<boolean> {
-      // Case does not count (orders keep the address as sent): MySQL's collation ignores it, SQLite is told to; each
-      // has an index in that form (migrations/20261128020000_lookup_indexes.ts).
-      const query = trx('orders').where({ store_env_id: storeId })
-      if (isMysql(trx)) query.where('customer_email', key)
-      else query.whereRaw('customer_email = ? COLLATE NOCASE', [key])
-      return Boolean(await query.first('id'))
+      // Orders keep the address as sent, so case does not count (indexed: migrations/20261128020000_lookup_indexes.ts).
+      return Boolean(await trx('orders').where({ store_env_id: storeId }).where(equalsIgnoringCase(trx, 'customer_email', key)).first('id'))
     }
   }
 }
