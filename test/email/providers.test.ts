@@ -6,7 +6,7 @@ import { verifySignature } from '../../src/delivery/verify.js'
 import { decrypt } from '../../src/lib/secrets.js'
 import { build, call, manualClock } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
-import { testWorker } from '../webhooks/support.js'
+import { deliverUntil, testWorker } from '../webhooks/support.js'
 
 interface Received { method: string, url: string, headers: IncomingHttpHeaders, body: string }
 
@@ -46,7 +46,7 @@ t.test('a loyalty reward reaches Klaviyo as a Create Event request with its revi
   t.equal(res.statusCode, 200)
   t.match(res.json(), { provider: 'klaviyo', apiKeyLast4: '1234', enabled: true, events: ['loyalty.referral_reward', 'loyalty.birthday_reward'] })
   await reward(app, tenant)
-  await testWorker(t, app, [tenant.storeId]).runOnce()
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), klaviyo.received, 1)
   t.equal(klaviyo.received.length, 1)
   const [request] = klaviyo.received
   t.match(request, { method: 'POST', url: '/api/events/' })
@@ -73,7 +73,7 @@ t.test('a birthday reward reaches Mailchimp as a member event of the audience, k
   const mailchimp = await providerServer(t, [204])
   t.equal((await put(tenant, 'mailchimp', { apiKey: 'abc123-us21', baseUrl: mailchimp.url, listId: 'list42' })).statusCode, 200)
   await reward(app, tenant, 'loyalty.birthday_reward', { customer: { email: 'bob@example.test' }, points: 50 })
-  await testWorker(t, app, [tenant.storeId]).runOnce()
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), mailchimp.received, 1)
   const [request] = mailchimp.received
   const hash = createHash('md5').update('bob@example.test').digest('hex')
   t.match(request, { method: 'POST', url: `/3.0/lists/list42/members/${hash}/events` })
@@ -88,7 +88,7 @@ t.test('the generic webhook gets the outbound-webhook body, signed with the secr
   t.match(first.signingSecret, /^whsec_/)
   t.equal((await put(tenant, 'webhook', { events: ['loyalty.referral_reward'] })).json().signingSecret, undefined, 'not shown again')
   await reward(app, tenant)
-  await testWorker(t, app, [tenant.storeId]).runOnce()
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), hook.received, 1)
   const [request] = hook.received
   t.equal(request.url, '/in')
   t.match(JSON.parse(request.body), { type: 'loyalty.referral_reward', storeEnvId: tenant.storeId, data: { points: 150 } })
@@ -101,9 +101,9 @@ t.test('a failed push is retried through the outbox and both attempts are in the
   await put(tenant, 'klaviyo', { apiKey: 'pk_retry', baseUrl: klaviyo.url })
   await reward(app, tenant)
   const worker = testWorker(t, app, [tenant.storeId])
-  await worker.runOnce()
+  await deliverUntil(worker, klaviyo.received, 1)
   clock.advance(6_000)
-  await worker.runOnce()
+  await deliverUntil(worker, klaviyo.received, 2)
   t.equal(klaviyo.received.length, 2)
   const log = (await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo/deliveries', key: tenant.key, store: tenant.storeId })).json()
   t.match(log.data, [{ status: 'succeeded', attempt: 2, responseCode: 202 }, { status: 'retrying', attempt: 1, responseCode: 503 }])
