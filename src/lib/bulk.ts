@@ -151,11 +151,6 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
 }
 
 /**
- * Makes a read of rows about to be written a locking read (MySQL, FOR UPDATE): InnoDB locks them in the order of
- * the index it walks, the same for every batch, and the read sees the latest committed values, not a snapshot.
- * SQLite has a single writer, so its transaction already is the lock.
- */
-/**
  * The rows of one store whose `keyColumn` is one of `keys`, read through the table's (store_env_id, `keyColumn`, …)
  * index on MySQL, named as knex names it (`suffix`: what follows the key column in the name). Past 200 keys in one
  * IN list (eq_range_index_dive_limit) MariaDB estimates from statistics instead of probing the index and, with stale
@@ -167,6 +162,11 @@ export function rowsByKeys<Row extends object> (trx: Knex, table: string, storeI
   return from.where('store_env_id', storeId).whereIn(keyColumn, keys as string[])
 }
 
+/**
+ * Makes a read of rows about to be written a locking read (MySQL, FOR UPDATE): InnoDB locks them in the order of
+ * the index it walks, the same for every batch, and the read sees the latest committed values, not a snapshot.
+ * SQLite has a single writer, so its transaction already is the lock.
+ */
 export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boolean): Q {
   if (lock && (query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forUpdate()
   return query
