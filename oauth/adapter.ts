@@ -7,9 +7,15 @@ import { marker, type Freshness } from '../src/lib/freshness.js'
 /**
  * oidc-provider's Adapter contract on knex (MySQL and SQLite): one table keyed by model name + id.
  * Ids are stored as SHA-256 because an opaque token's value is its id; the payload drops `jti` for the same reason.
- * `Client` is served from oauth_clients (see clients.repository.ts), never from this table.
+ * `Client` is served from oauth_clients (see clients.repository.ts), never from this table; `Grant` rows are read
+ * through `findGrant`, which answers with the row's payload and may read more in the same query (provider.ts).
  */
-export function knexAdapterFactory (db: Knex, clock: Clock, findClient: (id: string) => Promise<AdapterPayload | undefined>, fresh: Freshness) {
+export interface ModelReaders {
+  findClient: (id: string) => Promise<AdapterPayload | undefined>
+  findGrant: (id: string) => Promise<string | undefined>
+}
+
+export function knexAdapterFactory (db: Knex, clock: Clock, readers: ModelReaders, fresh: Freshness) {
   return class KnexAdapter implements Adapter {
     constructor (private readonly model: string) {}
 
@@ -41,7 +47,11 @@ export function knexAdapterFactory (db: Knex, clock: Clock, findClient: (id: str
     }
 
     async find (id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return findClient(id)
+      if (this.model === 'Client') return readers.findClient(id)
+      if (this.model === 'Grant') {
+        const payload = await readers.findGrant(id)
+        return payload === undefined ? undefined : { ...JSON.parse(payload) as AdapterPayload, jti: id }
+      }
       // The provider checks `exp` itself; rows past their expiry are removed by removeExpiredModels.
       return this.read({ id_hash: sha256(id) }, id)
     }

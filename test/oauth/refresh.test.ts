@@ -34,3 +34,16 @@ t.test('a rotated refresh token keeps working for 90 days from its last use', as
   const lifetime = Number(introspected.exp) - Math.floor(Date.now() / 1000)
   t.ok(lifetime > 89 * 86_400 && lifetime <= 90 * 86_400, `lifetime ${lifetime}s is 90 days from this use`)
 })
+
+t.test('a refresh grant reads the grant, its connection, membership and person in one query: six statements in all', async (t) => {
+  const { app, config, tokens } = await connected(t)
+  const statements: string[] = []
+  const count = (query: { sql: string }) => { statements.push(query.sql) }
+  app.db.on('query', count)
+  t.teardown(() => { app.db.off('query', count) })
+  const next = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
+  t.ok(next.access_token)
+  // client, refresh token, grant (+ connection, membership, client, person), consume, successor, rotation record
+  t.equal(statements.length, 6, statements.join('\n'))
+  t.equal(statements.filter((sql) => /\bpeople\b/.test(sql)).length, 1, 'the person comes with the grant')
+})

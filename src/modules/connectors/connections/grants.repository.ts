@@ -45,8 +45,8 @@ function toChoice (row: Row): GrantChoice {
   }
 }
 
-/** expiresAt: when the provider's grant expires (ms), null when it does not. */
-export type LiveGrant = GrantChoice & { memberRole: Role, expiresAt: number | null }
+/** expiresAt: when the provider's grant expires (ms), null when it does not; person: the grant's person as it is now. */
+export type LiveGrant = GrantChoice & { memberRole: Role, expiresAt: number | null, person: { email: string, name: string | null } }
 
 /** A live grant serves only its own person while their membership role is at least the grant's (decisions.md section 10). */
 export function entitles (grant: LiveGrant, personId: string): boolean {
@@ -54,6 +54,34 @@ export function entitles (grant: LiveGrant, personId: string): boolean {
 }
 
 export function grantsRepository (db: Knex) {
+  /**
+   * One query for the credential resolver and the token endpoint: the provider's grant row (its payload, for the
+   * provider's own Grant model) and whether the grant is live: our record is not revoked, the provider's grant
+   * has not expired, the client is the operator's or the grant's organization's own, and the person is still a
+   * member (with the role, compared by `entitles`). Undefined when the provider has no such grant.
+   */
+  async function withProviderGrant (id: string, now: number): Promise<{ payload: string, live: LiveGrant | null } | undefined> {
+    const row = await db('oidc_models as m')
+      .leftJoin('oauth_grants as g', function () { this.onVal('g.id', id) })
+      .leftJoin('memberships as ms', function () { this.on('ms.org_id', 'g.org_id').andOn('ms.person_id', 'g.person_id') })
+      .leftJoin('oauth_clients as c', 'c.id', 'g.client_id')
+      .leftJoin('people as p', 'p.id', 'g.person_id')
+      .where({ 'm.model': 'Grant', 'm.id_hash': sha256(id) })
+      .first('g.*', 'm.payload as grant_payload', 'm.expires_at as grant_expires_at', 'ms.role as member_role',
+        'c.id as client_found', 'c.org_id as client_org_id', 'p.email as person_email', 'p.name as person_name')
+    if (!row) return undefined
+    const expiresAt = row.grant_expires_at == null ? null : Number(row.grant_expires_at)
+    const live = row.id != null && row.revoked_at == null && row.member_role != null && row.person_email != null &&
+      (expiresAt == null || expiresAt > now) &&
+      row.client_found != null && (row.client_org_id == null || row.client_org_id === row.org_id)
+    return {
+      payload: row.grant_payload as string,
+      live: live
+        ? { ...toChoice(row as Row), memberRole: row.member_role as Role, expiresAt, person: { email: row.person_email as string, name: row.person_name as string | null } }
+        : null
+    }
+  }
+
   return {
     async insert (choice: Omit<GrantChoice, 'lastUsedAt' | 'revokedAt'>, trx: Knex = db) {
       await trx('oauth_grants').insert({
@@ -75,24 +103,12 @@ export function grantsRepository (db: Knex) {
       return row ? toChoice(row) : null
     },
 
-    /**
-     * One query for the credential resolver and the token endpoint: our record is not revoked, the provider's
-     * grant row still exists and has not expired, the client is the operator's or the grant's organization's own,
-     * and the person is still a member (with the role, compared by `entitles`).
-     */
+    /** The grant if the API would still honour it (see withProviderGrant). */
     async findLive (id: string, now: number): Promise<LiveGrant | null> {
-      const row = await db('oauth_grants as g')
-        .join('oidc_models as m', function () { this.onVal('m.model', 'Grant').andOnVal('m.id_hash', sha256(id)) })
-        .join('memberships as ms', function () { this.on('ms.org_id', 'g.org_id').andOn('ms.person_id', 'g.person_id') })
-        .join('oauth_clients as c', 'c.id', 'g.client_id')
-        .where('g.id', id).whereNull('g.revoked_at')
-        .where((q) => { q.whereNull('m.expires_at').orWhere('m.expires_at', '>', now) })
-        .where((q) => { q.whereNull('c.org_id').orWhere('c.org_id', db.ref('g.org_id')) })
-        .first('g.*', 'ms.role as member_role', 'm.expires_at as grant_expires_at')
-      if (!row) return null
-      const expiresAt = row.grant_expires_at == null ? null : Number(row.grant_expires_at)
-      return { ...toChoice(row as Row), memberRole: row.member_role as Role, expiresAt }
+      return (await withProviderGrant(id, now))?.live ?? null
     },
+
+    withProviderGrant,
 
     async touch (id: string, now: number, everyMs: number) {
       await db('oauth_grants').where({ id })
