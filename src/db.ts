@@ -66,6 +66,12 @@ export function equalsIgnoringCase (db: Knex, column: string, key: string): Knex
   return isMysql(db) ? db.raw('?? = ?', [column, key]) : db.raw('?? = ? COLLATE NOCASE', [column, key])
 }
 
+/** Whether a write failed on a primary key or unique index another row already holds (either database). */
+export function isDuplicateKey (err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
 export async function migrateLatest (db: Knex): Promise<void> {
   await db.migrate.latest()
 }

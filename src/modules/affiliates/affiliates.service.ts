@@ -8,6 +8,7 @@ import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
 import type { AffiliateRow, AffiliatesRepository, ReferralRow } from './affiliates.repository.js'
 import { RATE_DIGITS, centsOf, commissionOf, decimalText, scaledDecimal, usdRateOf } from './commission.js'
+import { isDuplicateKey } from '../../db.js'
 
 interface Deps { db: Knex, repo: AffiliatesRepository, events: EventLog, clock: Clock }
 
@@ -72,17 +73,12 @@ function samePrice (a: ReferralRow, b: ReferralRow): boolean {
   return PRICED_FIELDS.every((field) => String(a[field] ?? '') === String(b[field] ?? '') || (field === 'capped' && Boolean(a.capped) === Boolean(b.capped)))
 }
 
-function isConflict (err: unknown): boolean {
-  const code = (err as { code?: string }).code ?? ''
-  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT')
-}
-
 export function affiliatesService ({ db, repo, events, clock }: Deps) {
   async function write<T> (work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     try {
       return await db.transaction(work)
     } catch (err) {
-      if (isConflict(err)) throw new errors.Conflict('An affiliate with this code already exists in the store')
+      if (isDuplicateKey(err)) throw new errors.Conflict('An affiliate with this code already exists in the store')
       throw err
     }
   }

@@ -7,6 +7,7 @@ import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
 import { stepsOf, type EmailSequencesRepository, type SequenceRow, type Step } from './email-sequences.repository.js'
+import { isDuplicateKey } from '../../db.js'
 
 interface Deps { db: Knex, repo: EmailSequencesRepository, events: EventLog, clock: Clock }
 
@@ -23,8 +24,6 @@ export function presentSequence (row: SequenceRow) {
   }
 }
 
-const isDuplicate = (err: unknown) => /ER_DUP_ENTRY|SQLITE_CONSTRAINT/.test(String((err as { code?: string }).code))
-
 /**
  * Review-request sequences (decisions.md section 15): steps of { delayHours, templateKey, stopWhen }, the first
  * counted from fulfilment and each later one from the step before. One sequence per store is active; without one,
@@ -39,7 +38,7 @@ export function emailSequencesService ({ db, repo, events, clock }: Deps) {
       })
     } catch (err) {
       // The unique column allows one active sequence per store, also between two writers at the same instant.
-      if (isDuplicate(err)) throw new errors.Conflict('Another sequence of this store is active: deactivate it first')
+      if (isDuplicateKey(err)) throw new errors.Conflict('Another sequence of this store is active: deactivate it first')
       throw err
     }
     return presentSequence(row)

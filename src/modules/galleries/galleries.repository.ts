@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { contentTable, type ContentRow, type SinceQuery } from '../../lib/content.js'
 import { countAndPage } from '../../lib/pagination.js'
+import { isDuplicateKey } from '../../db.js'
 
 export type PhotoStatus = 'pending' | 'approved' | 'rejected'
 
@@ -65,7 +66,7 @@ export function galleriesRepository (db: Knex) {
         await trx('gallery_favourites').insert(row)
       } catch (err) {
         // A concurrent first favourite from the same visitor won the primary key.
-        if (/ER_DUP_ENTRY|SQLITE_CONSTRAINT/.test(String((err as { code?: string }).code))) return false
+        if (isDuplicateKey(err)) return false
         throw err
       }
       await trx('gallery_photos').where({ store_env_id: row.store_env_id, id: row.photo_id }).increment('favourite_count', 1)

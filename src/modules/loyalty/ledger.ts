@@ -4,7 +4,8 @@ import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import { lockEventLog, type EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
-import { isDuplicateKey, type AccountRow, type EntryKind, type EntryRow, type LoyaltyRepository } from './loyalty.repository.js'
+import { type AccountRow, type EntryKind, type EntryRow, type LoyaltyRepository } from './loyalty.repository.js'
+import { isDuplicateKey } from '../../db.js'
 
 export interface Tier { name: string, minPoints: number }
 

@@ -46,10 +46,6 @@ export interface ReferralRow {
   completed_at: number | null
 }
 
-export function isDuplicateKey (err: unknown): boolean {
-  return /ER_DUP_ENTRY|SQLITE_CONSTRAINT/.test(String((err as { code?: string }).code))
-}
-
 export function loyaltyRepository (db: Knex) {
   return {
     settings (storeId: string, trx: Knex = db): Promise<SettingsRow | undefined> {

@@ -10,8 +10,9 @@ import type { OrderRow } from '../orders/orders.repository.js'
 import { emailKey, type CustomersRepository } from '../customers/customers.repository.js'
 import { scrub, type ErasureSubject } from '../customers/erasure.js'
 import { DEFAULT_TIERS, ledger, presentAccount, presentEntry, type Grant, type Tier } from './ledger.js'
-import { isDuplicateKey, type LoyaltyRepository, type ReferralRow, type SettingsRow } from './loyalty.repository.js'
+import { type LoyaltyRepository, type ReferralRow, type SettingsRow } from './loyalty.repository.js'
 import type { Settings } from './loyalty.schemas.js'
+import { isDuplicateKey } from '../../db.js'
 
 /** A birthday or referral reward just granted (one ledger entry), as the granting transaction's listener sees it. */
 export interface RewardGranted { kind: 'birthday' | 'referral', entryId: number, customerId: string, email: string | null, name: string | null, points: number, balance: number }

@@ -8,7 +8,7 @@ import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
 import type { ReviewRow } from '../reviews/reviews.repository.js'
 import { emailKey, type CustomersRepository } from '../customers/customers.repository.js'
-import { isDuplicateKey } from '../loyalty/loyalty.repository.js'
+import { isDuplicateKey } from '../../db.js'
 import type { LoyaltyService } from '../loyalty/loyalty.service.js'
 import type { IncentiveRow, IssueRow, Pool, ReviewIncentivesRepository } from './review-incentives.repository.js'
 

@@ -3,6 +3,7 @@ import { rowsByKeys } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
 import { moveReviews, recordEngagement, trackOrders, type ReviewFact } from '../analytics/rollups.js'
 import { syncPage, type SyncQuery } from '../../lib/sync.js'
+import { isDuplicateKey } from '../../db.js'
 
 export type ReviewStatus = 'pending' | 'published' | 'rejected'
 export type ReviewSource = 'storefront' | 'import' | 'api'
@@ -183,7 +184,7 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
         await trx('review_votes').insert({ ...key, store_env_id: storeId, created_at: now })
       } catch (err) {
         // A concurrent first vote from the same visitor won the primary key.
-        if (/ER_DUP_ENTRY|SQLITE_CONSTRAINT/.test(String((err as { code?: string }).code))) return false
+        if (isDuplicateKey(err)) return false
         throw err
       }
       await trx('reviews').where({ store_env_id: storeId, id: reviewId }).increment('helpful_count', 1)

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { Platform } from './platform-signatures.js'
+import { isDuplicateKey } from '../../db.js'
 
 export interface PlatformSecretRow { org_id: string, store_env_id: string, platform: Platform, secret_sealed: string, created_at: number, updated_at: number }
 
@@ -15,11 +16,6 @@ export interface ReceiptRow {
   outcome: 'processing' | 'applied' | 'ignored' | 'rejected'
   detail: string | null
   received_at: number
-}
-
-function isDuplicateKey (err: unknown): boolean {
-  const code = (err as { code?: string }).code
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
 }
 
 /**
