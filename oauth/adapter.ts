@@ -38,11 +38,15 @@ export function knexAdapterFactory (db: Knex, clock: Clock, readers: ModelReader
     }
 
     private async read (where: Record<string, string>, id?: string): Promise<AdapterPayload | undefined> {
-      const row = await db('oidc_models').where({ model: this.model, ...where }).first()
+      const query = db('oidc_models as m').where({ 'm.model': this.model, ...Object.fromEntries(Object.entries(where).map(([k, v]) => [`m.${k}`, v])) })
+      const row = this.model === 'RefreshToken'
+        ? await query.leftJoin('oauth_refresh_rotations as r', 'r.old_token_hash', 'm.id_hash').first('m.*', 'r.rotated_at')
+        : await query.first()
       if (!row) return undefined
       const payload = JSON.parse(row.payload) as AdapterPayload
       if (id !== undefined) payload.jti = id
-      if (row.consumed_at != null) payload.consumed = Math.floor(Number(row.consumed_at) / 1000)
+      const consumedAt = row.consumed_at ?? row.rotated_at
+      if (consumedAt != null) payload.consumed = Math.floor(Number(consumedAt) / 1000)
       return payload
     }
 
@@ -68,7 +72,13 @@ export function knexAdapterFactory (db: Knex, clock: Clock, readers: ModelReader
       return this.read({ user_code_hash: sha256(userCode) })
     }
 
+    /**
+     * A rotated refresh token is consumed by its rotation record, which the token endpoint writes once the response
+     * is known (provider.ts) and read() joins: one write less per grant, a second request rotating the same token
+     * loses on the record's key, and a rotation that fails before answering leaves the old token usable.
+     */
     async consume (id: string): Promise<void> {
+      if (this.model === 'RefreshToken') return
       await db('oidc_models').where(this.key(id)).update({ consumed_at: clock() })
     }
 
@@ -86,9 +96,21 @@ export function knexAdapterFactory (db: Knex, clock: Clock, readers: ModelReader
   }
 }
 
-/** Removes provider rows past their expiry (called periodically and on demand). */
+/** Rotation records (and the sealed responses of the grace window) are kept a day. */
+const ROTATION_RECORD_KEEP_MS = 86_400_000
+
+/**
+ * Removes provider rows past their expiry (called periodically and on demand). A rotation record that goes hands
+ * its consumption to the token's own row first, in one transaction, so an old refresh token never comes back.
+ */
 export async function removeExpiredModels (db: Knex, now: number): Promise<number> {
   const models = await db('oidc_models').whereNotNull('expires_at').where('expires_at', '<=', now).delete()
-  await db('oauth_refresh_rotations').where('rotated_at', '<=', now - 86_400_000).delete()
+  const cutoff = now - ROTATION_RECORD_KEEP_MS
+  await db.transaction(async (trx) => {
+    const aged = trx('oauth_refresh_rotations').where('rotated_at', '<=', cutoff)
+    await trx('oidc_models').where('model', 'RefreshToken').whereIn('id_hash', aged.clone().select('old_token_hash'))
+      .update({ consumed_at: trx.raw('(select r.rotated_at from oauth_refresh_rotations r where r.old_token_hash = oidc_models.id_hash)') })
+    await aged.delete()
+  })
   return models
 }

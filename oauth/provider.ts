@@ -12,6 +12,7 @@ import { knexAdapterFactory } from './adapter.js'
 import { compareClientSecret, type OauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
 import { entitles, type GrantChoice, type GrantsRepository, type LiveGrant } from '../src/modules/connectors/connections/grants.repository.js'
 import { ACCESS_TOKEN_ALG } from './keys.js'
+import { isDuplicateKey } from '../src/db.js'
 
 /** The REST API's scope strings (service-api.md section 2), as the resource server's scopes. */
 export const API_SCOPES = ['read', 'write', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`])]
@@ -48,7 +49,7 @@ export function createProvider (deps: ProviderDeps): Provider {
   /**
    * The provider reads a request's grant (the adapter's Grant.find) moments before findAccount asks whether the API
    * would still honour it, and the token's claims and the response's store id ask again: one query answers all
-   * three (grants.withProviderGrant), kept per request. A refresh grant is thus 6 statements, not 8.
+   * three (grants.withProviderGrant), kept per request.
    */
   const providerRequest = new AsyncLocalStorage<object>()
   const checkedInRequest = new WeakMap<object, { grantId: string, live: LiveGrant | null }>()
@@ -73,6 +74,13 @@ export function createProvider (deps: ProviderDeps): Provider {
     return checked?.grantId === grantId && checked.live ? checked.live : await grants.find(grantId)
   }
 
+  /** When a refresh token was rotated and the response it was rotated into (sealed in its rotation record). */
+  async function rotationOf (jti: string): Promise<{ rotatedAt: number, response: Record<string, unknown> } | undefined> {
+    const row = await db('oauth_refresh_rotations').where({ old_token_hash: sha256(jti) }).first()
+    if (!row) return undefined
+    return { rotatedAt: Number(row.rotated_at), response: JSON.parse(decrypt(row.sealed_response, deps.secretKey)) as Record<string, unknown> }
+  }
+
   async function findAccount (ctx: KoaContextWithOIDC, sub: string, token?: { kind: string, consumed?: unknown, jti?: string, grantId?: string }) {
     // A code or refresh token is redeemed only under a grant the API would still honour: not revoked, the
     // person still a member with the role, the client the operator's or the organization's own. Without an
@@ -85,9 +93,9 @@ export function createProvider (deps: ProviderDeps): Provider {
     if (token?.kind === 'RefreshToken' && token.consumed && token.jti) {
       // Reuse of a rotated refresh token: inside the grace window answer with the pair it was rotated into
       // (the provider would otherwise revoke the grant); after it, let the provider refuse and revoke.
-      const row = await db('oauth_refresh_rotations').where({ old_token_hash: sha256(token.jti) }).first()
-      if (row && clock() - Number(row.rotated_at) <= REFRESH_GRACE_MS) {
-        (ctx.state as GraceState).graceResponse = JSON.parse(decrypt(row.sealed_response, deps.secretKey))
+      const rotation = await rotationOf(token.jti)
+      if (rotation && clock() - rotation.rotatedAt <= REFRESH_GRACE_MS) {
+        (ctx.state as GraceState).graceResponse = rotation.response
         throw new oidcErrors.InvalidGrant('refresh token already rotated')
       }
     }
@@ -210,10 +218,17 @@ export function createProvider (deps: ProviderDeps): Provider {
     const choice = grantId ? await grantOf(ctx, grantId) : null
     if (choice) body.store_env_id = choice.storeIds[0]
     const rotated = ctx.oidc.entities.RotatedRefreshToken
-    if (rotated) {
+    if (!rotated) return
+    try {
       await db('oauth_refresh_rotations').insert({
         old_token_hash: sha256(rotated.jti), sealed_response: encrypt(JSON.stringify(body), deps.secretKey), rotated_at: clock()
-      }).onConflict('old_token_hash').ignore()
+      })
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err
+      // Another request rotated the same token first (the adapter's consume): both callers get its pair, as a
+      // retry inside the grace window would, and the successor made here is withdrawn.
+      await ctx.oidc.entities.RefreshToken?.destroy()
+      ctx.body = (await rotationOf(rotated.jti))!.response
     }
   }
 

@@ -1,6 +1,8 @@
 import t from 'tap'
 import * as oidc from 'openid-client'
 import { call, manualClock } from '../helper.js'
+import { removeExpiredModels } from '../../oauth/adapter.js'
+import { sha256 } from '../../src/lib/secrets.js'
 import { connected } from './oauth-helper.js'
 
 t.test('a refresh rotates the pair; a retry inside the grace period gets the same new pair; after it the old token is refused and the grant revoked', async (t) => {
@@ -35,7 +37,7 @@ t.test('a rotated refresh token keeps working for 90 days from its last use', as
   t.ok(lifetime > 89 * 86_400 && lifetime <= 90 * 86_400, `lifetime ${lifetime}s is 90 days from this use`)
 })
 
-t.test('a refresh grant reads the grant, its connection, membership and person in one query: six statements in all', async (t) => {
+t.test('a refresh grant reads the grant, its connection, membership and person in one query: five statements in all', async (t) => {
   const { app, config, tokens } = await connected(t)
   const statements: string[] = []
   const count = (query: { sql: string }) => { statements.push(query.sql) }
@@ -43,7 +45,41 @@ t.test('a refresh grant reads the grant, its connection, membership and person i
   t.teardown(() => { app.db.off('query', count) })
   const next = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
   t.ok(next.access_token)
-  // client, refresh token, grant (+ connection, membership, client, person), consume, successor, rotation record
-  t.equal(statements.length, 6, statements.join('\n'))
+  // client, refresh token (+ its rotation record), grant (+ connection, membership, client, person), successor,
+  // rotation record (which consumes the old token)
+  t.equal(statements.length, 5, statements.join('\n'))
   t.equal(statements.filter((sql) => /\bpeople\b/.test(sql)).length, 1, 'the person comes with the grant')
+})
+
+t.test('two refreshes of one token sent at once both get the same new pair, and only that pair\'s refresh token goes on', async (t) => {
+  const { config, tokens } = await connected(t)
+  const [a, b] = await Promise.all([0, 1].map(() => oidc.refreshTokenGrant(config, tokens.refresh_token!)))
+  t.equal(a.refresh_token, b.refresh_token)
+  t.equal(a.access_token, b.access_token)
+  const next = await oidc.refreshTokenGrant(config, a.refresh_token!)
+  t.not(next.refresh_token, a.refresh_token, 'the shared refresh token rotates')
+})
+
+t.test('a rotated refresh token stays spent after its rotation record is cleared a day later: reusing it ends the grant', async (t) => {
+  // Ten days back, so the cleanup a day after this rotation clears no other test's records (they share the database).
+  const clock = manualClock(Date.now() - 10 * 86_400_000)
+  const { app, config, tokens, tenant } = await connected(t, { clock })
+  const first = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
+  clock.advance(86_400_001)
+  await removeExpiredModels(app.db, clock())
+  t.notOk(await app.db('oauth_refresh_rotations').where({ old_token_hash: sha256(tokens.refresh_token!) }).first(), 'the record is gone')
+
+  const reused = await oidc.refreshTokenGrant(config, tokens.refresh_token!).catch((err: unknown) => err)
+  t.equal((reused as oidc.ResponseBodyError).error, 'invalid_grant')
+  const again = await oidc.refreshTokenGrant(config, first.refresh_token!).catch((err: unknown) => err)
+  t.equal((again as oidc.ResponseBodyError).error, 'invalid_grant', 'the reuse revoked the grant')
+  const api = await call(app, { method: 'GET', url: '/v1/account/stores', key: first.access_token, store: tenant.storeId })
+  t.equal(api.statusCode, 401)
+})
+
+t.test('a rotated refresh token introspects as inactive', async (t) => {
+  const { config, tokens } = await connected(t)
+  await oidc.refreshTokenGrant(config, tokens.refresh_token!)
+  const introspected = await oidc.tokenIntrospection(config, tokens.refresh_token!)
+  t.equal(introspected.active, false)
 })
