@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { Adapter, AdapterPayload } from 'oidc-provider'
+import { errors as oidcErrors, type Adapter, type AdapterPayload } from 'oidc-provider'
 import { sha256 } from '../src/lib/secrets.js'
 import type { Clock } from '../src/lib/clock.js'
 import { marker, type Freshness } from '../src/lib/freshness.js'
@@ -10,12 +10,14 @@ import { marker, type Freshness } from '../src/lib/freshness.js'
  * `Client` is served from oauth_clients (see clients.repository.ts), never from this table; `Grant` rows are read
  * through `findGrant`, which answers with the row's payload and may read more in the same query (provider.ts).
  */
-export interface ModelReaders {
+export interface ModelHooks {
   findClient: (id: string) => Promise<AdapterPayload | undefined>
   findGrant: (id: string) => Promise<string | undefined>
+  /** Records a grant the provider's models no longer hold as revoked (our connection, its audit entry). */
+  onGrantRevoked: (grantId: string) => void
 }
 
-export function knexAdapterFactory (db: Knex, clock: Clock, readers: ModelReaders, fresh: Freshness) {
+export function knexAdapterFactory (db: Knex, clock: Clock, hooks: ModelHooks, fresh: Freshness) {
   return class KnexAdapter implements Adapter {
     constructor (private readonly model: string) {}
 
@@ -51,9 +53,9 @@ export function knexAdapterFactory (db: Knex, clock: Clock, readers: ModelReader
     }
 
     async find (id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return readers.findClient(id)
+      if (this.model === 'Client') return hooks.findClient(id)
       if (this.model === 'Grant') {
-        const payload = await readers.findGrant(id)
+        const payload = await hooks.findGrant(id)
         return payload === undefined ? undefined : { ...JSON.parse(payload) as AdapterPayload, jti: id }
       }
       // The provider checks `exp` itself; rows past their expiry are removed by removeExpiredModels.
@@ -79,7 +81,23 @@ export function knexAdapterFactory (db: Knex, clock: Clock, readers: ModelReader
      */
     async consume (id: string): Promise<void> {
       if (this.model === 'RefreshToken') return
-      await db('oidc_models').where(this.key(id)).update({ consumed_at: clock() })
+      const consumed = await db('oidc_models').where(this.key(id)).whereNull('consumed_at').update({ consumed_at: clock() })
+      if (consumed === 0 && this.model === 'AuthorizationCode') await this.refuseRedeemedCode(id)
+    }
+
+    /**
+     * A code another request redeemed since this one read it: refused as the provider refuses a replayed code, and
+     * everything issued under its grant is revoked (RFC 6749 section 4.1.2), for one code must not mint two sets.
+     */
+    private async refuseRedeemedCode (id: string): Promise<never> {
+      const row = await db('oidc_models').where(this.key(id)).first('grant_id')
+      const grantId = row?.grant_id as string | null | undefined
+      if (grantId) {
+        await db('oidc_models').where({ grant_id: grantId }).orWhere({ model: 'Grant', id_hash: sha256(grantId) }).delete()
+        await fresh.bump([marker.grant(grantId)])
+        hooks.onGrantRevoked(grantId)
+      }
+      throw new oidcErrors.InvalidGrant('authorization code already consumed')
     }
 
     // A grant that goes (revocation, refresh-token reuse) ends its access tokens on every instance's next request:

@@ -106,7 +106,7 @@ export function createProvider (deps: ProviderDeps): Provider {
   }
 
   const configuration: Configuration = {
-    adapter: knexAdapterFactory(db, clock, { findClient: (id) => clients.metadata(id), findGrant }, deps.fresh),
+    adapter: knexAdapterFactory(db, clock, { findClient: (id) => clients.metadata(id), findGrant, onGrantRevoked: deps.onGrantRevoked }, deps.fresh),
     jwks: { keys: deps.keys as Configuration['jwks'] extends { keys: infer K } | undefined ? K : never },
     cookies: {
       keys: cookieKeys(deps.secretKey),

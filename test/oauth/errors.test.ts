@@ -1,7 +1,8 @@
 import t from 'tap'
 import * as oidc from 'openid-client'
 import { makeTenant } from '../factories.js'
-import { Browser, connect, discover, makeClient, REDIRECT_URI, serve, tokenRequest } from './oauth-helper.js'
+import { call } from '../helper.js'
+import { authorize, Browser, connect, discover, makeClient, REDIRECT_URI, serve, tokenRequest } from './oauth-helper.js'
 
 t.test('an authorization request with a redirect URI that does not match exactly is refused', async (t) => {
   const { app, base } = await serve(t)
@@ -46,6 +47,22 @@ t.test('a replayed authorization code is refused with invalid_grant', async (t) 
   const replay = await tokenRequest(base, client, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier })
   t.equal(replay.status, 400)
   t.equal(replay.body.error, 'invalid_grant')
+})
+
+t.test('two redemptions of one authorization code at once: one is refused with invalid_grant and the tokens the other got are revoked', async (t) => {
+  const { app, base } = await serve(t)
+  const tenant = await makeTenant(app)
+  const client = await makeClient(app)
+  const { callback, verifier } = await authorize({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' })
+  const params = { grant_type: 'authorization_code', code: new URL(callback).searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier }
+  const answers = await Promise.all([0, 1].map(() => tokenRequest(base, client, params)))
+  t.same(answers.map((a) => a.status).sort(), [200, 400])
+  t.equal(answers.find((a) => a.status === 400)!.body.error, 'invalid_grant')
+  const issued = answers.find((a) => a.status === 200)!.body
+  const api = await call(app, { method: 'GET', url: '/v1/account/stores', key: String(issued.access_token), store: tenant.storeId })
+  t.equal(api.statusCode, 401, 'the access token the code gave is revoked')
+  const refresh = await tokenRequest(base, client, { grant_type: 'refresh_token', refresh_token: String(issued.refresh_token) })
+  t.equal(refresh.body.error, 'invalid_grant', '... and its refresh token')
 })
 
 t.test('a wrong client secret is refused with invalid_client', async (t) => {

@@ -125,14 +125,20 @@ export async function openConsent (d: Omit<Dance, 'org' | 'stores' | 'role'>) {
   return { config, verifier, state, browser, page }
 }
 
-/** The whole authorization code + PKCE flow through login and consent, driven by openid-client. */
-export async function connect (d: Dance) {
+/** The flow through login and consent, up to the redirect back to the client with a code not yet redeemed. */
+export async function authorize (d: Dance) {
   const { config, verifier, state, browser, page } = await openConsent(d)
   if (!page.text.includes('name="stores"')) throw new Error(`expected the consent page, got ${page.status}: ${page.text.slice(0, 300)}`)
   const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form: { _csrf: csrfOf(page.text), org: d.org, stores: d.stores, role: d.role } })
   if (!done.location?.startsWith(REDIRECT_URI)) throw new Error(`expected a redirect to the client, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(done.location), { pkceCodeVerifier: verifier, expectedState: state })
-  return { tokens, config, browser, callback: done.location, verifier }
+  return { config, verifier, state, browser, callback: done.location }
+}
+
+/** The whole authorization code + PKCE flow through login and consent, driven by openid-client. */
+export async function connect (d: Dance) {
+  const { config, verifier, state, browser, callback } = await authorize(d)
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state })
+  return { tokens, config, browser, callback, verifier }
 }
 
 /** An app on real HTTP, a fresh tenant, a registered client, and a finished connection. */
