@@ -228,7 +228,14 @@ export function createProvider (deps: ProviderDeps): Provider {
       // Another request rotated the same token first (the adapter's consume): both callers get its pair, as a
       // retry inside the grace window would, and the successor made here is withdrawn.
       await ctx.oidc.entities.RefreshToken?.destroy()
-      ctx.body = (await rotationOf(rotated.jti))!.response
+      const first = await rotationOf(rotated.jti)
+      if (first) {
+        ctx.body = first.response
+      } else {
+        // Its record already cleared (a day on): nothing to answer with but the refusal a late reuse gets.
+        ctx.status = 400
+        ctx.body = { error: 'invalid_grant', error_description: 'refresh token already rotated' }
+      }
     }
   }
 
