@@ -177,8 +177,13 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         if (!await finish(trx, a, { status: 'failed', completed_at: a.now })) return
         await recordAttempt(trx, a, 'failed', null)
         await subscriptions.setStatus(a.delivery.subscription_id, endAs, ['active', 'disabled'], reason, a.now, trx)
-        await trx('webhook_deliveries').where({ subscription_id: a.delivery.subscription_id, status: 'pending' }).whereNull('claim_token')
-          .update({ status: 'cancelled', last_error: reason, completed_at: a.now })
+        // Found first, then changed by id: an UPDATE through the (subscription_id, id) index would lock every
+        // delivery of the subscription's history it reads, and other workers' claims would wait on them.
+        const pending = await trx('webhook_deliveries').where({ subscription_id: a.delivery.subscription_id, status: 'pending' }).whereNull('claim_token').pluck('id')
+        for (let i = 0; i < pending.length; i += 1000) {
+          await trx('webhook_deliveries').whereIn('id', pending.slice(i, i + 1000)).where({ status: 'pending' }).whereNull('claim_token')
+            .update({ status: 'cancelled', last_error: reason, completed_at: a.now })
+        }
       })
     },
 

@@ -123,6 +123,24 @@ t.test('a 410 answer retires the webhook and nothing more is sent to it', async 
   t.equal(rx.received.length, 1)
 })
 
+t.test('a 410 answer cancels the webhook\'s deliveries still waiting, and only those', async (t) => {
+  const app = await build(t, { clock: manualClock() })
+  const tenant = await makeTenant(app)
+  const rx = await receiver(t, () => 410)
+  const hook = await createWebhook(app, tenant, rx.url)
+  const other = await receiver(t, () => 204)
+  const kept = await createWebhook(app, tenant, other.url)
+  for (let i = 0; i < 3; i++) await appendEvent(app, tenant)
+  // One delivery a claim: the first answer (410) comes while the other two still wait in the outbox.
+  await deliverUntil(testWorker(t, app, [tenant.storeId], { batchSize: 1 }), rx.received, 1)
+  const statuses = async (id: string) => (await app.db('webhook_deliveries').where({ subscription_id: id }).orderBy('id').pluck('status')) as string[]
+  const retired = await statuses(hook.id)
+  t.equal(retired.filter((s) => s === 'failed').length, 1, retired.join(', '))
+  t.equal(retired.filter((s) => s === 'cancelled').length, 2, retired.join(', '))
+  t.notOk((await statuses(kept.id)).includes('cancelled'), 'the other webhook\'s deliveries are untouched')
+  t.equal(rx.received.length, 1)
+})
+
 t.test('a receiver slower than the timeout fails the attempt and is retried later', async (t) => {
   const clock = manualClock()
   const app = await build(t, { clock })
