@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply } from 'fastify'
+import { staleAfter } from './freshness.js'
 
 /** An answer as sent: the serialized body and the ETag that is its digest. */
 export interface Answer { body: string, etag: string }
@@ -8,10 +9,7 @@ export function answerOf (body: string): Answer {
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
 }
 
-interface Entry<V> { value: V, seen: string, at: number }
-
-/** A backstop only, as long as the storefront answers' own `Cache-Control: max-age`: markers settle freshness. */
-const MAX_AGE_MS = 60_000
+interface Entry<V> { value: V, seen: string, staleAt: number }
 
 /**
  * Per-instance memory of values derived from the database, each kept under the value a generation marker
@@ -28,7 +26,7 @@ export class MarkedCache<V> {
 
   get (key: string, seen: string, now: number): V | undefined {
     const entry = this.entries.get(key)
-    if (!entry || entry.seen !== seen || now - entry.at >= MAX_AGE_MS) return undefined
+    if (!entry || entry.seen !== seen || now >= entry.staleAt) return undefined
     return entry.value
   }
 
@@ -49,7 +47,7 @@ export class MarkedCache<V> {
 
   set (key: string, value: V, seen: string, now: number): void {
     this.entries.delete(key)
-    this.entries.set(key, { value, seen, at: now })
+    this.entries.set(key, { value, seen, staleAt: staleAfter(now) })
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
   }
 }

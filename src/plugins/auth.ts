@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { accessFor, isResource, roleRank, type Resource, type Role } from '../lib/permissions.js'
-import { marker } from '../lib/freshness.js'
+import { marker, staleAfter } from '../lib/freshness.js'
 import type { Feature } from '../features.js'
 import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
@@ -180,7 +180,7 @@ export default fp(async (app) => {
       markers: claim.markers,
       seen: values ?? [],
       expiresAt: expiries.length ? Math.min(...expiries) : null,
-      loadedAt: now
+      staleAt: staleAfter(now)
     }
     if (values) cache.keepCredential(tokenHash, entry)
     return entry

@@ -1,5 +1,6 @@
 import type { Credential, StoreEnv } from '../types.js'
 import type { FeatureOverrides } from '../features.js'
+import { staleAfter } from '../lib/freshness.js'
 
 export type { CredentialClaim } from '../types.js'
 
@@ -9,17 +10,13 @@ export interface CredentialEntry {
   /** The markers' values read before the database was, in `markers` order. */
   seen: string[]
   expiresAt: number | null
-  loadedAt: number
+  /** When it is read again whatever its markers say (lib/freshness.ts `staleAfter`): a backstop only. */
+  staleAt: number
 }
 
-interface StoreEntry { store: StoreEnv, seen: string, loadedAt: number }
-interface FeaturesEntry { overrides: FeatureOverrides, seen: string, loadedAt: number }
+interface StoreEntry { store: StoreEnv, seen: string, staleAt: number }
+interface FeaturesEntry { overrides: FeatureOverrides, seen: string, staleAt: number }
 
-/**
- * A backstop only: markers settle freshness on every request. An entry is also read again after this long, which
- * bounds the damage of a marker update lost to a Redis failure that outlived the retries.
- */
-export const MAX_AGE_MS = 60_000
 const MAX_ENTRIES = 20_000
 
 /** A map that forgets its oldest entries beyond a size, so memory stays bounded whatever the traffic. */
@@ -48,7 +45,7 @@ export class CredentialCache {
   credential (tokenHash: string, now: number): CredentialEntry | undefined {
     const entry = this.credentials.get(tokenHash)
     if (!entry) return undefined
-    if (now - entry.loadedAt >= MAX_AGE_MS || (entry.expiresAt !== null && now >= entry.expiresAt)) {
+    if (now >= entry.staleAt || (entry.expiresAt !== null && now >= entry.expiresAt)) {
       this.credentials.delete(tokenHash)
       return undefined
     }
@@ -61,7 +58,7 @@ export class CredentialCache {
   /** The store, when it was loaded under the marker value `seen` this request read. */
   store (id: string, seen: string, now: number): StoreEnv | undefined {
     const entry = this.stores.get(id)
-    if (!entry || entry.seen !== seen || now - entry.loadedAt >= MAX_AGE_MS) return undefined
+    if (!entry || entry.seen !== seen || now >= entry.staleAt) return undefined
     return entry.store
   }
 
@@ -71,19 +68,19 @@ export class CredentialCache {
    */
   latestStore (id: string, now: number): { store: StoreEnv, seen: string } | undefined {
     const entry = this.stores.get(id)
-    return entry && now - entry.loadedAt < MAX_AGE_MS ? entry : undefined
+    return entry && now < entry.staleAt ? entry : undefined
   }
 
-  keepStore (store: StoreEnv, seen: string, now: number) { this.stores.set(store.id, { store, seen, loadedAt: now }) }
+  keepStore (store: StoreEnv, seen: string, now: number) { this.stores.set(store.id, { store, seen, staleAt: staleAfter(now) }) }
 
   /** The store's feature overrides, when loaded under the store marker value `seen` (set-feature bumps it). */
   featureOverrides (id: string, seen: string, now: number): FeatureOverrides | undefined {
     const entry = this.features.get(id)
-    if (!entry || entry.seen !== seen || now - entry.loadedAt >= MAX_AGE_MS) return undefined
+    if (!entry || entry.seen !== seen || now >= entry.staleAt) return undefined
     return entry.overrides
   }
 
-  keepFeatureOverrides (id: string, overrides: FeatureOverrides, seen: string, now: number) { this.features.set(id, { overrides, seen, loadedAt: now }) }
+  keepFeatureOverrides (id: string, overrides: FeatureOverrides, seen: string, now: number) { this.features.set(id, { overrides, seen, staleAt: staleAfter(now) }) }
 
   /** Redis came back (or was replaced): marker updates may have been lost meanwhile, so trust nothing held. */
   clear () {

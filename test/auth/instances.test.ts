@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { base62 } from '../../src/lib/ids.js'
 import type { Credential } from '../../src/types.js'
-import { build, call, onMysql, probeRoutes } from '../helper.js'
+import { build, call, manualClock, onMysql, probeRoutes } from '../helper.js'
 import { addMember, makeKey, makeTenant, type Tenant } from '../factories.js'
 import { connect, makeClient, serve } from '../oauth/oauth-helper.js'
 
@@ -102,4 +102,25 @@ t.test('a warm store-scoped request makes no database query with Redis, and read
   t.equal((await probe(app, tenant.key, tenant.storeId)).statusCode, 200)
   if (onMysql) t.same(queries, [], 'key, store, role, scopes, plan and limit settled from memory and one Redis call')
   else t.ok(queries.some((sql) => /api_keys/.test(sql)) && queries.some((sql) => /store_envs/.test(sql)), 'no Redis: key and store read again')
+})
+
+t.test('credentials read together are read again spread over 40 to 60 seconds, not all in the same second', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock, routes: probeRoutes(['reviews']) })
+  const tenant = await makeTenant(app)
+  const keys = await Promise.all(Array.from({ length: 30 }, () => makeKey(app, tenant, 'viewer')))
+  for (const key of keys) t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
+  const reread = async (after: number) => {
+    clock.set(Date.parse('2026-11-23T12:00:00Z') + after)
+    let reads = 0
+    const count = (query: { sql: string }) => { if (/from `api_keys`/.test(query.sql)) reads++ }
+    app.db.on('query', count)
+    for (const key of keys) await probe(app, key.secret, tenant.storeId)
+    app.db.off('query', count)
+    return reads
+  }
+  t.equal(await reread(39_000), 0, 'none before 40 s')
+  const at50 = await reread(50_000)
+  // Each key is stale at 50 s with probability 1/2: all or none of 30 would happen once in 5e8 runs.
+  t.ok(at50 > 0 && at50 < keys.length, `some, not all, at 50 s (${at50} of ${keys.length})`)
 })
