@@ -90,7 +90,7 @@ const append = (i: number) => {
 for (let i = 0; i < EVENTS; i += 50) await Promise.all(Array.from({ length: Math.min(50, EVENTS - i) }, (_, k) => append(i + k)))
 reset()
 spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' })
-const worker = await startProcess(['--enable-source-maps', 'dist/src/worker.js'], { ...env, LOG_LEVEL: 'info' }, /background jobs started/)
+const worker = await startProcess([...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--enable-source-maps', 'dist/src/worker.js'], { ...env, LOG_LEVEL: 'info' }, /background jobs started/)
 await arrivals(EVENTS)
 const pipelineRate = (EVENTS - 1) / ((seen.last - seen.first) / 1000)
 
@@ -128,6 +128,6 @@ record('webhooks', 'bench:webhooks — webhook delivery, worker in its own proce
   '',
   `Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
   '',
-  'Per delivery the pipeline pays a claim share (`SELECT … FOR UPDATE SKIP LOCKED` + `UPDATE` per 100), a batched completion (one transaction per up to 100 successes) and the per-receiver limits through Redis (bottleneck, clustered); the bare loop does none of that. The documented per-receiver spacing (one request per 5 ms, docs/webhooks.md) caps a receiver at 200/s, so 10 receivers at 2,000/s whatever the rest costs. In B the worker hears of each commit over Redis pub/sub (delivery/wakeups.ts) instead of waiting for its 500 ms poll.'
+  'Per delivery the pipeline pays a claim share (`SELECT … FOR UPDATE SKIP LOCKED` + `UPDATE` per 100), a batched completion (one transaction per up to 100 successes) and the per-receiver concurrency limit through Redis (bottleneck, clustered: one job per group of up to 10 requests to a receiver, weighing one slot each); the bare loop does none of that. In B the worker hears of each commit over Redis pub/sub (delivery/wakeups.ts) instead of waiting for its 500 ms poll.'
 ].join('\n'))
 process.exit(0)

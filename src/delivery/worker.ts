@@ -26,8 +26,6 @@ export interface WorkerOptions {
   leaseMs: number
   /** Requests in flight to one receiver (origin), across every instance when Redis is configured. */
   perReceiverConcurrency: number
-  /** Least spacing between two requests to one receiver, across instances (0: none). */
-  perReceiverMinTimeMs: number
   /** Only these stores' deliveries (a dedicated worker for a large tenant; tests); null: every store. */
   storeIds: string[] | null
 }
@@ -39,7 +37,6 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   maxInFlight: 200,
   leaseMs: 120_000,
   perReceiverConcurrency: 10,
-  perReceiverMinTimeMs: 5,
   storeIds: null
 }
 
@@ -82,20 +79,24 @@ type Options = WorkerOptions
 type Recorder = () => Promise<void>
 interface Attempted { responseCode: number | null, error: string | null, durationMs: number }
 
-/** Step: the per-receiver throttle, clustered through Redis when there is one (bottleneck keeps slots there). */
+/**
+ * Step: the per-receiver concurrency limit, clustered through Redis when there is one (bottleneck keeps slots there).
+ * A job is a group of requests to one receiver sent together, weighing as many slots as it holds requests: the
+ * limit counts requests as exactly as one job per request would, for a fraction of the round trips (bottleneck's
+ * clustered bookkeeping per job was most of a delivery's cost: 2,000 against 4,900 deliveries/s without it).
+ */
 function receiverLimits (deps: WorkerDeps, options: Options) {
   const redisLink = deps.redis ? deps.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, maxRetriesPerRequest: 3 }) : null
   const connection = redisLink ? new Bottleneck.IORedisConnection({ client: redisLink }) : null
   const group = new Bottleneck.Group({
     maxConcurrent: options.perReceiverConcurrency,
-    minTime: options.perReceiverMinTimeMs,
     id: `${deps.redisPrefix}webhook-receivers`,
     ...(connection ? { datastore: 'ioredis', connection, clearDatastore: false, timeout: 600_000 } : {})
   })
   group.on('error', (err: Error) => deps.log.warn({ err: { message: err.message } }, 'delivery limiter error'))
   return {
     /** expiration: in a cluster, a crashed instance's slot is given back after it. */
-    schedule: <T>(receiver: string, job: () => Promise<T>) => group.key(receiver).schedule({ expiration: options.timeoutMs + 5_000 }, job),
+    schedule: <T>(receiver: string, requests: number, job: () => Promise<T>) => group.key(receiver).schedule({ weight: requests, expiration: options.timeoutMs + 5_000 }, job),
     async close () {
       await group.disconnect(false)
       await connection?.disconnect(false)
@@ -200,9 +201,10 @@ function sleeper () {
 }
 
 /**
- * Claims due deliveries from the outbox and sends them: per-receiver concurrency and spacing through bottleneck
- * (clustered through Redis when there is one), a timeout per attempt, the retry schedule, 410 ends the subscription.
- * Each round is: claim -> dispatch (per receiver) -> attempt (sign, post) -> record the outcome.
+ * Claims due deliveries from the outbox and sends them: per-receiver concurrency through bottleneck (clustered
+ * through Redis when there is one), a timeout per attempt, the retry schedule, 410 ends the subscription.
+ * Each round is: claim -> dispatch (per receiver, in groups of at most its concurrency) -> attempt (sign, post) ->
+ * record the outcome.
  */
 export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}) {
   const options = { ...DEFAULT_WORKER_OPTIONS, ...overrides }
@@ -246,16 +248,40 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
   }
 
-  function dispatch (d: ClaimedDelivery, token: string, leaseUntil: number): Promise<void> {
-    const job = receivers.schedule(new URL(d.url).origin, () => attempt(d, token, leaseUntil))
-      .then((record) => record())
-      .catch((err: Error) => deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly'))
-      .finally(() => {
-        inFlight.delete(job)
-        sleep.wake()
-      })
-    inFlight.add(job)
-    return job
+  /**
+   * Sends a group of deliveries to one receiver at once, holding one slot each; every delivery's outcome is recorded
+   * once the whole group is done and its slots are free again.
+   */
+  function dispatch (receiver: string, group: ClaimedDelivery[], token: string, leaseUntil: number): Array<Promise<void>> {
+    const failed = (d: ClaimedDelivery) => (err: Error) => { deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly') }
+    const sent = receivers.schedule(receiver, group.length, () => Promise.all(group.map((d) => attempt(d, token, leaseUntil).catch((err: Error) => () => failed(d)(err)))))
+    return group.map((d, i) => {
+      const job: Promise<void> = sent
+        .then((recorders) => recorders[i]())
+        .catch(failed(d))
+        .finally(() => {
+          inFlight.delete(job)
+          sleep.wake()
+        })
+      inFlight.add(job)
+      return job
+    })
+  }
+
+  /** The claimed deliveries by receiver (origin), in groups of at most its concurrency. */
+  function groups (rows: ClaimedDelivery[]): Array<[string, ClaimedDelivery[]]> {
+    const byReceiver = new Map<string, ClaimedDelivery[]>()
+    for (const d of rows) {
+      const receiver = new URL(d.url).origin
+      const list = byReceiver.get(receiver) ?? []
+      list.push(d)
+      byReceiver.set(receiver, list)
+    }
+    const out: Array<[string, ClaimedDelivery[]]> = []
+    for (const [receiver, list] of byReceiver) {
+      for (let i = 0; i < list.length; i += options.perReceiverConcurrency) out.push([receiver, list.slice(i, i + options.perReceiverConcurrency)])
+    }
+    return out
   }
 
   /** One claim round: returns the claimed deliveries' promises. */
@@ -266,7 +292,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     if (ids.length === 0) return []
     const rows = await outbox.claimed(token, ids)
     stats.claimed += rows.length
-    return rows.map((d) => dispatch(d, token, now + options.leaseMs))
+    return groups(rows).flatMap(([receiver, group]) => dispatch(receiver, group, token, now + options.leaseMs))
   }
 
   async function run () {
