@@ -2,8 +2,9 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import type { Tenant } from '../factories.js'
-import { call } from '../helper.js'
+import { base62 } from '../../src/lib/ids.js'
+import { makeTenant, type Tenant } from '../factories.js'
+import { build, call } from '../helper.js'
 
 /** Appends an event the way a domain write does: in its own transaction. */
 export async function appendEvent (app: FastifyInstance, tenant: Pick<Tenant, 'orgId' | 'storeId'>, type = 'loyalty.birthday_reward', data: Record<string, unknown> = {}) {
@@ -74,4 +75,18 @@ export async function deliverUntil (worker: { runOnce: () => Promise<unknown> },
     await worker.runOnce()
     if (received.length < count) await new Promise((resolve) => setTimeout(resolve, 50))
   }
+}
+
+/**
+ * Two instances of the service on one database and one Redis namespace, as behind a load balancer (they share the
+ * per-receiver limits through bottleneck's clustering), a tenant, and a receiver its webhook posts to.
+ */
+export async function twoInstancesWithWebhook (t: Test, respond?: Parameters<typeof receiver>[1]) {
+  const redisPrefix = `eh:test:${base62(10)}:`
+  const app = await build(t, { redisPrefix })
+  const second = await build(t, { redisPrefix })
+  const tenant = await makeTenant(app)
+  const rx = await receiver(t, respond)
+  await createWebhook(app, tenant, rx.url)
+  return { app, second, tenant, rx }
 }

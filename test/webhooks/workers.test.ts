@@ -5,7 +5,7 @@ import { base62 } from '../../src/lib/ids.js'
 import { createServer } from 'node:net'
 import { build, call, onMysql, testConfig } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { appendEvent, createWebhook, receiver, testWorker } from './support.js'
+import { appendEvent, createWebhook, receiver, testWorker, twoInstancesWithWebhook } from './support.js'
 
 function startWorkerProcess (t: Test, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/webhooks/worker-process.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
@@ -17,13 +17,7 @@ function startWorkerProcess (t: Test, env: Record<string, string>): Promise<Chil
 }
 
 t.test('two worker instances share one outbox and send each event once', async (t) => {
-  // One Redis prefix: the two instances share per-receiver limits through bottleneck's clustering.
-  const redisPrefix = `eh:test:${base62(10)}:`
-  const app = await build(t, { redisPrefix })
-  const second = await build(t, { redisPrefix })
-  const tenant = await makeTenant(app)
-  const rx = await receiver(t)
-  await createWebhook(app, tenant, rx.url)
+  const { app, second, tenant, rx } = await twoInstancesWithWebhook(t)
   const count = 120
   const events = []
   for (let i = 0; i < count; i++) events.push(await appendEvent(app, tenant, 'loyalty.referral_reward', { i }))
