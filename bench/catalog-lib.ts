@@ -1,6 +1,5 @@
-/** Set-up shared by bench:bulk and bench:reviews: a migrated MySQL database of its own, a tenant, many keys. */
+/** bench:bulk's set-up: a migrated MySQL database of its own, a tenant, many keys. */
 import knex from 'knex'
-import type autocannon from 'autocannon'
 import { benchConfig, seedBenchKeys } from './lib.js'
 import { createKnex, migrateLatest } from '../src/db.js'
 import { systemClock } from '../src/lib/clock.js'
@@ -23,30 +22,7 @@ export async function benchSetup (keys: number) {
   // Built once here and handed to buildApp, so the bench's seed and the app share one set of services.
   const services = buildServices({ db, clock: systemClock, config, redis: null })
   const { tenant, secrets } = await seedBenchKeys(services, keys, 'editor')
-  let next = 0
-  /** Rotates keys so no per-key budget is reached; `build` may give each request its own body. */
-  function rotating (method: 'GET' | 'PUT', paths: string[], build?: (n: number) => string): autocannon.Request[] {
-    let n = 0
-    return [{
-      method,
-      path: paths[0],
-      setupRequest: (req: autocannon.Request) => {
-        const i = n++
-        return {
-          ...req,
-          path: paths[i % paths.length],
-          headers: { authorization: `Bearer ${secrets[next++ % secrets.length]}`, 'x-store-env-id': tenant.store.id, 'content-type': 'application/json' },
-          ...(build ? { body: build(i) } : {})
-        }
-      }
-    }]
-  }
-  return { config, db, services, secrets, orgId: tenant.organization.id, storeId: tenant.store.id, rotating }
-}
-
-/** Lets requests autocannon left in flight finish before the pool closes. */
-export function drain (): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 3000))
+  return { config, db, services, secrets, orgId: tenant.organization.id, storeId: tenant.store.id }
 }
 
 export function percentile (sorted: number[], p: number): number {
