@@ -253,12 +253,13 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
    * once the whole group is done and its slots are free again.
    */
   function dispatch (receiver: string, group: ClaimedDelivery[], token: string, leaseUntil: number): Array<Promise<void>> {
-    const failed = (d: ClaimedDelivery) => (err: Error) => { deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly') }
-    const sent = receivers.schedule(receiver, group.length, () => Promise.all(group.map((d) => attempt(d, token, leaseUntil).catch((err: Error) => () => failed(d)(err)))))
+    const failed = (d: ClaimedDelivery, err: Error) => { deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly') }
+    // An attempt that throws records nothing: its claim lapses and the delivery is tried again.
+    const sent = receivers.schedule(receiver, group.length, () => Promise.all(group.map((d) => attempt(d, token, leaseUntil).catch((err: Error) => async () => failed(d, err)))))
     return group.map((d, i) => {
       const job: Promise<void> = sent
         .then((recorders) => recorders[i]())
-        .catch(failed(d))
+        .catch((err: Error) => failed(d, err))
         .finally(() => {
           inFlight.delete(job)
           sleep.wake()
