@@ -104,6 +104,22 @@ t.test('a category tree refuses cycles, unknown parents, duplicate slugs and del
   t.equal((await api('DELETE', `/categories/${child.id}`)).statusCode, 204)
 })
 
+t.test('two writes of one slug, or of one page URL, at the same moment: one succeeds, the others get the resource\'s own 409', async (t) => {
+  const { api } = await setup()
+  for (const [resource, body, message] of [
+    ['categories', { name: 'Shirts', slug: 'same-moment' }, /already has the slug "same-moment"/],
+    ['web-pages', { url: 'https://shop.example/p/same-moment', type: 'product' }, /already has a web page for/]
+  ] as const) {
+    const answers = await Promise.all([1, 2, 3].map(() => api('POST', `/${resource}`, body)))
+    t.same(answers.map((r) => r.statusCode).sort(), [201, 409, 409], resource)
+    for (const refused of answers.filter((r) => r.statusCode === 409)) t.match(refused.json(), { code: 'conflict', message })
+    t.equal((await api('GET', `/${resource}`)).json().meta.total, 1, `one ${resource} row`)
+  }
+  const ids = await Promise.all(['a', 'b'].map(async (slug) => (await api('POST', '/categories', { name: slug, slug })).json().id))
+  const renamed = await Promise.all(ids.map((id) => api('PATCH', `/categories/${id}`, { slug: 'both-at-once' })))
+  t.same(renamed.map((r) => r.statusCode).sort(), [200, 409], 'two renames to one slug: one wins')
+})
+
 t.test('products carry categoryIds; an unknown one fails the item and a deleted category leaves its products and FAQs', async (t) => {
   const { api } = await setup()
   const cat = (await api('POST', '/categories', { name: 'Shirts', slug: 'shirts' })).json()

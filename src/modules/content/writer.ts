@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
+import { isDuplicateKey } from '../../db.js'
 import { changedColumns, type ContentRow, type contentTable, type SinceQuery } from '../../lib/content.js'
 import type { Clock } from '../../lib/clock.js'
 import type { EventLog } from '../events/events.repository.js'
@@ -29,6 +30,21 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
     return row
   }
 
+  /**
+   * A unique key (a slug, a page's URL) is checked before the write, but two writes of the same value at once both
+   * pass that check and the database refuses the second. Checked again once the winner has committed, the loser
+   * gets the resource's own 409, as it would have a moment later.
+   */
+  async function lostRace<T> (write: () => Promise<T>, recheck?: (trx: Knex.Transaction) => Promise<void>): Promise<T> {
+    try {
+      return await write()
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err
+      if (recheck) await db.transaction(recheck)
+      throw new errors.Conflict(`This ${singular.replace(/_/g, ' ')} conflicts with one written at the same moment`)
+    }
+  }
+
   const emit = (trx: Knex.Transaction, store: StoreEnv, action: string, data: Record<string, unknown>) =>
     events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: `${singular}.${action}`, data })
 
@@ -41,29 +57,31 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
     list: (storeId: string, where: Record<string, unknown>, query: SinceQuery) => repo.listWhere(storeId, where, query, present),
 
     async create (store: StoreEnv, fields: Omit<R, keyof ContentRow>, id: string, check?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
-      return db.transaction(async (trx) => {
-        const now = clock()
-        const row = { ...fields, id, org_id: store.orgId, store_env_id: store.id, created_at: now, updated_at: now } as R
+      const now = clock()
+      const row = { ...fields, id, org_id: store.orgId, store_env_id: store.id, created_at: now, updated_at: now } as R
+      return lostRace(() => db.transaction(async (trx) => {
         await check?.(row, trx)
         await repo.insert(row, trx)
         const shown = present(row)
         await emit(trx, store, 'created', shown)
         return shown
-      })
+      }), check && ((trx) => check(row, trx)))
     },
 
     async update (store: StoreEnv, id: string, patch: Partial<R>, check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
-      return db.transaction(async (trx) => {
+      let checked: [R, R] | undefined
+      return lostRace(() => db.transaction(async (trx) => {
         const before = await load(store.id, id, trx)
         const changes = changedColumns(before, patch)
         if (Object.keys(changes).length === 0) return present(before)
         const after = { ...before, ...changes, updated_at: clock() }
+        checked = [after, before]
         await check?.(after, before, trx)
         await repo.update(store.id, id, { ...changes, updated_at: after.updated_at } as Partial<R>, trx)
         const shown = present(after)
         await emit(trx, store, 'updated', shown)
         return shown
-      })
+      }), check && ((trx) => checked ? check(...checked, trx) : Promise.resolve()))
     },
 
     async remove (store: StoreEnv, id: string, before?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<void> {
