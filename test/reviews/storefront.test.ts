@@ -108,6 +108,16 @@ t.test('POST /reviews allows 3 per second and 5 per minute per visitor IP', asyn
   t.equal((await send()).statusCode, 201, 'the minute has slid past the first three')
 })
 
+t.test('five helpful votes of one visitor at once count once, and none fails', async (t) => {
+  const { app, tenant } = await setup(t)
+  await storefront(app, { url: '/v1/reviews', store: tenant.storeId, ip: '198.51.100.9', payload: review })
+  const id = (await app.db('reviews').where({ store_env_id: tenant.storeId }).first('id')).id
+  await call(app, { method: 'PATCH', url: `/v1/reviews/${id}`, key: tenant.key, store: tenant.storeId, payload: { status: 'published' } })
+  const votes = await Promise.all([1, 2, 3, 4, 5].map(() => storefront(app, { url: `/v1/reviews/${id}/helpful`, store: tenant.storeId, ip: '198.51.100.11' })))
+  t.same(votes.map((v) => v.statusCode), [200, 200, 200, 200, 200])
+  t.equal(Number((await app.db('reviews').where({ id }).first('helpful_count')).helpful_count), 1)
+})
+
 t.test('helpful votes allow 5 per second and 20 per minute per visitor IP, in their own budget', async (t) => {
   const { app, tenant, clock } = await setup(t)
   for (let i = 0; i < 3; i++) await storefront(app, { url: '/v1/reviews', store: tenant.storeId, ip: '198.51.100.9', payload: review })

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { rowsByKeys } from '../../lib/bulk.js'
+import { lockForWrite, rowsByKeys } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
 import { moveReviews, recordEngagement, trackOrders, type ReviewFact } from '../analytics/rollups.js'
 import { syncPage, type SyncQuery } from '../../lib/sync.js'
@@ -123,8 +123,9 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
       }
     },
 
-    find (storeId: string, id: string, trx: Knex = db): Promise<ReviewRow | undefined> {
-      return trx<ReviewRow>('reviews').where({ store_env_id: storeId, id }).first()
+    /** With `lock`, a locking read (lib/bulk.ts `lockForWrite`). */
+    find (storeId: string, id: string, trx: Knex = db, lock = false): Promise<ReviewRow | undefined> {
+      return lockForWrite(trx<ReviewRow>('reviews').where({ store_env_id: storeId, id }), lock).first()
     },
 
     /** decisions.md section 6: newest `writtenAt` first (an import's original date), id breaking ties. */

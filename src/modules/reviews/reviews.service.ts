@@ -60,8 +60,8 @@ export function isVerified (authorEmail: string | null, orderEmail: string | nul
 }
 
 export function reviewsService ({ db, repo, products, uploads, events, clock, secretKey, onPublished }: Deps) {
-  async function load (storeId: string, id: string, trx?: Knex) {
-    const row = await repo.find(storeId, id, trx)
+  async function load (storeId: string, id: string, trx?: Knex, lock = false) {
+    const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound('Review')
     return row
   }
@@ -154,7 +154,9 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
     /** One vote per visitor (IP, stored only as a keyed hash) per published review. */
     async helpful (store: StoreEnv, id: string, ip: string) {
       return db.transaction(async (trx) => {
-        const row = await load(store.id, id, trx)
+        // Locked first: a vote's insert holds a shared lock on the review (its foreign key) and the count's update
+        // needs an exclusive one, so two votes at once deadlocked on MySQL. Votes on one review now take turns.
+        const row = await load(store.id, id, trx, true)
         if (row.status !== 'published') throw new errors.NotFound('Review')
         const added = await repo.vote(store.id, id, sha256(`${secretKey}:vote:${ip}`), clock(), trx)
         return { helpfulCount: Number(row.helpful_count) + (added ? 1 : 0) }
