@@ -65,6 +65,17 @@ t.test('a qualifying published review gets one code from the pool, once, even wh
   t.match((await call(app, { method: 'GET', url: `/v1/review-incentives/${id}`, ...checker })).json(), { pool: { available: 2, issued: 1 } })
 })
 
+t.test('the same codes added three times at once are added once, and the other two count them duplicates', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const { id } = (await create(app, tenant, { type: 'coupon', verifiedOnly: false })).json()
+  const codes = Array.from({ length: 20 }, (_, i) => `SAME-${i}`)
+  const answers = await Promise.all([1, 2, 3].map(() => call(app, { method: 'POST', url: `/v1/review-incentives/${id}/codes`, key: tenant.key, store: tenant.storeId, payload: { codes } })))
+  t.same(answers.map((a) => a.statusCode), [200, 200, 200])
+  t.same(answers.map((a) => a.json().added).sort(), [0, 0, 20])
+  t.match(answers.find((a) => a.json().added === 20)!.json(), { pool: { available: 20 } })
+})
+
 t.test('an empty pool is reported on the incentive and in the event, and publishing still succeeds', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { lockForWrite } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
 
 export interface IncentiveRow {
@@ -33,8 +34,9 @@ export type Pool = { available: number, issued: number }
 
 export function reviewIncentivesRepository (db: Knex) {
   return {
-    find (storeId: string, id: string, trx: Knex = db): Promise<IncentiveRow | undefined> {
-      return trx<IncentiveRow>('review_incentives').where({ store_env_id: storeId, id }).first()
+    /** With `lock`, a locking read (lib/bulk.ts): writers of the incentive's code pool then take turns. */
+    find (storeId: string, id: string, trx: Knex = db, lock = false): Promise<IncentiveRow | undefined> {
+      return lockForWrite(trx<IncentiveRow>('review_incentives').where({ store_env_id: storeId, id }), lock).first()
     },
 
     all (storeId: string, trx: Knex): Promise<IncentiveRow[]> {

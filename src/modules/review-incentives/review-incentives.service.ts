@@ -58,8 +58,8 @@ export function qualifies (incentive: IncentiveRow, review: ReviewRow): boolean 
 }
 
 export function reviewIncentivesService ({ db, repo, customers, loyalty, events, clock, onIssued }: Deps) {
-  async function load (storeId: string, id: string, trx?: Knex) {
-    const row = await repo.find(storeId, id, trx)
+  async function load (storeId: string, id: string, trx?: Knex, lock = false) {
+    const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound('Review incentive')
     return row
   }
@@ -147,7 +147,9 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
 
     async addCodes (store: StoreEnv, id: string, codes: string[]) {
       return db.transaction(async (trx) => {
-        const row = await load(store.id, id, trx)
+        // Locked: two additions of the same codes at once would both find them new, and the second insert would
+        // meet the pool's unique key. Taken in turn, the second sees the first's codes and counts them duplicates.
+        const row = await load(store.id, id, trx, true)
         if (row.type !== 'coupon') throw new errors.Conflict('A points incentive has no code pool')
         const added = await repo.addCodes(row, codes, clock(), trx)
         return { added, duplicates: codes.length - added, pool: (await repo.pools([id], trx)).get(id) ?? NO_POOL }
