@@ -82,3 +82,55 @@ export function schemaValues (doc: Document) {
 
   return { value, url, ids }
 }
+
+/** A request body the document gives as its example (the first of `examples`), if any. */
+export function exampleOf (op: Schema | undefined): Schema | undefined {
+  const content = op?.requestBody?.content?.['application/json']
+  return content?.example ?? (Object.values(content?.examples ?? {})[0] as Schema | undefined)?.value
+}
+
+type Send = (method: string, target: string, payload?: unknown) => Promise<{ statusCode: number, json: () => any }>
+
+/**
+ * One of each resource a store can hold, made from the document's own request examples (twice over: a review needs
+ * its product first), then an id of each listed collection; kept in `ids` by collection path. `skip` leaves out
+ * paths a test does not drive.
+ */
+export async function seedFromExamples (doc: Document, ids: Map<string, string>, send: Send, skip: RegExp): Promise<void> {
+  const withKnownIds = (body: Schema) => Object.fromEntries(Object.entries(body).map(([name, v]) => {
+    const collection = '/' + name.replace(/Id$/, '').replace(/([A-Z])/g, '-$1').toLowerCase() + 's'
+    const known = name.endsWith('Id') ? [...ids].find(([path]) => path.endsWith(collection)) : undefined
+    return [name, known ? known[1] : v]
+  }))
+  for (let pass = 0; pass < 2; pass++) {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      if (skip.test(path) || path.includes('{')) continue
+      for (const method of ['post', 'put']) {
+        const example = exampleOf(item[method])
+        if (!example || typeof example !== 'object' || Array.isArray(example)) continue
+        const res = await send(method, path, withKnownIds(example))
+        if (res.statusCode === 201 && typeof res.json().id === 'string') ids.set(path, res.json().id)
+      }
+    }
+  }
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const member = Object.keys(doc.paths).map((p) => p.startsWith(`${path}/{`) ? /^\/\{(\w+)\}$/.exec(p.slice(path.length)) : null).find(Boolean)
+    if (skip.test(path) || path.includes('{') || ids.has(path) || !item.get || !member) continue
+    const first = (await send('get', path)).json().data?.[0]?.[member[1]]
+    if (typeof first === 'string') ids.set(path, first)
+  }
+}
+
+/** The operations on members of the collections in `ids`, but those whose path names a fixed value (a platform). */
+export function memberOperations (doc: Document, ids: Map<string, string>, skip: RegExp): Array<{ path: string, method: string, op: Schema }> {
+  const out = []
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (skip.test(path) || !ids.has(path.slice(0, path.indexOf('/{')))) continue
+    for (const [method, op] of Object.entries(item) as Array<[string, Schema]>) {
+      if (method === 'parameters') continue
+      if ((op.parameters ?? []).some((p: Schema) => p.in === 'path' && (p.schema?.enum || p.schema?.anyOf))) continue
+      out.push({ path, method, op })
+    }
+  }
+  return out
+}

@@ -1,12 +1,12 @@
 import t from 'tap'
 import { build, call, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { documentOf, type Schema } from '../schema-values.js'
+import { documentOf, exampleOf, memberOperations, schemaValues, seedFromExamples } from '../schema-values.js'
 
 /**
- * Every write of the document with a request example, sent three times at once: a unique name, slug, code or address
- * that all three claim is decided by the database, and the two that lose get a 4xx (or the same answer), never a
- * 5xx. Resources added later are covered without being listed.
+ * Writes sent three times at once: a unique name, slug, code or address that all three claim is decided by the
+ * database, and the two that lose get a 4xx (or the same answer), never a 5xx; the same for three changes, actions
+ * or deletes of one resource. Driven from the document, so resources added later are covered without being listed.
  */
 
 const ELSEWHERE = /oauth|mcp|uploads\/videos|backups|erasure|transfer-ownership|subscription\/change/
@@ -21,8 +21,7 @@ t.test('the same write sent three times at once never answers 5xx', async (t) =>
   for (const [path, item] of Object.entries(doc.paths)) {
     if (ELSEWHERE.test(path) || path.includes('{')) continue
     for (const method of ['post', 'put', 'patch']) {
-      const content = (item[method] as Schema | undefined)?.requestBody?.content?.['application/json']
-      const example = content?.example ?? (Object.values(content?.examples ?? {})[0] as Schema | undefined)?.value
+      const example = exampleOf(item[method])
       if (!example || typeof example !== 'object') continue
       // A fresh budget for every round: the limits have tests of their own.
       clock.advance(61_000)
@@ -34,4 +33,30 @@ t.test('the same write sent three times at once never answers 5xx', async (t) =>
   }
   t.same(failures, [])
   t.ok(writes >= 25, `${writes} writes sent three times at once`)
+})
+
+t.test('the same change, action or delete of one resource sent three times at once never answers 5xx', async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const doc = await documentOf(app)
+  const { value, url, ids } = schemaValues(doc)
+  const send = (method: string, target: string, payload?: unknown) => {
+    // A fresh budget for every request: the limits have tests of their own.
+    clock.advance(61_000)
+    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
+  }
+  await seedFromExamples(doc, ids, send, ELSEWHERE)
+  const failures: string[] = []
+  // Deletes last, so the changes and actions find their resources.
+  const operations = memberOperations(doc, ids, ELSEWHERE).filter((o) => o.method !== 'get').sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'))
+  for (const { path, method, op } of operations) {
+    const target = url(path, op)
+    const payload = exampleOf(op) ?? (op.requestBody ? value(op.requestBody.content?.['application/json']?.schema, 'x') : undefined)
+    clock.advance(61_000)
+    const answers = await Promise.all([1, 2, 3].map(() => call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })))
+    for (const res of answers) if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${target}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+  }
+  t.same(failures, [])
+  t.ok(operations.length >= 25, `${operations.length} operations sent three times at once`)
 })
