@@ -15,6 +15,13 @@ export async function documentOf (app: FastifyInstance): Promise<Document> {
   return (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
 }
 
+/** The id the run created for a `<thing>Id` field (`webPageId` → the one made at `/v1/web-pages`), if any. */
+function knownId (ids: Map<string, string>, name: string): string | undefined {
+  if (!name.endsWith('Id')) return undefined
+  const collection = '/' + name.replace(/Id$/, '').replace(/([A-Z])/g, '-$1').toLowerCase() + 's'
+  return [...ids].find(([path]) => path.endsWith(collection))?.[1]
+}
+
 /** The first `n` code points of `fill` repeated: `n` characters as a JSON schema's maxLength counts them. */
 const codePoints = (fill: string, n: number) => Array.from(fill.repeat(n)).slice(0, n).join('')
 
@@ -53,9 +60,8 @@ export function schemaValues (doc: Document) {
       case 'object': {
         const out: Record<string, unknown> = {}
         for (const [name, property] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-          const collection = '/' + name.replace(/Id$/, '').replace(/([A-Z])/g, '-$1').toLowerCase() + 's'
-          const known = [...ids].find(([path]) => path.endsWith(collection))
-          if (name.endsWith('Id') && known) out[name] = known[1]
+          const known = knownId(ids, name)
+          if (known) out[name] = known
           else if (name.endsWith('Id') && !(s.required ?? []).includes(name)) continue
           else {
             const v = value(property, fill, depth + 1)
@@ -97,11 +103,7 @@ type Send = (method: string, target: string, payload?: unknown) => Promise<{ sta
  * paths a test does not drive.
  */
 export async function seedFromExamples (doc: Document, ids: Map<string, string>, send: Send, skip: RegExp): Promise<void> {
-  const withKnownIds = (body: Schema) => Object.fromEntries(Object.entries(body).map(([name, v]) => {
-    const collection = '/' + name.replace(/Id$/, '').replace(/([A-Z])/g, '-$1').toLowerCase() + 's'
-    const known = name.endsWith('Id') ? [...ids].find(([path]) => path.endsWith(collection)) : undefined
-    return [name, known ? known[1] : v]
-  }))
+  const withKnownIds = (body: Schema) => Object.fromEntries(Object.entries(body).map(([name, v]) => [name, knownId(ids, name) ?? v]))
   for (let pass = 0; pass < 2; pass++) {
     for (const [path, item] of Object.entries(doc.paths)) {
       if (skip.test(path) || path.includes('{')) continue
