@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { base62 } from '../../src/lib/ids.js'
 import { createServer } from 'node:net'
-import { build, call, onMysql, testConfig } from '../helper.js'
+import { build, call, manualClock, onMysql, testConfig } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { appendEvent, createWebhook, receiver, testWorker, twoInstancesWithWebhook } from './support.js'
 
@@ -138,4 +138,26 @@ t.test('a worker hears at once of deliveries another instance commits, not at it
   const event = await appendEvent(writer, tenant, 'loyalty.referral_reward', { i: 1 })
   await rx.waitFor(1)
   t.equal(rx.bodies()[0].id, event.id)
+})
+
+t.test('a worker for one store claims its due deliveries while another store\'s worker holds its claim open', { skip: onMysql ? false : 'SQLite has one writer: claims never overlap' }, async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const [busy, other] = [await makeTenant(app), await makeTenant(app)]
+  const rx = await receiver(t)
+  await createWebhook(app, busy, rx.url)
+  await createWebhook(app, other, rx.url)
+  for (let i = 0; i < 30; i++) await appendEvent(app, busy)
+  clock.advance(60_000)
+  await appendEvent(app, busy)
+  clock.advance(-60_000)
+  await appendEvent(app, other)
+  // The busy store's worker, mid-claim: the outbox's own locking read for its store, its transaction still open.
+  const held = await app.db.transaction({ isolationLevel: 'read committed' })
+  t.teardown(() => held.rollback())
+  const holding = await held('webhook_deliveries').select('id').where({ status: 'pending', store_env_id: busy.storeId })
+    .where('next_attempt_at', '<=', clock()).orderBy('next_attempt_at').orderBy('id').limit(100).forUpdate().skipLocked()
+  t.equal(holding.length, 30)
+  const claimed = await app.services.delivery.outbox.claim('test-claim', clock(), 60_000, 100, [other.storeId])
+  t.equal(claimed.length, 1, 'the other store\'s due delivery is not held by that claim')
 })
