@@ -90,7 +90,11 @@ function receiverLimits (deps: WorkerDeps, options: Options) {
   const connection = redisLink ? new Bottleneck.IORedisConnection({ client: redisLink }) : null
   const group = new Bottleneck.Group({
     maxConcurrent: options.perReceiverConcurrency,
-    id: `${deps.redisPrefix}webhook-receivers`,
+    // Redis keeps a receiver's limit as first set (bottleneck does not update it): a key per setting lets a release
+    // that changes perReceiverConcurrency take effect at once (a larger one had every group over the old limit refused
+    // as overweight while the receiver stayed busy), at the price of both limits holding while old and new instances
+    // run side by side.
+    id: `${deps.redisPrefix}webhook-receivers:${options.perReceiverConcurrency}`,
     ...(connection ? { datastore: 'ioredis', connection, clearDatastore: false, timeout: 600_000 } : {})
   })
   group.on('error', (err: Error) => deps.log.warn({ err: { message: err.message } }, 'delivery limiter error'))

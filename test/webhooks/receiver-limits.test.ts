@@ -45,3 +45,17 @@ t.test('two instances together hold a receiver to its concurrency', { skip: onMy
   t.ok(a.stats.attempted > 0 && b.stats.attempted > 0, `both instances sent (${a.stats.attempted} and ${b.stats.attempted})`)
   t.ok(slow.most() <= 3, `at most 3 open at once (saw ${slow.most()})`)
 })
+
+t.test('a new concurrency setting takes effect for a receiver an earlier worker already limited', { skip: onMysql ? false : 'the limit outlives a worker only in Redis' }, async (t) => {
+  const slow = holdOpen()
+  const { app, second, tenant, rx } = await twoInstancesWithWebhook(t, slow.respond)
+  await appendEvent(app, tenant, 'loyalty.referral_reward', { i: 0 })
+  await testWorker(t, app, [tenant.storeId], { perReceiverConcurrency: 2 }).runOnce()
+  // Redeployed with a higher limit: the same receiver, the same shared Redis namespace.
+  for (let i = 1; i <= 24; i++) await appendEvent(app, tenant, 'loyalty.referral_reward', { i })
+  const worker = testWorker(t, second, [tenant.storeId], { perReceiverConcurrency: 6 })
+  worker.start()
+  await rx.waitFor(25)
+  await worker.stop()
+  t.equal(slow.most(), 6)
+})
