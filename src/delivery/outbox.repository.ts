@@ -120,6 +120,13 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       }, { isolationLevel: 'read committed' })
     },
 
+    /** Whether a delivery is due and unclaimed: a plain read, which sees rows a claim skipped as locked. */
+    async anyDue (now: number, storeIds: string[] | null = null): Promise<boolean> {
+      const query = table().first('id').where({ status: 'pending' }).where('next_attempt_at', '<=', now)
+      if (storeIds) query.whereIn('store_env_id', storeIds)
+      return (await query) !== undefined
+    },
+
     /** The deliveries of a claim, by their ids (the primary key: claim_token has no index of its own). */
     claimed (token: string, ids: number[]): Promise<ClaimedDelivery[]> {
       return db('webhook_deliveries as d')

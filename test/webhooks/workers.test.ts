@@ -161,3 +161,16 @@ t.test('a worker for one store claims its due deliveries while another store\'s 
   const claimed = await app.services.delivery.outbox.claim('test-claim', clock(), 60_000, 100, [other.storeId])
   t.equal(claimed.length, 1, 'the other store\'s due delivery is not held by that claim')
 })
+
+t.test('a worker round sends a due delivery that another transaction held when it first looked', { skip: onMysql ? false : 'SQLite has one writer: claims never overlap' }, async (t) => {
+  const app = await build(t, { clock: manualClock() })
+  const tenant = await makeTenant(app)
+  const rx = await receiver(t)
+  await createWebhook(app, tenant, rx.url)
+  await appendEvent(app, tenant)
+  const held = await app.db.transaction({ isolationLevel: 'read committed' })
+  await held('webhook_deliveries').where({ store_env_id: tenant.storeId }).forUpdate()
+  setTimeout(() => { held.commit().catch(() => {}) }, 200)
+  t.equal(await testWorker(t, app, [tenant.storeId]).runOnce(), 1)
+  t.equal(rx.received.length, 1)
+})
