@@ -95,6 +95,17 @@ t.test('parallel requests with one key apply once, and parallel spends never tak
   t.equal(after.ledger.meta.total, 4)
 })
 
+t.test('parallel requests with one key all answer the entry and the account the first one made', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const { c } = await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'c' }])
+  const keys = await Promise.all([0, 1].map(() => freshKey(app, tenant)))
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => transact(app, keys[i % 2], c, { points: 100, reason: 'Promo', idempotencyKey: 'first' })))
+  const made = answers.find((r) => r.statusCode === 201)!.json()
+  t.match(made.account, { id: /^lya_/, balance: 100 })
+  for (const replay of answers.filter((r) => r.statusCode === 200)) t.same(replay.json(), made)
+})
+
 t.test('transactions refuse zero, fractional, huge points and over-long keys or reasons', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)

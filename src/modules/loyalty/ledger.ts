@@ -76,7 +76,9 @@ export function ledger ({ repo, events, clock, tiersOf }: Deps) {
     await lockEventLog(trx, store.id)
     const now = clock()
     const existing = await repo.entry(store.id, input.customerId, input.kind, input.key, trx)
-    if (existing) return { applied: false, entry: existing, account: (await repo.account(store.id, input.customerId, trx))! }
+    // A locking read: a plain one answers from this transaction's snapshot, which on MySQL can predate the account
+    // the first of parallel requests made (a replay then showed no account and a zero balance).
+    if (existing) return { applied: false, entry: existing, account: (await repo.account(store.id, input.customerId, trx, true))! }
     const account = await accountFor(trx, store, input.customerId, now)
     const balance = Number(account.balance) + input.points
     if (balance < 0) throw new errors.InsufficientPoints(Number(account.balance), input.points)
