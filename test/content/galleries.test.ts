@@ -102,6 +102,17 @@ t.test('a visitor favourites an approved photo once; another visitor adds one', 
   t.same((await fav('192.0.2.2')).json(), { favouriteCount: 2 })
 })
 
+t.test('visitors favouriting one photo at once are each counted once', async (t) => {
+  const { api, gallery, visitor, sendPhoto } = await setup()
+  const photo = (await sendPhoto()).json()
+  await api('PATCH', `/galleries/${gallery.id}/photos/${photo.id}`, { status: 'approved' })
+  const ips = ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4', '192.0.2.5', '192.0.2.1', '192.0.2.2']
+  const answers = await Promise.all(ips.map((ip) => visitor('POST', `/galleries/${gallery.id}/favourites`, { payload: { photoId: photo.id }, ip })))
+  t.same(answers.map((r) => r.statusCode), ips.map(() => 200), answers.map((r) => r.body).join('\n'))
+  const shown = await visitor('GET', `/storefront/galleries/${gallery.id}`)
+  t.equal(shown.json().photos[0].favouriteCount, 5)
+})
+
 t.test('moderating needs galleries:write, and a photo of another gallery is not found', async (t) => {
   const { app, tenant, api, gallery, sendPhoto } = await setup()
   const photo = (await sendPhoto()).json()

@@ -91,7 +91,10 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
     async favourite (store: StoreEnv, galleryId: string, photoId: string, ip: string) {
       return db.transaction(async (trx) => {
         await galleries.published(store.id, galleryId, trx)
-        const photo = await repo.photos.find(store.id, photoId, trx)
+        // The photo is locked first: a favourite's insert holds a shared lock on it (foreign key) and its count's
+        // update an exclusive one, so visitors favouriting it at once deadlocked on MySQL; now they take turns, and
+        // each answers the count as it stands.
+        const photo = await repo.photos.find(store.id, photoId, trx, true)
         if (!photo || photo.gallery_id !== galleryId || photo.status !== 'approved') throw new errors.NotFound('Photo')
         const now = clock()
         const added = await repo.favourite({ org_id: store.orgId, store_env_id: store.id, photo_id: photoId, voter_hash: sha256(`${secretKey}:favourite:${ip}`), created_at: now }, trx)
