@@ -71,6 +71,14 @@ t.test('a lead needs consent, is stored once per address and is listed for the m
   t.match(leads, { meta: { total: 1 }, data: [{ email: 'ann@example.test', name: 'Ann', consent: true, galleryId: gallery.id }] })
 })
 
+t.test('one address sent to a gallery\'s lead form from several visitors at once is stored once', async (t) => {
+  const { api, gallery, visitor } = await setup()
+  const ips = ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4', '192.0.2.5']
+  const answers = await Promise.all(ips.map((ip) => visitor('POST', `/galleries/${gallery.id}/leads`, { payload: { email: 'Ann@Example.test', consent: true }, ip })))
+  t.same(answers.map((r) => r.statusCode), ips.map(() => 201), answers.map((r) => r.body).join('\n'))
+  t.match((await api('GET', `/galleries/${gallery.id}/leads`)).json(), { meta: { total: 1 }, data: [{ email: 'ann@example.test' }] })
+})
+
 t.test('the lead hook runs in the lead\'s transaction with the store and address', async (t) => {
   const seen: unknown[] = []
   const app = await build(t)

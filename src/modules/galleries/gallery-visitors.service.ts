@@ -3,6 +3,7 @@ import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
 import { withDeadlockRetry } from '../../lib/bulk.js'
+import { isDuplicateKey } from '../../db.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
@@ -70,7 +71,7 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
      */
     async lead (store: StoreEnv, galleryId: string, input: { email: string, name?: string }) {
       const email = input.email.trim().toLowerCase()
-      await withDeadlockRetry(() => db.transaction(async (trx) => {
+      const save = () => withDeadlockRetry(() => db.transaction(async (trx) => {
         await galleries.published(store.id, galleryId, trx)
         const existing = await repo.leadByEmail(store.id, galleryId, email, trx)
         const now = clock()
@@ -84,6 +85,14 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         await galleries.writer.emit(trx, store, `lead.${type}`, presentLead(row))
         await onLead?.(trx, { orgId: store.orgId, storeEnvId: store.id, email, name: row.name })
       }))
+      try {
+        await save()
+      } catch (err) {
+        // One lead per address (a unique key): a writer that lost it to a concurrent first lead runs again, and
+        // now finds and updates that lead.
+        if (!isDuplicateKey(err)) throw err
+        await save()
+      }
       return { received: true as const }
     },
 
