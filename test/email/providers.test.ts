@@ -68,6 +68,16 @@ t.test('a loyalty reward reaches Klaviyo as a Create Event request with its revi
   t.notMatch(sealed.secret_sealed, 'pk_test_secret_1234', 'the API key is encrypted at rest')
 })
 
+t.test('a provider set up three times at once is one provider: each event is pushed once', async (t) => {
+  const tenant = await makeTenant(app)
+  const klaviyo = await providerServer(t)
+  const answers = await Promise.all([1, 2, 3].map(() => put(tenant, 'klaviyo', { apiKey: 'pk_test_secret_1234', baseUrl: klaviyo.url })))
+  t.same(answers.map((r) => r.statusCode), [200, 200, 200])
+  await reward(app, tenant)
+  await testWorker(t, app, [tenant.storeId]).runOnce()
+  t.equal(klaviyo.received.length, 1)
+})
+
 t.test('a birthday reward reaches Mailchimp as a member event of the audience, keyed by the MD5 of the address', async (t) => {
   const tenant = await makeTenant(app)
   const mailchimp = await providerServer(t, [204])

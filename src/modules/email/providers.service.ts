@@ -13,6 +13,7 @@ import { presentAttempt, type AttemptRow } from '../outbound-webhooks/outbound-w
 import type { Credential, StoreEnv } from '../../types.js'
 import { actorOf } from '../../types.js'
 import { isEventType } from '../events/event-types.js'
+import { lockEventLog } from '../events/events.repository.js'
 
 interface Deps { db: Knex, outbox: OutboxRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
 
@@ -33,8 +34,21 @@ function defaultBaseUrl (provider: Provider, apiKey: string | undefined): string
  * The API key (and a webhook's signing secret) is sealed with SECRET_KEY; only its last four characters are shown.
  */
 export function emailProvidersService ({ db, outbox, clock, secretKey, allowPrivate }: Deps) {
-  const find = (storeId: string, provider: Provider): Promise<SubscriptionRow | undefined> =>
-    db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind: 'provider', description: provider }).whereIn('status', ['active', 'disabled']).first()
+  const find = (storeId: string, provider: Provider, trx: Knex = db): Promise<SubscriptionRow | undefined> =>
+    trx<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind: 'provider', description: provider }).whereIn('status', ['active', 'disabled']).first()
+
+  const configOf = (row: SubscriptionRow | undefined): ProviderConfig | null => row ? JSON.parse(decrypt(row.secret_sealed, secretKey)) as ProviderConfig : null
+
+  /** A URL the store gave (SSRF); the providers' own are known. The worker checks every connection. */
+  async function checked (baseUrl: string, provider: Provider, apiKey: string | undefined) {
+    if (baseUrl === defaultBaseUrl(provider, apiKey)) return
+    try {
+      await checkUrl(baseUrl, allowPrivate)
+    } catch (err) {
+      if (err instanceof UnsafeUrlError) throw new errors.InvalidUrl(err.message)
+      throw err
+    }
+  }
 
   function present (row: SubscriptionRow, provider: Provider, signingSecret?: string) {
     const config = JSON.parse(decrypt(row.secret_sealed, secretKey)) as ProviderConfig
@@ -60,43 +74,45 @@ export function emailProvidersService ({ db, outbox, clock, secretKey, allowPriv
   return {
     get: async (storeId: string, provider: Provider) => present(await found(storeId, provider), provider),
 
-    /** Creates or replaces the provider; an omitted API key keeps the stored one. A webhook's secret is shown once. */
+    /**
+     * Creates or replaces the provider; an omitted API key keeps the stored one. A webhook's secret is shown once.
+     * Set-ups of one store take turns (its writer lock) and decide under it whether the provider exists, so set-ups
+     * sent at once make one subscription, not one each (each would push every event).
+     */
     async put (actor: Credential, store: StoreEnv, provider: Provider, input: ProviderInput) {
       for (const type of input.events ?? []) if (!isEventType(type)) throw new errors.InvalidEventType(type)
-      const before = await find(store.id, provider)
-      const old = before ? JSON.parse(decrypt(before.secret_sealed, secretKey)) as ProviderConfig : null
-      const apiKey = input.apiKey ?? old?.apiKey
-      if (provider !== 'webhook' && !apiKey) throw new errors.InvalidRequest(`apiKey: ${provider} needs an API key`)
-      const listId = input.listId ?? old?.listId
-      if (provider === 'mailchimp' && !listId) throw new errors.InvalidRequest('listId: Mailchimp needs the audience (list) id')
-      const baseUrl = input.baseUrl ?? before?.url ?? defaultBaseUrl(provider, apiKey)
-      if (!baseUrl) throw new errors.InvalidRequest(provider === 'webhook' ? 'baseUrl: give the URL to post events to' : 'baseUrl: the API key names no data centre; give the base URL')
-      // A URL the store gave is checked now (SSRF); the providers' own are known. The worker checks every connection.
-      try {
-        if (baseUrl !== defaultBaseUrl(provider, apiKey)) await checkUrl(baseUrl, allowPrivate)
-      } catch (err) {
-        if (err instanceof UnsafeUrlError) throw new errors.InvalidUrl(err.message)
-        throw err
-      }
-      const fresh = provider === 'webhook' && !old?.signingSecret ? SECRET_PREFIX + base62(32) : undefined
-      const config: ProviderConfig = { provider, apiKey, listId, signingSecret: old?.signingSecret ?? fresh }
-      const now = clock()
-      const fields = {
-        url: baseUrl,
-        events: JSON.stringify(input.events ?? (before ? JSON.parse(before.events) : DEFAULT_PROVIDER_EVENTS)),
-        secret_sealed: encrypt(JSON.stringify(config), secretKey),
-        status: input.enabled === false ? 'disabled' as const : 'active' as const,
-        status_reason: input.enabled === false ? 'Turned off by the store' : null,
-        status_changed_at: now,
-        consecutive_failures: 0
-      }
-      if (before) {
-        await db('webhook_subscriptions').where({ id: before.id }).update(fields)
-        return present({ ...before, ...fields }, provider)
-      }
-      const row: SubscriptionRow = { id: newId('esp'), org_id: store.orgId, store_env_id: store.id, kind: 'provider', description: provider, created_by: actorOf(actor), created_at: now, ...fields }
-      await db('webhook_subscriptions').insert(row)
-      return present(row, provider, fresh)
+      // A URL the store gives is checked first, outside the lock (a DNS lookup); one already stored was checked then.
+      if (input.baseUrl) await checked(input.baseUrl, provider, input.apiKey ?? configOf(await find(store.id, provider))?.apiKey)
+      return db.transaction(async (trx) => {
+        await lockEventLog(trx, store.id)
+        const before = await find(store.id, provider, trx)
+        const old = configOf(before)
+        const apiKey = input.apiKey ?? old?.apiKey
+        if (provider !== 'webhook' && !apiKey) throw new errors.InvalidRequest(`apiKey: ${provider} needs an API key`)
+        const listId = input.listId ?? old?.listId
+        if (provider === 'mailchimp' && !listId) throw new errors.InvalidRequest('listId: Mailchimp needs the audience (list) id')
+        const baseUrl = input.baseUrl ?? before?.url ?? defaultBaseUrl(provider, apiKey)
+        if (!baseUrl) throw new errors.InvalidRequest(provider === 'webhook' ? 'baseUrl: give the URL to post events to' : 'baseUrl: the API key names no data centre; give the base URL')
+        const fresh = provider === 'webhook' && !old?.signingSecret ? SECRET_PREFIX + base62(32) : undefined
+        const config: ProviderConfig = { provider, apiKey, listId, signingSecret: old?.signingSecret ?? fresh }
+        const now = clock()
+        const fields = {
+          url: baseUrl,
+          events: JSON.stringify(input.events ?? (before ? JSON.parse(before.events) : DEFAULT_PROVIDER_EVENTS)),
+          secret_sealed: encrypt(JSON.stringify(config), secretKey),
+          status: input.enabled === false ? 'disabled' as const : 'active' as const,
+          status_reason: input.enabled === false ? 'Turned off by the store' : null,
+          status_changed_at: now,
+          consecutive_failures: 0
+        }
+        if (before) {
+          await trx('webhook_subscriptions').where({ id: before.id }).update(fields)
+          return present({ ...before, ...fields }, provider)
+        }
+        const row: SubscriptionRow = { id: newId('esp'), org_id: store.orgId, store_env_id: store.id, kind: 'provider', description: provider, created_by: actorOf(actor), created_at: now, ...fields }
+        await trx('webhook_subscriptions').insert(row)
+        return present(row, provider, fresh)
+      })
     },
 
     /**
