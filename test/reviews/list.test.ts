@@ -106,6 +106,14 @@ t.test('publishing and replying moderate a review and append review.published th
   t.equal(empty.statusCode, 400)
 })
 
+t.test('publishing a review three times at once publishes it once: one review.published', async (t) => {
+  const { app, tenant, as, id } = await seed(t)
+  const answers = await Promise.all([1, 2, 3].map(() => call(app, { method: 'PATCH', url: `/v1/reviews/${id('Nice')}`, ...as, payload: { status: 'published' } })))
+  t.same(answers.map((r) => [r.statusCode, r.json().status]), [[200, 'published'], [200, 'published'], [200, 'published']])
+  const types = await app.db('events').where({ store_env_id: tenant.storeId }).whereIn('type', ['review.published', 'review.updated']).pluck('type')
+  t.same(types, ['review.published'])
+})
+
 t.test('deleting a review answers 204, appends review.deleted and the review is gone', async (t) => {
   const { app, tenant, as, id } = await seed(t)
   const res = await call(app, { method: 'DELETE', url: `/v1/reviews/${id('Great')}`, ...as })

@@ -90,7 +90,9 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
 
     async update (store: StoreEnv, id: string, patch: { status?: ReviewStatus, reply?: string | null }) {
       return db.transaction(async (trx) => {
-        const before = await load(store.id, id, trx)
+        // A locking read: moderations of one review take turns, so a change sent several times at once is made (and
+        // its event appended) once, and the others find it made.
+        const before = await load(store.id, id, trx, true)
         const now = clock()
         const changes: Partial<ReviewRow> = {}
         if (patch.status !== undefined && patch.status !== before.status) changes.status = patch.status
@@ -108,7 +110,7 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
 
     async remove (store: StoreEnv, id: string) {
       await db.transaction(async (trx) => {
-        const row = await load(store.id, id, trx)
+        const row = await load(store.id, id, trx, true)
         await repo.remove(store.id, id, trx)
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'review.deleted', data: presentReview(row) })
       })
