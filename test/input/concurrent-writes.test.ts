@@ -60,3 +60,29 @@ t.test('the same change, action or delete of one resource sent three times at on
   t.same(failures, [])
   t.ok(operations.length >= 25, `${operations.length} operations sent three times at once`)
 })
+
+t.test('a delete sent three times at once deletes once: one answer succeeds unless deleting again succeeds too', async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const doc = await documentOf(app)
+  const { url, ids } = schemaValues(doc)
+  const send = (method: string, target: string, payload?: unknown) => {
+    clock.advance(61_000)
+    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
+  }
+  await seedFromExamples(doc, ids, send, ELSEWHERE)
+  const twice: string[] = []
+  let deleted = 0
+  for (const { path, op } of memberOperations(doc, ids, ELSEWHERE).filter((o) => o.method === 'delete')) {
+    const target = url(path, op)
+    const answers = await Promise.all([1, 2, 3].map(() => send('delete', target)))
+    const succeeded = answers.filter((r) => r.statusCode < 300).length
+    if (succeeded === 0) continue
+    deleted++
+    // An operation whose repeat succeeds (retiring, unsubscribing) is idempotent by design; any other deletes once.
+    if ((await send('delete', target)).statusCode >= 300 && succeeded > 1) twice.push(`${target}: ${answers.map((r) => r.statusCode).join(', ')}`)
+  }
+  t.same(twice, [])
+  t.ok(deleted >= 10, `${deleted} resources deleted`)
+})

@@ -134,7 +134,8 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
     async remove (store: StoreEnv, id: string) {
       await db.transaction(async (trx) => {
         const row = await found(store.id, id, trx)
-        await repo.delete(store.id, id, trx)
+        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+        if (!(await repo.delete(store.id, id, trx))) throw new errors.NotFound('Affiliate')
         await events.appendMany(trx, store.id, store.orgId, [{ type: 'affiliate.deleted', data: { id: row.id, code: row.code } }])
       })
     },

@@ -88,7 +88,8 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
       await db.transaction(async (trx) => {
         const row = await load(store.id, id, trx)
         await before?.(row, trx)
-        await repo.remove(store.id, id, trx)
+        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+        if (!(await repo.remove(store.id, id, trx))) throw new errors.NotFound(label)
         await emit(trx, store, 'deleted', present(row))
       })
     },

@@ -52,8 +52,8 @@ export function emailSequencesRepository (db: Knex) {
       await trx('email_sequences').where({ store_env_id: row.store_env_id, id: row.id }).update({ name: row.name, steps: row.steps, active_store_env_id: row.active_store_env_id, updated_at: row.updated_at })
     },
 
-    async remove (trx: Knex, storeId: string, id: string) {
-      await trx('email_sequences').where({ store_env_id: storeId, id }).delete()
+    async remove (trx: Knex, storeId: string, id: string): Promise<boolean> {
+      return (await trx('email_sequences').where({ store_env_id: storeId, id }).delete()) === 1
     }
   }
 }

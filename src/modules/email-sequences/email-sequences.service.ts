@@ -90,7 +90,8 @@ export function emailSequencesService ({ db, repo, events, clock }: Deps) {
     async remove (store: StoreEnv, id: string) {
       await db.transaction(async (trx) => {
         const row = await found(store.id, id, trx)
-        await repo.remove(trx, store.id, id)
+        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+        if (!(await repo.remove(trx, store.id, id))) throw new errors.NotFound('Email sequence')
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_sequence.deleted', data: presentSequence(row) })
       })
     }

@@ -46,7 +46,8 @@ export function emailSuppressionsRepository (db: Knex) {
 
     async remove (trx: Knex, storeId: string, email: string): Promise<SuppressionRow | undefined> {
       const row = await trx<SuppressionRow>('email_suppressions').where({ store_env_id: storeId, email: normalEmail(email) }).first()
-      if (row) await trx('email_suppressions').where({ store_env_id: storeId, email: row.email }).delete()
+      // Removed by a request at the same moment: that one counts, this one found nothing.
+      if (!row || (await trx('email_suppressions').where({ store_env_id: storeId, email: row.email }).delete()) !== 1) return undefined
       return row
     }
   }

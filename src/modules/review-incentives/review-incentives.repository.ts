@@ -51,7 +51,7 @@ export function reviewIncentivesRepository (db: Knex) {
 
     async insert (row: IncentiveRow, trx: Knex) { await trx('review_incentives').insert(row) },
     async update (id: string, patch: Partial<IncentiveRow>, trx: Knex) { await trx('review_incentives').where({ id }).update(patch) },
-    async remove (id: string, trx: Knex) { await trx('review_incentives').where({ id }).delete() },
+    async remove (id: string, trx: Knex): Promise<boolean> { return (await trx('review_incentives').where({ id }).delete()) === 1 },
 
     /** Available and issued codes per incentive, in one query. */
     async pools (ids: string[], trx: Knex = db): Promise<Map<string, Pool>> {

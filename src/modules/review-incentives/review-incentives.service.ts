@@ -140,7 +140,8 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
     async remove (store: StoreEnv, id: string) {
       await db.transaction(async (trx) => {
         const row = await load(store.id, id, trx)
-        await repo.remove(id, trx)
+        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+        if (!(await repo.remove(id, trx))) throw new errors.NotFound('Review incentive')
         await append(trx, store, 'review_incentive.deleted', { id: row.id, type: row.type })
       })
     },
