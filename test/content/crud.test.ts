@@ -104,6 +104,17 @@ t.test('a category tree refuses cycles, unknown parents, duplicate slugs and del
   t.equal((await api('DELETE', `/categories/${child.id}`)).statusCode, 204)
 })
 
+t.test('the same change sent three times at once is made once: one updated event per resource', async (t) => {
+  const { api } = await setup()
+  for (const [resource, spec] of Object.entries(RESOURCES)) {
+    const id = (await api('POST', `/${resource}`, spec.body)).json().id
+    const answers = await Promise.all([1, 2, 3].map(() => api('PATCH', `/${resource}/${id}`, spec.patch)))
+    t.same(answers.map((r) => r.statusCode), [200, 200, 200], resource)
+  }
+  const types = (await api('GET', '/events?limit=100')).json().events.map((e: { type: string }) => e.type).filter((type: string) => type.endsWith('.updated'))
+  t.same(types.sort(), Object.values(RESOURCES).map((spec) => `${spec.event}.updated`).sort())
+})
+
 t.test('two writes of one slug, or of one page URL, at the same moment: one succeeds, the others get the resource\'s own 409', async (t) => {
   const { api } = await setup()
   for (const [resource, body, message] of [

@@ -24,8 +24,8 @@ interface Deps<R extends ContentRow, P> {
  * `check` runs inside the transaction with the row as it would be stored, for the resource's own rules.
  */
 export function contentWriter<R extends ContentRow, P extends Record<string, unknown>> ({ db, events, clock, repo, singular, label, present }: Deps<R, P>) {
-  async function load (storeId: string, id: string, trx?: Knex): Promise<R> {
-    const row = await repo.find(storeId, id, trx)
+  async function load (storeId: string, id: string, trx?: Knex, lock = false): Promise<R> {
+    const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound(label)
     return row
   }
@@ -71,7 +71,9 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
     async update (store: StoreEnv, id: string, patch: Partial<R>, check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
       let checked: [R, R] | undefined
       return lostRace(() => db.transaction(async (trx) => {
-        const before = await load(store.id, id, trx)
+        // A locking read: changes of one row take turns, so a change sent several times at once is made (and its
+        // event appended) once, and the others find it made.
+        const before = await load(store.id, id, trx, true)
         const changes = changedColumns(before, patch)
         if (Object.keys(changes).length === 0) return present(before)
         const after = { ...before, ...changes, updated_at: clock() }
