@@ -36,6 +36,30 @@ t.test('an affiliate is created, read, listed, changed and deleted, each change 
   t.same(events, ['affiliate.created', 'affiliate.updated', 'affiliate.deleted'])
 })
 
+t.test('two changes of different fields sent at once both hold, and the last updated event shows both', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const api = as(app, tenant)
+  const id = (await api('POST', '/affiliates', { name: 'Ann', code: 'ann', commissionRate: '0.1' })).json().id
+  const answers = await Promise.all([api('PATCH', `/affiliates/${id}`, { name: 'Ann B' }), api('PATCH', `/affiliates/${id}`, { commissionRate: '0.2' })])
+  t.same(answers.map((r) => r.statusCode), [200, 200])
+  const stored = (await api('GET', `/affiliates/${id}`)).json()
+  t.match(stored, { name: 'Ann B', commissionRate: '0.2' })
+  const updates = (await api('GET', '/events?limit=10')).json().events.filter((e: { type: string }) => e.type === 'affiliate.updated')
+  t.same(updates.at(-1).data, stored)
+})
+
+t.test('the same change sent three times at once is made, and announced, once', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const api = as(app, tenant)
+  const id = (await api('POST', '/affiliates', { name: 'Ann', code: 'ann', commissionRate: '0.1' })).json().id
+  const answers = await Promise.all([1, 2, 3].map(() => api('PATCH', `/affiliates/${id}`, { name: 'Ann B' })))
+  t.same(answers.map((r) => r.json().name), ['Ann B', 'Ann B', 'Ann B'])
+  const types = (await api('GET', '/events?limit=10')).json().events.map((e: { type: string }) => e.type)
+  t.same(types, ['affiliate.created', 'affiliate.updated'])
+})
+
 t.test('a code is unique in the store whatever its case: a second one is 409 conflict', async (t) => {
   const app = await sharedApp()
   const api = as(app, await makeTenant(app))

@@ -41,8 +41,9 @@ export function affiliatesRepository (db: Knex) {
       await trx('affiliates').insert(row)
     },
 
-    find (storeId: string, id: string, trx: Knex = db): Promise<AffiliateRow | undefined> {
-      return trx<AffiliateRow>('affiliates').where({ store_env_id: storeId, id }).first()
+    /** With `lock`, a locking read (lib/bulk.ts): changes of one affiliate then take turns on current values. */
+    find (storeId: string, id: string, trx: Knex = db, lock = false): Promise<AffiliateRow | undefined> {
+      return lockForWrite(trx<AffiliateRow>('affiliates').where({ store_env_id: storeId, id }), lock).first()
     },
 
     async codeTaken (storeId: string, code: string, exceptId: string | null, trx: Knex): Promise<boolean> {

@@ -83,8 +83,8 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
     }
   }
 
-  async function found (storeId: string, id: string, trx?: Knex) {
-    const row = await repo.find(storeId, id, trx)
+  async function found (storeId: string, id: string, trx?: Knex, lock = false) {
+    const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound('Affiliate')
     return row
   }
@@ -113,7 +113,8 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
 
     async update (store: StoreEnv, id: string, input: AffiliateInput) {
       return write(async (trx) => {
-        const before = await found(store.id, id, trx)
+        // A locking read: a change made at the same moment is seen, not written over with stale fields.
+        const before = await found(store.id, id, trx, true)
         const after: AffiliateRow = {
           ...before,
           customer_id: input.customerId !== undefined ? input.customerId : before.customer_id,
@@ -133,8 +134,9 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
 
     async remove (store: StoreEnv, id: string) {
       await db.transaction(async (trx) => {
-        const row = await found(store.id, id, trx)
-        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+        const row = await found(store.id, id, trx, true)
+        // Locking, as changes read it: a change and a delete at once queue on the row in one order (a plain read
+        // here deadlocked against them), and a delete that comes second finds nothing (404, no second event).
         if (!(await repo.delete(store.id, id, trx))) throw new errors.NotFound('Affiliate')
         await events.appendMany(trx, store.id, store.orgId, [{ type: 'affiliate.deleted', data: { id: row.id, code: row.code } }])
       })
