@@ -46,6 +46,19 @@ t.test('an incentive is created, listed, changed and deleted, with its rules che
     ['review_incentive.created', 'review_incentive.updated', 'review_incentive.deleted'])
 })
 
+t.test('two changes of different rules sent at once: the last updated event shows the incentive as stored', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const as = { key: tenant.key, store: tenant.storeId }
+  const id = (await create(app, tenant, { type: 'points', points: 50, verifiedOnly: false })).json().id
+  const patch = (payload: object) => call(app, { method: 'PATCH', url: `/v1/review-incentives/${id}`, ...as, payload })
+  t.same((await Promise.all([patch({ points: 80 }), patch({ minRating: 4 })])).map((r) => r.statusCode), [200, 200])
+  const stored = (await call(app, { method: 'GET', url: `/v1/review-incentives/${id}`, ...as })).json()
+  t.match(stored, { points: 80, minRating: 4 })
+  const updates = (await call(app, { method: 'GET', url: '/v1/events?limit=10', ...as })).json().events.filter((e: { type: string }) => e.type === 'review_incentive.updated')
+  t.same(updates.at(-1).data, stored)
+})
+
 t.test('a qualifying published review gets one code from the pool, once, even when published again', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)

@@ -122,7 +122,8 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
 
     async update (store: StoreEnv, id: string, body: Rules) {
       return db.transaction(async (trx) => {
-        const before = await load(store.id, id, trx)
+        // A locking read: a change made at the same moment is part of what this one announces.
+        const before = await load(store.id, id, trx, true)
         const patch: Partial<IncentiveRow> = { updated_at: clock() }
         if (body.points !== undefined) patch.points = body.points
         if (body.minRating !== undefined) patch.min_rating = body.minRating
@@ -139,8 +140,9 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
 
     async remove (store: StoreEnv, id: string) {
       await db.transaction(async (trx) => {
-        const row = await load(store.id, id, trx)
-        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+        const row = await load(store.id, id, trx, true)
+        // Locking, as changes read it: a change and a delete at once queue on the row in one order (a plain read
+        // here deadlocked against them), and a delete that comes second finds nothing (404, no second event).
         if (!(await repo.remove(id, trx))) throw new errors.NotFound('Review incentive')
         await append(trx, store, 'review_incentive.deleted', { id: row.id, type: row.type })
       })
