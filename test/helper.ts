@@ -87,7 +87,8 @@ export interface BuildOptions extends AppDeps {
 
 export async function build (t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config, routes, ...deps } = options
-  const app = await buildApp(testConfig(config), { logger: false, redisPrefix: `eh:test:${base62(10)}:`, hash: testHasher, ...deps })
+  // EH_TEST_LOG=1 prints the apps' error logs (a 500's cause) while a test is looked into.
+  const app = await buildApp(testConfig(config), { logger: process.env.EH_TEST_LOG ? { level: 'error' } : false, redisPrefix: `eh:test:${base62(10)}:`, hash: testHasher, ...deps })
   t.teardown(() => app.close())
   if (routes) await app.register(routes)
   await app.ready()

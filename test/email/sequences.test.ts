@@ -112,6 +112,19 @@ t.test('a store has at most one active sequence; another can be created inactive
   t.same(types, ['email_sequence.created', 'email_sequence.created', 'email_sequence.updated', 'email_sequence.updated', 'email_sequence.deleted'])
 })
 
+t.test('a replace sent as the sequence is deleted either lands before the delete or answers 404: never updated after deleted', async (t) => {
+  const tenant = await makeTenant(app)
+  for (let round = 0; round < 5; round++) {
+    clock.advance(61_000) // a fresh per-minute budget each round: the limits have tests of their own
+    const id = (await req(tenant, 'POST', '/v1/email-sequences', { ...threeSteps, active: false })).json().id
+    const [replaced, deleted] = await Promise.all([req(tenant, 'PUT', `/v1/email-sequences/${id}`, { ...threeSteps, active: false, name: 'Renamed' }), req(tenant, 'DELETE', `/v1/email-sequences/${id}`)])
+    t.equal(deleted.statusCode, 204)
+    t.ok([200, 404].includes(replaced.statusCode), `replace answered ${replaced.statusCode}`)
+    const types = (await req(tenant, 'GET', '/v1/events?limit=100')).json().events.filter((e: { data: { id: string } }) => e.data.id === id).map((e: { type: string }) => e.type)
+    t.same(types, replaced.statusCode === 200 ? ['email_sequence.created', 'email_sequence.updated', 'email_sequence.deleted'] : ['email_sequence.created', 'email_sequence.deleted'])
+  }
+})
+
 t.test('sequence input at the edges is a 400, never a 500', async (t) => {
   const tenant = await makeTenant(app)
   const step = { delayHours: 1, templateKey: 'review_request' }

@@ -86,3 +86,39 @@ t.test('a delete sent three times at once deletes once: one answer succeeds unle
   t.same(twice, [])
   t.ok(deleted >= 10, `${deleted} resources deleted`)
 })
+
+t.test('a change and a delete of one resource sent at once never answer 5xx, and no change is announced after the delete', async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const doc = await documentOf(app)
+  const send = (method: string, target: string, payload?: unknown) => {
+    clock.advance(61_000)
+    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
+  }
+  const failures: string[] = []
+  let pairs = 0
+  // Rounds, each on freshly made resources: which of the two comes first is up to the database.
+  for (let round = 0; round < 3; round++) {
+    const { value, url, ids } = schemaValues(doc)
+    await seedFromExamples(doc, ids, send, ELSEWHERE)
+    const operations = memberOperations(doc, ids, ELSEWHERE)
+    for (const { path, op: remove } of operations.filter((o) => o.method === 'delete')) {
+      const change = operations.find((o) => o.path === path && (o.method === 'patch' || o.method === 'put'))
+      if (!change) continue
+      const target = url(path, remove)
+      const id = decodeURIComponent(target.split('/').pop()!)
+      const payload = exampleOf(change.op) ?? value(change.op.requestBody?.content?.['application/json']?.schema, 'x')
+      const [changed, deleted] = await Promise.all([send(change.method, target, payload), send('delete', target)])
+      pairs++
+      for (const res of [changed, deleted]) if (res.statusCode >= 500) failures.push(`${change.method.toUpperCase()}+DELETE ${path}: ${res.statusCode} ${res.body.slice(0, 200)}`)
+      if (deleted.statusCode !== 204 || changed.statusCode >= 300) continue
+      // Straight from the log, newest first (event ids increase with time within a store).
+      const rows = await app.db('events').where({ store_env_id: tenant.storeId }).where('data', 'like', `%${id}%`).orderBy('id', 'desc').select('type', 'data')
+      const last = rows.find((row: { data: string }) => JSON.parse(row.data).id === id)
+      if (last && !last.type.endsWith('.deleted')) failures.push(`${path}: ${last.type} after the delete`)
+    }
+  }
+  t.same(failures, [])
+  t.ok(pairs >= 24, `${pairs} changes sent with a delete`)
+})

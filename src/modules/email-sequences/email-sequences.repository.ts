@@ -1,3 +1,4 @@
+import { lockForWrite } from '../../lib/bulk.js'
 import type { Knex } from 'knex'
 import { countAndPage } from '../../lib/pagination.js'
 
@@ -22,8 +23,9 @@ export function stepsOf (row: Pick<SequenceRow, 'steps'>): Step[] {
 
 export function emailSequencesRepository (db: Knex) {
   return {
-    find (storeId: string, id: string, trx: Knex = db): Promise<SequenceRow | undefined> {
-      return trx<SequenceRow>('email_sequences').where({ store_env_id: storeId, id }).first()
+    /** With `lock`, a locking read (lib/bulk.ts): a replace and a delete of one sequence then take turns. */
+    find (storeId: string, id: string, trx: Knex = db, lock = false): Promise<SequenceRow | undefined> {
+      return lockForWrite(trx<SequenceRow>('email_sequences').where({ store_env_id: storeId, id }), lock).first()
     },
 
     /** Any sequence of any store by id (the scheduler follows the one an order started on). */

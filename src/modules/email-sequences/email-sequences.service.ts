@@ -30,18 +30,20 @@ export function presentSequence (row: SequenceRow) {
  * review requests keep the configured single delay.
  */
 export function emailSequencesService ({ db, repo, events, clock }: Deps) {
-  async function write (store: StoreEnv, row: SequenceRow, type: 'created' | 'updated', work: (trx: Knex.Transaction) => Promise<void>) {
+  /** Runs `work` (which returns the row it wrote) and appends its event in one transaction. */
+  async function write (store: StoreEnv, type: 'created' | 'updated', work: (trx: Knex.Transaction) => Promise<SequenceRow>) {
     try {
-      await db.transaction(async (trx) => {
-        await work(trx)
-        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: `email_sequence.${type}`, data: presentSequence(row) })
+      const row = await db.transaction(async (trx) => {
+        const written = await work(trx)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: `email_sequence.${type}`, data: presentSequence(written) })
+        return written
       })
+      return presentSequence(row)
     } catch (err) {
       // The unique column allows one active sequence per store, also between two writers at the same instant.
       if (isDuplicateKey(err)) throw new errors.Conflict('Another sequence of this store is active: deactivate it first')
       throw err
     }
-    return presentSequence(row)
   }
 
   function rowOf (store: StoreEnv, id: string, input: SequenceInput, createdAt: number, now: number): SequenceRow {
@@ -57,8 +59,8 @@ export function emailSequencesService ({ db, repo, events, clock }: Deps) {
     }
   }
 
-  async function found (storeId: string, id: string, trx: Knex = db) {
-    const row = await repo.find(storeId, id, trx)
+  async function found (storeId: string, id: string, trx: Knex = db, lock = false) {
+    const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound('Email sequence')
     return row
   }
@@ -77,20 +79,28 @@ export function emailSequencesService ({ db, repo, events, clock }: Deps) {
     async create (store: StoreEnv, input: SequenceInput) {
       const now = clock()
       const row = rowOf(store, newId('seq'), input, now, now)
-      return write(store, row, 'created', (trx) => repo.insert(trx, row))
+      return write(store, 'created', async (trx) => {
+        await repo.insert(trx, row)
+        return row
+      })
     },
 
     /** Replaces name, steps and whether it is active. Requests already under way keep following it. */
     async replace (store: StoreEnv, id: string, input: SequenceInput) {
-      const before = await found(store.id, id)
-      const row = rowOf(store, id, input, Number(before.created_at), clock())
-      return write(store, row, 'updated', (trx) => repo.update(trx, row))
+      return write(store, 'updated', async (trx) => {
+        // In the transaction and locking: a delete at the same moment comes before (404 here) or after, never between.
+        const before = await found(store.id, id, trx, true)
+        const row = rowOf(store, id, input, Number(before.created_at), clock())
+        await repo.update(trx, row)
+        return row
+      })
     },
 
     async remove (store: StoreEnv, id: string) {
       await db.transaction(async (trx) => {
-        const row = await found(store.id, id, trx)
-        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+        const row = await found(store.id, id, trx, true)
+        // Locking, as changes read it: a change and a delete at once queue on the row in one order (a plain read
+        // here deadlocked against them), and a delete that comes second finds nothing (404, no second event).
         if (!(await repo.remove(trx, store.id, id))) throw new errors.NotFound('Email sequence')
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_sequence.deleted', data: presentSequence(row) })
       })
