@@ -1,7 +1,6 @@
 import t from 'tap'
-import { build, call, manualClock } from '../helper.js'
-import { makeTenant } from '../factories.js'
-import { documentOf, exampleOf, memberOperations, schemaValues, seedFromExamples } from '../schema-values.js'
+import { exampleOf, memberOperations, schemaValues, seedFromExamples } from '../schema-values.js'
+import { drivenStore, ELSEWHERE } from './driven.js'
 
 /**
  * Writes sent three times at once: a unique name, slug, code or address that all three claim is decided by the
@@ -9,13 +8,8 @@ import { documentOf, exampleOf, memberOperations, schemaValues, seedFromExamples
  * or deletes of one resource. Driven from the document, so resources added later are covered without being listed.
  */
 
-const ELSEWHERE = /oauth|mcp|uploads\/videos|backups|erasure|transfer-ownership|subscription\/change/
-
 t.test('the same write sent three times at once never answers 5xx', async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock })
-  const tenant = await makeTenant(app)
-  const doc = await documentOf(app)
+  const { doc, send } = await drivenStore(t)
   const failures: string[] = []
   let writes = 0
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -23,10 +17,7 @@ t.test('the same write sent three times at once never answers 5xx', async (t) =>
     for (const method of ['post', 'put', 'patch']) {
       const example = exampleOf(item[method])
       if (!example || typeof example !== 'object') continue
-      // A fresh budget for every round: the limits have tests of their own.
-      clock.advance(61_000)
-      const send = () => call(app, { method: method.toUpperCase() as 'POST', url: path, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: example })
-      const answers = await Promise.all([send(), send(), send()])
+      const answers = await Promise.all([1, 2, 3].map(() => send(method, path, example)))
       writes++
       for (const res of answers) if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${path}: ${res.statusCode} ${res.body.slice(0, 300)}`)
     }
@@ -36,16 +27,8 @@ t.test('the same write sent three times at once never answers 5xx', async (t) =>
 })
 
 t.test('the same change, action or delete of one resource sent three times at once never answers 5xx', async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock })
-  const tenant = await makeTenant(app)
-  const doc = await documentOf(app)
+  const { doc, send } = await drivenStore(t)
   const { value, url, ids } = schemaValues(doc)
-  const send = (method: string, target: string, payload?: unknown) => {
-    // A fresh budget for every request: the limits have tests of their own.
-    clock.advance(61_000)
-    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
-  }
   await seedFromExamples(doc, ids, send, ELSEWHERE)
   const failures: string[] = []
   // Deletes last, so the changes and actions find their resources.
@@ -53,8 +36,7 @@ t.test('the same change, action or delete of one resource sent three times at on
   for (const { path, method, op } of operations) {
     const target = url(path, op)
     const payload = exampleOf(op) ?? (op.requestBody ? value(op.requestBody.content?.['application/json']?.schema, 'x') : undefined)
-    clock.advance(61_000)
-    const answers = await Promise.all([1, 2, 3].map(() => call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })))
+    const answers = await Promise.all([1, 2, 3].map(() => send(method, target, payload)))
     for (const res of answers) if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${target}: ${res.statusCode} ${res.body.slice(0, 300)}`)
   }
   t.same(failures, [])
@@ -62,15 +44,8 @@ t.test('the same change, action or delete of one resource sent three times at on
 })
 
 t.test('a delete sent three times at once deletes once: one answer succeeds unless deleting again succeeds too', async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock })
-  const tenant = await makeTenant(app)
-  const doc = await documentOf(app)
+  const { doc, send } = await drivenStore(t)
   const { url, ids } = schemaValues(doc)
-  const send = (method: string, target: string, payload?: unknown) => {
-    clock.advance(61_000)
-    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
-  }
   await seedFromExamples(doc, ids, send, ELSEWHERE)
   const twice: string[] = []
   let deleted = 0
@@ -88,14 +63,7 @@ t.test('a delete sent three times at once deletes once: one answer succeeds unle
 })
 
 t.test('a change and a delete of one resource sent at once never answer 5xx, and no change is announced after the delete', async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock })
-  const tenant = await makeTenant(app)
-  const doc = await documentOf(app)
-  const send = (method: string, target: string, payload?: unknown) => {
-    clock.advance(61_000)
-    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
-  }
+  const { app, tenant, doc, send } = await drivenStore(t)
   const failures: string[] = []
   let pairs = 0
   // Rounds, each on freshly made resources: which of the two comes first is up to the database.
