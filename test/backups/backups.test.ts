@@ -336,6 +336,23 @@ t.test('restoring the same backup into the same store twice answers the first re
   t.equal((await app.services.db('reviews').where({ store_env_id: target }).count({ n: '*' }))[0].n, 3)
 })
 
+t.test('restores into one empty store sent at once: one backup is restored once, its repeat answers that result, another backup is refused', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await seedStore(app, tenant)
+  const { backup } = await completedBackup(app, tenant)
+  const { backup: other } = await completedBackup(app, tenant)
+  const target = await makeStore(app, tenant)
+  // A key of its own: the seeding spent this second's budget of the tenant's.
+  const restore = as(app, tenant, (await makeKey(app, tenant, 'admin')).secret)
+  const answers = await Promise.all([backup.id, backup.id, other.id].map((id) => restore('POST', `/v1/backups/${id}/restore`, { targetStoreEnvId: target })))
+  const restored = answers.filter((r) => r.statusCode === 200)
+  t.same(answers.filter((r) => r.statusCode !== 200).map((r) => r.json().code), Array(3 - restored.length).fill('conflict'))
+  t.ok(restored.length >= 1 && restored.every((r) => r.body === restored[0].body), 'every restore that succeeded answers the one result')
+  t.equal((await app.services.db('backup_restores').where({ store_env_id: target }).count({ n: '*' }))[0].n, 1)
+  t.equal((await app.services.db('reviews').where({ store_env_id: target }).count({ n: '*' }))[0].n, 3)
+})
+
 t.test('a restore into a store with data, or a store of another organization, is refused', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)

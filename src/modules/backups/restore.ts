@@ -105,12 +105,12 @@ function headerOf (line: Line | undefined): Header {
 }
 
 /**
- * Writes a backup file's rows into `target` inside `trx` (the caller's transaction, so a failure leaves the target
- * as it was), and the files that follow upload rows into `files.storage`, then rebuilds the aggregates derived from
- * the rows. Returns the rows written per table.
+ * Writes a backup file's rows into `target` inside `trx` (the caller's transaction, which holds the target's row
+ * locked, so a failure leaves the target as it was and restores into it take turns), and the files that follow
+ * upload rows into `files.storage`, then rebuilds the aggregates derived from the rows. Returns the rows written per
+ * table.
  */
 export async function restoreRows (trx: Knex, path: string, target: StoreEnv, files: RestoreFiles): Promise<Record<string, number>> {
-  if (trx.client.config.client === 'mysql2') await trx('store_envs').where({ id: target.id }).forUpdate().first('id')
   await assertEmpty(trx, target.id)
   const ids: IdMaps = new Map(EXPORTED_TABLES.map((spec) => [spec.table, new Map<unknown, string>()]))
   const counts: Record<string, number> = {}
