@@ -81,7 +81,7 @@ function listingProblems (first: Validate, every: () => Validate): Validate {
     const result = first(data, context)
     if (result !== false) return result
     wrapped.errors = first.errors
-    if ((JSON.stringify(data) ?? '').length <= LIST_PROBLEMS_MAX_CHARS) {
+    if (jsonLength(data) <= LIST_PROBLEMS_MAX_CHARS) {
       const all = every()
       if (all(data, context) === false) wrapped.errors = all.errors
     }
@@ -89,6 +89,18 @@ function listingProblems (first: Validate, every: () => Validate): Validate {
   }
   wrapped.schemaEnv = first.schemaEnv
   return wrapped
+}
+
+/**
+ * The length of `data` as JSON. JSON.parse takes nesting of any depth, but JSON.stringify recurses: data nested
+ * tens of thousands of levels deep (a hostile body) overflows the stack, and counts as too large to list.
+ */
+function jsonLength (data: unknown): number {
+  try {
+    return (JSON.stringify(data) ?? '').length
+  } catch {
+    return Infinity
+  }
 }
 
 /** fast-json-stringify, as fastify uses it by default, with each response schema's serializer kept. */

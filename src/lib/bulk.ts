@@ -75,8 +75,8 @@ export function bulkBodyValidator (field: string) {
   return ({ httpPart }: { httpPart?: string }) => (data: unknown) => {
     if (httpPart !== 'body') return { value: data }
     const issues: LooseIssue[] = []
-    if (!data || typeof data !== 'object' || Array.isArray(data)) issues.push({ keyword: 'type', instancePath: '', schemaPath: '#/type', params: {}, message: 'must be an object' })
-    else if (!Array.isArray((data as Record<string, unknown>)[field])) issues.push({ keyword: 'type', instancePath: `/${field}`, schemaPath: `#/properties/${field}/type`, params: {}, message: 'must be an array' })
+    if (!data || typeof data !== 'object' || Array.isArray(data)) issues.push({ keyword: 'type', instancePath: '', schemaPath: '#/type', params: { type: 'object' }, message: 'must be an object' })
+    else if (!Array.isArray((data as Record<string, unknown>)[field])) issues.push({ keyword: 'type', instancePath: `/${field}`, schemaPath: `#/properties/${field}/type`, params: { type: 'array' }, message: 'must be an array' })
     return issues.length ? { error: issues } : { value: data }
   }
 }
