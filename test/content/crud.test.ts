@@ -104,6 +104,46 @@ t.test('a category tree refuses cycles, unknown parents, duplicate slugs and del
   t.equal((await api('DELETE', `/categories/${child.id}`)).statusCode, 204)
 })
 
+/** Each category's parent as stored, followed up from every category: true when some walk comes back to its start. */
+async function hasCycle (api: (method: string, url: string) => Promise<{ json: () => any }>) {
+  const parents = new Map<string, string | null>((await api('GET', '/categories?limit=100')).json().data.map((c: { id: string, parentId: string | null }) => [c.id, c.parentId]))
+  return [...parents.keys()].some((start) => {
+    let at = parents.get(start) ?? null
+    for (let steps = 0; at !== null && steps <= parents.size; steps++) {
+      if (at === start) return true
+      at = parents.get(at) ?? null
+    }
+    return false
+  })
+}
+
+/** Four rounds of a race, each with a key of its own: the budget is not what is tested. */
+async function rounds (work: (api: ReturnType<Awaited<ReturnType<typeof setup>>['as']>, round: number) => Promise<void>) {
+  const { as, tenant, app } = await setup()
+  for (let round = 0; round < 4; round++) await work(as((await makeKey(app, tenant, 'admin')).secret), round)
+}
+
+t.test('two categories moved under each other at the same moment: one move is made, the other refused, no cycle', async (t) => {
+  await rounds(async (api, round) => {
+    const a = (await api('POST', '/categories', { name: 'A', slug: `a-${round}` })).json()
+    const b = (await api('POST', '/categories', { name: 'B', slug: `b-${round}` })).json()
+    const answers = await Promise.all([api('PATCH', `/categories/${a.id}`, { parentId: b.id }), api('PATCH', `/categories/${b.id}`, { parentId: a.id })])
+    t.same(answers.map((r) => r.statusCode).sort(), [200, 409], `round ${round}`)
+    t.notOk(await hasCycle(api), `round ${round}: no cycle`)
+  })
+})
+
+t.test('a category moved under a parent deleted at the same moment: either the move or the delete is refused, never a child of nothing', async (t) => {
+  await rounds(async (api, round) => {
+    const parent = (await api('POST', '/categories', { name: 'P', slug: `p-${round}` })).json()
+    const child = (await api('POST', '/categories', { name: 'C', slug: `c-${round}` })).json()
+    const [moved, deleted] = await Promise.all([api('PATCH', `/categories/${child.id}`, { parentId: parent.id }), api('DELETE', `/categories/${parent.id}`)])
+    t.same([moved.statusCode, deleted.statusCode].filter((code) => code >= 300).length, 1, `round ${round}: ${moved.statusCode}, ${deleted.statusCode}`)
+    const stored = (await api('GET', `/categories/${child.id}`)).json().parentId
+    t.equal(stored === null ? null : (await api('GET', `/categories/${stored}`)).statusCode, stored === null ? null : 200, `round ${round}: the parent exists`)
+  })
+})
+
 t.test('the same change sent three times at once is made once: one updated event per resource', async (t) => {
   const { api } = await setup()
   for (const [resource, spec] of Object.entries(RESOURCES)) {

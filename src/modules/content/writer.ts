@@ -16,6 +16,11 @@ interface Deps<R extends ContentRow, P> {
   /** For "<label> not found". */
   label: string
   present: (row: R) => P
+  /**
+   * A lock every write of the resource takes first, before its row's: for rules that span rows (a category tree has
+   * no cycles), so the writes that could break them take turns, and each one's reads come after the one before.
+   */
+  serialize?: (trx: Knex.Transaction, store: StoreEnv) => Promise<void>
 }
 
 /**
@@ -23,7 +28,7 @@ interface Deps<R extends ContentRow, P> {
  * update that changes nothing appends nothing, and a row of another store is "not found" (never "forbidden").
  * `check` runs inside the transaction with the row as it would be stored, for the resource's own rules.
  */
-export function contentWriter<R extends ContentRow, P extends Record<string, unknown>> ({ db, events, clock, repo, singular, label, present }: Deps<R, P>) {
+export function contentWriter<R extends ContentRow, P extends Record<string, unknown>> ({ db, events, clock, repo, singular, label, present, serialize }: Deps<R, P>) {
   async function load (storeId: string, id: string, trx?: Knex, lock = false): Promise<R> {
     const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound(label)
@@ -60,6 +65,7 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
       const now = clock()
       const row = { ...fields, id, org_id: store.orgId, store_env_id: store.id, created_at: now, updated_at: now } as R
       return lostRace(() => db.transaction(async (trx) => {
+        await serialize?.(trx, store)
         await check?.(row, trx)
         await repo.insert(row, trx)
         const shown = present(row)
@@ -71,6 +77,7 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
     async update (store: StoreEnv, id: string, patch: Partial<R>, check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
       let checked: [R, R] | undefined
       return lostRace(() => db.transaction(async (trx) => {
+        await serialize?.(trx, store)
         // A locking read: changes of one row take turns, so a change sent several times at once is made (and its
         // event appended) once, and the others find it made.
         const before = await load(store.id, id, trx, true)
@@ -88,6 +95,7 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
 
     async remove (store: StoreEnv, id: string, before?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<void> {
       await db.transaction(async (trx) => {
+        await serialize?.(trx, store)
         const row = await load(store.id, id, trx)
         await before?.(row, trx)
         // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
