@@ -31,6 +31,16 @@ export async function listSince<T, P> (base: Knex.QueryBuilder, query: SinceQuer
   return envelope(rows.map(present), total, page)
 }
 
+/**
+ * For content rules that span rows (a category tree without cycles or orphans, an FAQ naming an existing category):
+ * the writes they concern take turns on the store's row, locked first, and each then reads the rows as the one
+ * before left them (InnoDB's snapshot starts at a transaction's first plain read). Not the event log's lock: a
+ * category's delete updates FAQs and products, whose writers hold their rows before they append events.
+ */
+export async function lockStoreContent (trx: Knex.Transaction, store: { id: string }): Promise<void> {
+  await lockForWrite(trx('store_envs').where({ id: store.id }), true).first('id')
+}
+
 export function stamps (row: { created_at: number, updated_at: number }) {
   return { createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)! }
 }

@@ -144,6 +144,26 @@ t.test('a category moved under a parent deleted at the same moment: either the m
   })
 })
 
+t.test('an FAQ filed under a category deleted at the same moment is refused, or loses the category with it', async (t) => {
+  await rounds(async (api, round) => {
+    const category = (await api('POST', '/categories', { name: 'K', slug: `k-${round}` })).json()
+    const [filed, deleted] = await Promise.all([api('POST', '/faqs', { question: 'Fit?', answer: 'True to size.', categoryId: category.id }), api('DELETE', `/categories/${category.id}`)])
+    t.equal(deleted.statusCode, 204, `round ${round}`)
+    if (filed.statusCode === 201) t.equal((await api('GET', `/faqs/${filed.json().id}`)).json().categoryId, null, `round ${round}: the FAQ names no deleted category`)
+    else t.equal(filed.json().code, 'invalid_request', `round ${round}: refused`)
+  })
+})
+
+t.test('a product filed under a category deleted at the same moment is refused, or loses the category with it', async (t) => {
+  await rounds(async (api, round) => {
+    const category = (await api('POST', '/categories', { name: 'K', slug: `kp-${round}` })).json()
+    const [filed, deleted] = await Promise.all([api('PUT', '/products', { products: [{ platformProductId: `p-${round}`, title: 'Shirt', categoryIds: [category.id] }] }), api('DELETE', `/categories/${category.id}`)])
+    t.equal(deleted.statusCode, 204, `round ${round}`)
+    if (filed.json().upserted === 1) t.same((await api('GET', `/products/p-${round}`)).json().categoryIds, [], `round ${round}: the product names no deleted category`)
+    else t.match(filed.json().errors, [{ code: 'invalid_item', message: /categoryIds/ }], `round ${round}: refused`)
+  })
+})
+
 t.test('the same change sent three times at once is made once: one updated event per resource', async (t) => {
   const { api } = await setup()
   for (const [resource, spec] of Object.entries(RESOURCES)) {

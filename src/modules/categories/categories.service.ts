@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
-import { stamps } from '../../lib/content.js'
+import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
-import { lockEventLog, type EventLog } from '../events/events.repository.js'
+import type { EventLog } from '../events/events.repository.js'
 import { contentWriter } from '../content/writer.js'
 import type { StoreEnv } from '../../types.js'
 import type { CategoriesRepository, CategoryFilter, CategoryRow } from './categories.repository.js'
@@ -23,9 +23,7 @@ export function presentCategory (row: CategoryRow) {
 }
 
 export function categoriesService ({ db, repo, events, clock, detach }: Deps) {
-  // The tree's rules (no cycles, no child of a deleted category) span rows: a store's category writes take turns on
-  // its event log's lock, taken first, so each one checks the tree as the one before left it.
-  const writer = contentWriter({ db, events, clock, repo, singular: 'category', label: 'Category', present: presentCategory, serialize: (trx, store) => lockEventLog(trx, store.id) })
+  const writer = contentWriter({ db, events, clock, repo, singular: 'category', label: 'Category', present: presentCategory, serialize: lockStoreContent })
 
   async function checkSlug (row: CategoryRow, trx: Knex) {
     const holder = await repo.bySlug(row.store_env_id, row.slug, trx)

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
-import { stamps } from '../../lib/content.js'
+import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
 import type { EventLog } from '../events/events.repository.js'
@@ -29,7 +29,8 @@ export function presentFaq (row: FaqRow) {
 }
 
 export function faqsService ({ db, repo, events, clock, categoryExists }: Deps) {
-  const writer = contentWriter({ db, events, clock, repo, singular: 'faq', label: 'FAQ', present: presentFaq })
+  // An FAQ's category must exist when it is written: FAQ writes take turns with category deletes.
+  const writer = contentWriter({ db, events, clock, repo, singular: 'faq', label: 'FAQ', present: presentFaq, serialize: lockStoreContent })
 
   async function checkCategory (row: FaqRow, trx: Knex) {
     if (row.category_id !== null && !await categoryExists(row.store_env_id, row.category_id, trx)) {
