@@ -118,6 +118,11 @@ export interface BulkSteps<I, R> {
   columns: readonly string[]
   /** Stores the changed rows, then appends their events (the event log takes the store's event lock: keep it last). */
   write: (changed: R[], existing: Map<string, R>, trx: Knex.Transaction) => Promise<void>
+  /**
+   * Runs first in the transaction, for checks against other tables that must hold when the batch commits (a product's
+   * categories exist): answers the errors of the items it refuses, which are then left out of the batch.
+   */
+  admit?: (valid: CheckedItems<I>['valid'], trx: Knex.Transaction) => Promise<ItemError[]>
 }
 
 /**
@@ -132,11 +137,16 @@ export interface BulkSteps<I, R> {
  * new keys side by side do not deadlock on each other's gaps; a deadlock that still happens is retried whole.
  */
 export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, received: number, steps: BulkSteps<I, R>): Promise<BulkResult> {
-  const items = checked.valid.map((v) => v.item)
-  if (items.length > 0) {
-    // Keys in a fixed order: concurrent batches over the same rows lock them in the same order.
-    items.sort((a, b) => (steps.keyOf(a) < steps.keyOf(b) ? -1 : 1))
+  let items: I[] = []
+  let refused: ItemError[] = []
+  if (checked.valid.length > 0) {
     await withDeadlockRetry(() => db.transaction(async (trx) => {
+      // Decided afresh by each attempt of the transaction.
+      refused = steps.admit ? await steps.admit(checked.valid, trx) : []
+      const left = new Set(refused.map((e) => e.index))
+      // Keys in a fixed order: concurrent batches over the same rows lock them in the same order.
+      items = checked.valid.filter((v) => !left.has(v.index)).map((v) => v.item).sort((a, b) => (steps.keyOf(a) < steps.keyOf(b) ? -1 : 1))
+      if (items.length === 0) return
       const existing = await steps.load(items.map(steps.keyOf), trx)
       const rows = await steps.toRows(items, existing, trx)
       const changed = rows.filter((row, i) => {
@@ -146,7 +156,7 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
       if (changed.length > 0) await steps.write(changed, existing, trx)
     }, isMysql(db) ? { isolationLevel: 'read committed' } : {}))
   }
-  const errors = checked.errors.sort((a, b) => a.index - b.index)
+  const errors = [...checked.errors, ...refused].sort((a, b) => a.index - b.index)
   return { received, upserted: items.length, failed: errors.length, errors }
 }
 

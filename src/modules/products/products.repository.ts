@@ -47,8 +47,8 @@ export function productsRepository (db: Knex) {
     },
 
     /** Which of these ids are categories of the store. */
-    async knownCategories (storeId: string, ids: string[]): Promise<Set<string>> {
-      const rows = ids.length ? await db('categories').where({ store_env_id: storeId }).whereIn('id', ids).select('id') : []
+    async knownCategories (storeId: string, ids: string[], trx: Knex = db): Promise<Set<string>> {
+      const rows = ids.length ? await trx('categories').where({ store_env_id: storeId }).whereIn('id', ids).select('id') : []
       return new Set(rows.map((row: { id: string }) => row.id))
     },
 

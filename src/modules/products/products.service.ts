@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
-import { applyBulk, itemChecker } from '../../lib/bulk.js'
+import { applyBulk, itemChecker, type ItemError } from '../../lib/bulk.js'
+import { lockStoreContent } from '../../lib/content.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import { isSyncQuery, syncEnvelope, type SyncQuery } from '../../lib/sync.js'
 import { toMs } from '../../lib/formats.js'
@@ -36,17 +37,21 @@ function categoryColumn (ids: string[] | undefined): string | null {
   return ids && ids.length ? JSON.stringify([...ids].sort()) : null
 }
 
-/** Items naming a category the store does not have become `invalid_item` errors, like any other bad item. */
-async function withKnownCategories (repo: ProductsRepository, storeId: string, checked: ReturnType<typeof checkProducts>) {
-  const named = [...new Set(checked.valid.flatMap((v) => v.item.categoryIds ?? []))]
-  if (named.length === 0) return checked
-  const known = await repo.knownCategories(storeId, named)
-  const valid = checked.valid.filter((v) => {
+/**
+ * Items naming a category the store does not have become `invalid_item` errors, like any other bad item. Checked in
+ * the batch's transaction after the store's content lock, which a category's delete also takes first
+ * (lib/content.ts): a batch and a delete at the same moment take turns, so a product never keeps a deleted category.
+ * A batch naming no category takes no such lock.
+ */
+async function refuseUnknownCategories (repo: ProductsRepository, store: StoreEnv, valid: ReturnType<typeof checkProducts>['valid'], trx: Knex.Transaction): Promise<ItemError[]> {
+  const named = [...new Set(valid.flatMap((v) => v.item.categoryIds ?? []))]
+  if (named.length === 0) return []
+  await lockStoreContent(trx, store)
+  const known = await repo.knownCategories(store.id, named, trx)
+  return valid.flatMap((v) => {
     const unknown = (v.item.categoryIds ?? []).find((id) => !known.has(id))
-    if (unknown) checked.errors.push({ index: v.index, platformId: v.item.platformProductId, code: 'invalid_item', message: `categoryIds: ${unknown} is not a category of this store` })
-    return !unknown
+    return unknown ? [{ index: v.index, platformId: v.item.platformProductId, code: 'invalid_item', message: `categoryIds: ${unknown} is not a category of this store` }] : []
   })
-  return { valid, errors: checked.errors }
 }
 
 /** True when both sides carry the platform's `updated_at` and the incoming one is older than the stored one. */
@@ -59,8 +64,9 @@ export function productsService ({ db, repo, events, clock }: Deps) {
     async upsert (store: StoreEnv, items: unknown[]) {
       if (items.length > MAX_BATCH) throw new errors.BatchTooLarge(MAX_BATCH)
       const now = clock()
-      return applyBulk(db, await withKnownCategories(repo, store.id, checkProducts(items)), items.length, {
+      return applyBulk(db, checkProducts(items), items.length, {
         storeId: store.id,
+        admit: (valid, trx) => refuseUnknownCategories(repo, store, valid, trx),
         keyOf: (item) => item.platformProductId,
         load: (keys, trx) => repo.findByKeys(store.id, keys, trx, true),
         columns: PRODUCT_FIELDS,
