@@ -164,6 +164,26 @@ t.test('a product filed under a category deleted at the same moment is refused, 
   })
 })
 
+t.test('a placement made on a page deleted at the same moment is refused with 400, or goes with the page', async (t) => {
+  await rounds(async (api, round) => {
+    const page = (await api('POST', '/web-pages', { url: `https://shop.example/p/race-${round}`, type: 'product' })).json().id
+    const [placed, deleted] = await Promise.all([api('POST', '/placements', { webPageId: page, widget: 'reviews', selector: '#reviews' }), api('DELETE', `/web-pages/${page}`)])
+    t.equal(deleted.statusCode, 204, `round ${round}`)
+    if (placed.statusCode === 201) t.equal((await api('GET', `/placements/${placed.json().id}`)).statusCode, 404, `round ${round}: gone with its page`)
+    else t.equal(placed.json().code, 'invalid_request', `round ${round}: ${placed.statusCode}`)
+  })
+})
+
+t.test('deleting a web page deletes its placements, each with its placement.deleted event', async (t) => {
+  const { api } = await setup()
+  const page = (await api('POST', '/web-pages', { url: 'https://shop.example/p/gone', type: 'product' })).json().id
+  const ids = await Promise.all(['#a', '#b'].map(async (selector) => (await api('POST', '/placements', { webPageId: page, widget: 'summary', selector })).json().id))
+  t.equal((await api('DELETE', `/web-pages/${page}`)).statusCode, 204)
+  for (const id of ids) t.equal((await api('GET', `/placements/${id}`)).statusCode, 404)
+  const deleted = (await api('GET', '/events?limit=100')).json().events.filter((e: { type: string }) => e.type === 'placement.deleted').map((e: { data: { id: string } }) => e.data.id)
+  t.same(deleted.sort(), [...ids].sort())
+})
+
 t.test('the same change sent three times at once is made once: one updated event per resource', async (t) => {
   const { api } = await setup()
   for (const [resource, spec] of Object.entries(RESOURCES)) {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
-import { stamps } from '../../lib/content.js'
+import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
 import type { EventLog } from '../events/events.repository.js'
@@ -35,7 +35,8 @@ export function presentPlacement (row: PlacementRow) {
 }
 
 export function placementsService ({ db, repo, events, clock, pageExists, pageByUrl }: Deps) {
-  const writer = contentWriter({ db, events, clock, repo, singular: 'placement', label: 'Placement', present: presentPlacement })
+  // A placement's page must exist when it is written: placement writes take turns with page deletes.
+  const writer = contentWriter({ db, events, clock, repo, singular: 'placement', label: 'Placement', present: presentPlacement, serialize: lockStoreContent })
 
   async function checkPage (row: PlacementRow, trx: Knex) {
     if (!await pageExists(row.store_env_id, row.web_page_id, trx)) throw new errors.InvalidRequest('webPageId names no web page of this store')
@@ -70,6 +71,14 @@ export function placementsService ({ db, repo, events, clock, pageExists, pageBy
 
     remove (store: StoreEnv, id: string) {
       return writer.remove(store, id)
+    },
+
+    /** Web pages hook, in the page's deletion: its placements go with it, each with its `placement.deleted`. */
+    async leavePage (trx: Knex.Transaction, store: StoreEnv, webPageId: string) {
+      for (const row of await repo.on(store.id, webPageId, trx)) {
+        await repo.remove(store.id, row.id, trx)
+        await writer.emit(trx, store, 'deleted', presentPlacement(row))
+      }
     },
 
     /** Storefront: the enabled placements of the page at `url` (none when the store has no such page). */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
-import { stamps } from '../../lib/content.js'
+import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
 import type { Clock } from '../../lib/clock.js'
@@ -11,7 +11,14 @@ import type { WebPageFilter, WebPageRow, WebPagesRepository } from './web-pages.
 
 export interface WebPageInput { url: string, title?: string | null, type: WebPageRow['type'] }
 
-interface Deps { db: Knex, repo: WebPagesRepository, events: EventLog, clock: Clock }
+interface Deps {
+  db: Knex
+  repo: WebPagesRepository
+  events: EventLog
+  clock: Clock
+  /** What goes with a deleted page (its placements), in the same transaction. */
+  onDelete: (trx: Knex.Transaction, store: StoreEnv, webPageId: string) => Promise<void>
+}
 
 /**
  * The key of a page: origin and path, without query, fragment or trailing slash (the root keeps its slash). The
@@ -30,8 +37,9 @@ export function presentWebPage (row: WebPageRow) {
   return { id: row.id, url: row.url, title: row.title, type: row.type, ...stamps(row) }
 }
 
-export function webPagesService ({ db, repo, events, clock }: Deps) {
-  const writer = contentWriter({ db, events, clock, repo, singular: 'web_page', label: 'Web page', present: presentWebPage })
+export function webPagesService ({ db, repo, events, clock, onDelete }: Deps) {
+  // Placements need their page: page writes and placement writes take turns (lib/content.ts).
+  const writer = contentWriter({ db, events, clock, repo, singular: 'web_page', label: 'Web page', present: presentWebPage, serialize: lockStoreContent })
 
   function keyed (url: string) {
     const key = pageKey(url)
@@ -60,7 +68,7 @@ export function webPagesService ({ db, repo, events, clock }: Deps) {
     },
 
     remove (store: StoreEnv, id: string) {
-      return writer.remove(store, id)
+      return writer.remove(store, id, (row, trx) => onDelete(trx, store, row.id))
     },
 
     /** The page a visitor is on, by any form of its URL; undefined when the store has none for it. */
