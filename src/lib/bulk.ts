@@ -181,3 +181,9 @@ export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boole
   if (lock && (query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forUpdate()
   return query
 }
+
+/** A shared locking read (MySQL): the rows cannot change or go until the transaction ends; other such reads share them. */
+export function lockForShare<Q extends Knex.QueryBuilder> (query: Q): Q {
+  if ((query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forShare()
+  return query
+}

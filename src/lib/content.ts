@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { countAndPage, envelope, toPage, type PageQuery } from './pagination.js'
 import { toMs } from './formats.js'
 import { iso } from './clock.js'
-import { lockForWrite } from './bulk.js'
+import { lockForShare, lockForWrite } from './bulk.js'
 
 /**
  * What the content resources of decisions.md section 15 share (galleries, FAQs, categories, web pages, placements):
@@ -48,9 +48,13 @@ export function stamps (row: { created_at: number, updated_at: number }) {
 /** find / insert / update / remove of one table's rows, always within one store. */
 export function contentTable<R extends ContentRow> (db: Knex, table: string) {
   return {
-    /** `lock`: a locking read (MySQL), for a writer that changes the row after writing rows that refer to it. */
-    find (storeId: string, id: string, trx: Knex = db, lock = false): Promise<R | undefined> {
-      return lockForWrite(trx<R>(table).where({ store_env_id: storeId, id } as never), lock).first() as Promise<R | undefined>
+    /**
+     * `lock`: a locking read (MySQL), for a writer that changes the row after writing rows that refer to it; 'share':
+     * a shared one, for writers of rows that refer to it, which then run side by side while its delete waits.
+     */
+    find (storeId: string, id: string, trx: Knex = db, lock: boolean | 'share' = false): Promise<R | undefined> {
+      const query = trx<R>(table).where({ store_env_id: storeId, id } as never)
+      return (lock === 'share' ? lockForShare(query) : lockForWrite(query, lock)).first() as Promise<R | undefined>
     },
 
     findMany (storeId: string, ids: string[], trx: Knex = db): Promise<R[]> {

@@ -79,6 +79,22 @@ t.test('one address sent to a gallery\'s lead form from several visitors at once
   t.match((await api('GET', `/galleries/${gallery.id}/leads`)).json(), { meta: { total: 1 }, data: [{ email: 'ann@example.test' }] })
 })
 
+t.test('a photo or a lead sent as its gallery is deleted is refused with 404, or goes with the gallery: never a 500', async (t) => {
+  const app = await contentApp()
+  for (let round = 0; round < 3; round++) {
+    const { api, gallery, visitor, sendPhoto } = await setup(app)
+    const [photo, lead, deleted] = await Promise.all([
+      sendPhoto({}, `192.0.2.${round + 1}`),
+      visitor('POST', `/galleries/${gallery.id}/leads`, { payload: { email: 'ann@example.test', consent: true }, ip: `198.51.100.${round + 1}` }),
+      api('DELETE', `/galleries/${gallery.id}`)
+    ])
+    t.equal(deleted.statusCode, 204)
+    t.ok([201, 404].includes(photo.statusCode), `photo: ${photo.statusCode}`)
+    t.ok([201, 404].includes(lead.statusCode), `lead: ${lead.statusCode}`)
+    t.equal((await api('GET', `/galleries/${gallery.id}/leads`)).statusCode, 404)
+  }
+})
+
 t.test('the lead hook runs in the lead\'s transaction with the store and address', async (t) => {
   const seen: unknown[] = []
   const app = await build(t)

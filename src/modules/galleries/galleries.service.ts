@@ -98,9 +98,12 @@ export function galleriesService ({ db, repo, events, clock, urlOf }: Deps) {
       return rows.map((row) => ({ id: row.id, url: urlOf(row.upload_id), caption: row.caption, source: 'gallery' as const, reviewId: null }))
     },
 
-    /** A gallery the storefront may show and send to: published, of this store. */
-    async published (storeId: string, id: string, trx?: Knex): Promise<GalleryRow> {
-      const row = await repo.find(storeId, id, trx)
+    /**
+     * A gallery the storefront may show and send to: published, of this store. `share`: read with a shared lock, so
+     * the gallery stays until the caller's transaction (which writes a photo or lead of it) ends.
+     */
+    async published (storeId: string, id: string, trx?: Knex, share = false): Promise<GalleryRow> {
+      const row = await repo.find(storeId, id, trx, share && 'share')
       if (!row || row.status !== 'published') throw new errors.NotFound('Gallery')
       return row
     },

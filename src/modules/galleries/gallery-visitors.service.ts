@@ -52,6 +52,8 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
     async submitPhoto (store: StoreEnv, galleryId: string, bytes: Buffer, input: PhotoInput) {
       await galleries.published(store.id, galleryId)
       const upload = await storeImage(store, bytes)
+      // Checked again in the photo's transaction, holding the gallery: one deleted meanwhile is a 404, not a 500 on
+      // the photo's foreign key.
       const photo = await galleries.photoWriter.create(store, {
         gallery_id: galleryId,
         upload_id: upload.id,
@@ -60,7 +62,7 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         author_email: input.authorEmail ?? null,
         status: 'pending',
         favourite_count: 0
-      }, newId('gph'))
+      }, newId('gph'), async (_row, trx) => { await galleries.published(store.id, galleryId, trx, true) })
       return { id: photo.id, status: photo.status }
     },
 
@@ -72,7 +74,8 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
     async lead (store: StoreEnv, galleryId: string, input: { email: string, name?: string }) {
       const email = input.email.trim().toLowerCase()
       const save = () => withDeadlockRetry(() => db.transaction(async (trx) => {
-        await galleries.published(store.id, galleryId, trx)
+        // Holding the gallery: one deleted at the same moment is a 404, not a 500 on the lead's foreign key.
+        await galleries.published(store.id, galleryId, trx, true)
         const existing = await repo.leadByEmail(store.id, galleryId, email, trx)
         const now = clock()
         const type = existing ? 'updated' : 'created'
