@@ -130,7 +130,7 @@ export interface BulkSteps<I, R> {
  * nothing and appends no event); the others are written with every column, so an omitted field is cleared.
  *
  * Locking: the batch locks its own item rows, in key order, and takes the store's event lock only when it appends
- * the events, just before commit. Batches of one store over disjoint keys therefore run side by side up to the append;
+ * the events, just before commit (an `admit` step may lock the store first, as products naming categories do). Batches of one store over disjoint keys therefore run side by side up to the append;
  * batches sharing keys queue on the shared rows, so the later one sees (and replaces) the earlier one's values, and
  * the event log stays commit-ordered because ids are still allocated under the store lock (events.repository.ts).
  * MySQL runs it under READ COMMITTED: a locking read of a missing key then takes no gap lock, so batches inserting
@@ -180,6 +180,15 @@ export function rowsByKeys<Row extends object> (trx: Knex, table: string, storeI
 export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boolean): Q {
   if (lock && (query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forUpdate()
   return query
+}
+
+/**
+ * Locks a store's row until the transaction ends (MySQL; SQLite's single writer already is the lock), for writes
+ * that must take turns per store. Taken before any plain read, it also makes the transaction's snapshot (taken at
+ * its first plain read) come after the writer before it.
+ */
+export async function lockStore (trx: Knex.Transaction, storeId: string): Promise<void> {
+  await lockForWrite(trx('store_envs').where({ id: storeId }), true).first('id')
 }
 
 /** A shared locking read (MySQL): the rows cannot change or go until the transaction ends; other such reads share them. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { countAndPage, envelope, toPage, type PageQuery } from './pagination.js'
 import { toMs } from './formats.js'
 import { iso } from './clock.js'
-import { lockForShare, lockForWrite } from './bulk.js'
+import { lockForShare, lockForWrite, lockStore } from './bulk.js'
 
 /**
  * What the content resources of decisions.md section 15 share (galleries, FAQs, categories, web pages, placements):
@@ -37,8 +37,8 @@ export async function listSince<T, P> (base: Knex.QueryBuilder, query: SinceQuer
  * before left them (InnoDB's snapshot starts at a transaction's first plain read). Not the event log's lock: a
  * category's delete updates FAQs and products, whose writers hold their rows before they append events.
  */
-export async function lockStoreContent (trx: Knex.Transaction, store: { id: string }): Promise<void> {
-  await lockForWrite(trx('store_envs').where({ id: store.id }), true).first('id')
+export function lockStoreContent (trx: Knex.Transaction, store: { id: string }): Promise<void> {
+  return lockStore(trx, store.id)
 }
 
 export function stamps (row: { created_at: number, updated_at: number }) {

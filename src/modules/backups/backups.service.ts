@@ -15,7 +15,7 @@ import type { BlobStorage } from '../uploads/storage.js'
 import { checksumOf, FORMAT, VERSION, writeBackup, type Header } from './backup-file.js'
 import { emptyManifest, exportUpload } from './backup-uploads.js'
 import { restoreRows } from './restore.js'
-import { lockForWrite } from '../../lib/bulk.js'
+import { lockStore } from '../../lib/bulk.js'
 import { EXPORTED_TABLES, TENANT_COLUMNS } from './tables.js'
 
 interface Deps {
@@ -185,7 +185,7 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
         // The target's row first, before any plain read: restores into one store take turns, and the later one reads
         // what the earlier wrote (InnoDB's snapshot starts at a transaction's first plain read; taken before this
         // lock, the later restore found the store empty and answered 500 on the earlier's rows).
-        await lockForWrite(trx('store_envs').where({ id: targetId }), true).first('id')
+        await lockStore(trx, targetId)
         const again = await repo.findRestore(row.id, targetId, trx)
         if (again) return presentRestore(again)
         const counts = await restoreRows(trx, path, target, files)
