@@ -47,3 +47,13 @@ t.test('session and CSRF cookies are HttpOnly and SameSite, and Secure behind ht
   const session = (res.cookies as Array<Record<string, unknown>>).find((c) => c.name === 'eh_session')
   t.match(session, { httpOnly: true, sameSite: 'Lax', secure: true })
 })
+
+t.test('a form the browser sent in a type the pages do not read gets a page saying so, not a server failure', async (t) => {
+  const app = await build(t)
+  const { agent } = await signedInOwner(app)
+  await agent.get('/admin/keys/new')
+  const res = await agent.post('/admin/keys', { name: 'Odd' }, { 'content-type': 'application/x-unknown' })
+  t.equal(res.statusCode, 415)
+  t.match(res.body, /could not be read/)
+  t.notMatch(res.body, /Something went wrong/)
+})

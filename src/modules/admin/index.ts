@@ -165,6 +165,11 @@ function renderError (err: FastifyError, request: FastifyRequest, reply: Fastify
     const message = err.code === 'ROLE_FORBIDDEN' ? 'Your role does not give access to this page or action.' : err.message
     return render(request, reply, 'error', { title, message }, status)
   }
+  // The framework's own refusals (a body too large or not a form, say) are the browser's to mend, not ours to log.
+  if (status < 500) {
+    request.log.info({ err: { code: err.code, message: err.message } }, 'admin request refused')
+    return render(request, reply, 'error', { title: 'Could not do that', message: 'The form could not be read. Go back, reload the page and try again.' }, status)
+  }
   request.log.error({ err }, 'admin page failed')
-  return render(request, reply, 'error', { title: 'Something went wrong', message: 'The page could not be shown. Try again in a moment.' }, status >= 500 ? 500 : status)
+  return render(request, reply, 'error', { title: 'Something went wrong', message: 'The page could not be shown. Try again in a moment.' }, 500)
 }
