@@ -196,3 +196,17 @@ t.test('one store never reads another store\'s evidence, and a viewer reads evid
   t.equal((await call(app, { method: 'GET', url: '/v1/evidence/products/p1', key: viewer.secret, store: tenant.storeId })).statusCode, 200)
   t.equal((await call(app, { method: 'POST', url: '/v1/evidence/snapshots', key: viewer.secret, store: tenant.storeId, payload: { platformProductId: 'p1' } })).json().code, 'role_read_only')
 })
+
+t.test('the JSON-LD can be pasted into a script tag: text that would close the tag or open a comment arrives escaped', async (t) => {
+  const app = await sharedApp()
+  const { as } = await seed(app)
+  const hostile = '</script><script>alert(1)</script><!-- \u2028 & >'
+  await as('PUT', '/v1/products', { products: [{ platformProductId: 'p4', title: hostile }] })
+  await as('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p4', rating: 5, title: hostile, body: hostile, authorName: hostile, authorEmail: 'x@example.test', writtenAt: '2026-01-03T10:00:00Z' }] })
+  const res = await as('GET', '/v1/evidence/products/p4/jsonld')
+  t.equal(res.statusCode, 200)
+  t.notMatch(res.body, /<\/script|<!--|[<>\u2028\u2029]/i)
+  const ld = res.json()
+  t.equal(ld.name, hostile)
+  t.match(ld.review[0], { name: hostile, reviewBody: hostile, author: { name: hostile } })
+})
