@@ -262,7 +262,12 @@ export function buildServices (deps: ServiceDeps) {
     uploads,
     onLead: (trx, lead) => customers.fromLead(trx, lead),
     onEngagement: recordEngagement,
-    dropUploads: (trx, storeId, ids) => repos.uploads.removeRows(trx, storeId, ids)
+    dropUploads: async (trx, storeId, ids) => {
+      const files = await repos.uploads.removeRows(trx, storeId, ids)
+      // An erased person's images leave the disk too, once the erasure is committed.
+      trx.executionPromise.then(() => Promise.all(files.map((file) => storage.remove(file))), () => {})
+        .catch((err: Error) => log.warn({ err: { message: err.message }, storeId }, 'removing erased uploads failed'))
+    }
   })
   erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
   // The erased author's name leaves the storefront's cached pages too.

@@ -1,4 +1,7 @@
 import t from 'tap'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { call } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
@@ -55,4 +58,15 @@ t.test('erasure stops serving the image of a photo the person sent that was neve
   t.equal((await app.inject({ method: 'GET', url: pendingImage })).statusCode, 200)
   await api('DELETE', `/customers/${customerId}`)
   t.equal((await app.inject({ method: 'GET', url: pendingImage })).statusCode, 404)
+})
+
+t.test('erasure removes the image file of a photo the person sent that was never published from storage', async (t) => {
+  const { app, api, customerId, pendingImage } = await personWithGalleryData()
+  const { path } = await app.db('uploads').where({ id: pendingImage.split('/').pop() }).first()
+  const file = join(app.config.dataDir, path)
+  t.ok(existsSync(file), 'the image is on disk')
+  t.equal((await api('DELETE', `/customers/${customerId}`)).statusCode, 204)
+  // The file goes once the erasure has committed, just after the answer.
+  for (let i = 0; i < 100 && existsSync(file); i++) await sleep(20)
+  t.notOk(existsSync(file), 'the image is gone from disk')
 })

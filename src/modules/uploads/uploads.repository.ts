@@ -8,9 +8,15 @@ export function uploadsRepository (db: Knex) {
       await trx('uploads').insert(row)
     },
 
-    /** The rows only: the files stay in storage (a file removed before the caller's commit could not come back). */
-    async removeRows (trx: Knex, storeId: string, ids: string[]) {
-      if (ids.length) await trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids).delete()
+    /**
+     * The rows only, answering their files' keys: the caller removes the files once its transaction has committed (a
+     * file removed before could not come back if it rolled back).
+     */
+    async removeRows (trx: Knex, storeId: string, ids: string[]): Promise<string[]> {
+      if (!ids.length) return []
+      const rows: Array<{ path: string }> = await trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids).select('path')
+      await trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids).delete()
+      return rows.map((row) => row.path)
     },
 
     /** Unauthenticated reads by id: ids are 20 random base62 characters, unguessable. */
