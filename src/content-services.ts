@@ -62,7 +62,7 @@ export function contentServices ({ db, clock, events, secretKey, repos, products
   const webPages = webPagesService({ db, repo: repo.webPages, events, clock, onDelete: (trx, store, id) => placements.leavePage(trx, store, id) })
   const placements = placementsService({ db, repo: repo.placements, events, clock, pageExists: webPages.exists, pageByUrl: webPages.byUrl })
   const galleries = galleriesService({ db, repo: repo.galleries, events, clock, urlOf: uploads.urlOf })
-  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, onLead, onEngagement, dropUploads })
+  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, attachUploads: uploads.attach, onLead, onEngagement, dropUploads })
   const storefront = storefrontService({ reviews: repos.reviews })
   return { contentRepos: repo, galleries, galleryVisitors, faqs, categories, webPages, placements, storefront }
 }

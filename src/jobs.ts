@@ -20,6 +20,8 @@ const OAUTH_HOUSEKEEPING_EVERY_MS = 10 * 60_000
 /** The birthday grant is daily; passing hourly grants soon after midnight UTC (once per year whatever runs it). */
 const BIRTHDAYS_EVERY_MS = 60 * 60_000
 const BACKUPS_EVERY_MS = 5_000
+/** Uploads wait a day for what takes them (modules/uploads/abandoned.ts); an hour more or less does not matter. */
+const ABANDONED_UPLOADS_EVERY_MS = 3_600_000
 /** Hourly: the notice itself goes out at most once a week per organization (modules/changelog/deprecation-notices.ts). */
 const DEPRECATION_NOTICES_EVERY_MS = 3_600_000
 
@@ -63,7 +65,8 @@ export function jobList (services: Services): Job[] {
     intervalJob('oauth housekeeping', OAUTH_HOUSEKEEPING_EVERY_MS, () => removeExpiredModels(db, clock()), log),
     intervalJob('loyalty birthdays', BIRTHDAYS_EVERY_MS, () => services.birthdays.run(), log),
     intervalJob('backups', BACKUPS_EVERY_MS, () => services.backups.runQueued(), log),
-    intervalJob('deprecation notices', DEPRECATION_NOTICES_EVERY_MS, () => services.deprecationNotices.runOnce(), log)
+    intervalJob('deprecation notices', DEPRECATION_NOTICES_EVERY_MS, () => services.deprecationNotices.runOnce(), log),
+    intervalJob('abandoned uploads', ABANDONED_UPLOADS_EVERY_MS, () => services.abandonedUploads(), log)
   ]
 }
 

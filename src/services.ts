@@ -34,6 +34,7 @@ import { importsService } from './modules/imports/imports.service.js'
 import { uploadsRepository } from './modules/uploads/uploads.repository.js'
 import { uploadsService } from './modules/uploads/uploads.service.js'
 import { localDiskStorage } from './modules/uploads/storage.js'
+import { abandonedUploads } from './modules/uploads/abandoned.js'
 import { videosService } from './modules/uploads/videos.service.js'
 import { outboundWebhooksService } from './modules/outbound-webhooks/outbound-webhooks.service.js'
 import { hooksService } from './modules/connectors/hooks/hooks.service.js'
@@ -272,6 +273,7 @@ export function buildServices (deps: ServiceDeps) {
   erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
   // The erased author's name leaves the storefront's cached pages too.
   erasure.push(async (trx, subject) => reviewsChanged(subject.storeEnvId, trx))
+  const abandonedUploadsSweep = abandonedUploads({ db, repo: repos.uploads, storage, clock, warn: (obj, msg) => log.warn(obj, msg) })
   const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, onEngagement: recordEngagement })
   const analytics = analyticsService({ repo: repos.analytics, clock, fresh: freshness })
   const evidence = evidenceService({
@@ -331,6 +333,8 @@ export function buildServices (deps: ServiceDeps) {
   return {
     ...content,
     videos,
+    /** Deletes uploads nothing took within a day (modules/uploads/abandoned.ts); the jobs run it hourly. */
+    abandonedUploads: abandonedUploadsSweep,
     db,
     clock,
     config,

@@ -243,3 +243,14 @@ t.test('a backup never reads another store\'s files, even through an upload row 
   t.ok(keys.every((key) => key.startsWith(`uploads/${target}/`)), 'written only under the target\'s folder')
   t.equal((await as(app, other)('POST', `/v1/backups/${backup.id}/restore`, { targetStoreEnvId: other.storeId })).json().code, 'not_found', 'another organization cannot restore it')
 })
+
+t.test('uploads restored from a backup made before uploads were marked as used count as used, not abandoned', async (t) => {
+  const { app, tenant, backup, target, restore } = await backedUpStore(t)
+  const lines = await backupLines(app, backup.id)
+  for (const line of lines) if (line.table === 'uploads') delete line.row.attached_at
+  await rewriteBackup(app, backup.id, lines)
+  t.equal((await restore()).statusCode, 200)
+  t.equal(await countIn(app, 'uploads', target), 4)
+  t.equal(Number((await app.services.db('uploads').where({ store_env_id: target }).whereNull('attached_at').count({ n: '*' }))[0].n), 0)
+  t.equal(await countIn(app, 'uploads', tenant.storeId), 4)
+})

@@ -106,6 +106,7 @@ t.test('the lead hook runs in the lead\'s transaction with the store and address
     clock: s.clock,
     secretKey: 'k',
     storeImage: s.uploads.storeImage,
+    attachUploads: s.uploads.attach,
     onLead: async (trx, lead) => { seen.push({ ...lead, inTransaction: typeof trx.commit === 'function' }) }
   })
   const tenant = await makeTenant(app)

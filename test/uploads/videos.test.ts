@@ -104,3 +104,14 @@ t.test('video upload URLs allow exactly 1 per second and 3 per minute per visito
   t.equal((await ask()).statusCode, 429, 'the fourth in a minute')
   t.equal((await ask('203.0.113.51')).statusCode, 201, 'another visitor')
 })
+
+t.test('a video no review named within a day is deleted; one a review named stays', async (t) => {
+  const { app, tenant, clock, issue, put, visitor } = await setup(t)
+  const [named, left] = [await issue(), await issue()]
+  for (const url of [named, left]) t.equal((await put(url.uploadUrl, mp4())).statusCode, 201)
+  t.equal((await visitor('POST', '/v1/reviews', { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds: [named.videoId] })).statusCode, 201)
+  clock.advance(24 * 3_600_000 + 1)
+  t.equal(await app.services.abandonedUploads(tenant.storeId), 1)
+  t.equal((await app.inject({ method: 'GET', url: `/v1/uploads/${named.videoId}` })).statusCode, 200)
+  t.equal((await app.inject({ method: 'GET', url: `/v1/uploads/${left.videoId}` })).statusCode, 404)
+})

@@ -138,7 +138,11 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv, fi
       }
       const row = adopt(spec, line.row, target, ids, kept)
       if (row === SKIP) continue
-      if (spec.table === 'uploads') row.path = await restoreUpload(files.storage, lines, String(line.row.id), row, files.written)
+      if (spec.table === 'uploads') {
+        row.path = await restoreUpload(files.storage, lines, String(line.row.id), row, files.written)
+        // Backups made before uploads were marked as used have no mark: restored, they count as used, not abandoned.
+        row.attached_at ??= row.created_at
+      }
       pending.rows.push(row)
       counts[spec.table] = (counts[spec.table] ?? 0) + 1
       if (pending.rows.length >= CHUNK * 25) await flush()

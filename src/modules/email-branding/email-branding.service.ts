@@ -38,9 +38,6 @@ export function emailBrandingService ({ db, repo, uploads, uploadUrl, events, cl
     /** Replaces the branding: an omitted field is cleared. Appends `email_branding.updated`. */
     async put (store: StoreEnv, input: BrandingInput) {
       const logo = input.logoUploadId ?? null
-      if (logo && (await uploads.findMany(store.id, [logo])).length === 0) {
-        throw new errors.InvalidRequest(`logoUploadId: no image ${logo} was uploaded to this store (POST /v1/uploads/image)`)
-      }
       const row: BrandingRow = {
         org_id: store.orgId,
         store_env_id: store.id,
@@ -52,6 +49,10 @@ export function emailBrandingService ({ db, repo, uploads, uploadUrl, events, cl
       }
       const branding = present(row)
       await db.transaction(async (trx) => {
+        // Held until the branding is written, and marked as used: the sweep of abandoned uploads leaves it.
+        if (logo && !(await uploads.attach(trx, store.id, [logo], clock())).has(logo)) {
+          throw new errors.InvalidRequest(`logoUploadId: no image ${logo} was uploaded to this store (POST /v1/uploads/image)`)
+        }
         await repo.put(trx, row)
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_branding.updated', data: branding })
       })

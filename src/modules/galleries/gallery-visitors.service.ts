@@ -18,6 +18,8 @@ interface Deps {
   secretKey: string
   /** Stores an image checked by content (the uploads service); throws 415 for anything else. */
   storeImage: (store: StoreEnv, bytes: Buffer) => Promise<{ id: string, url: string }>
+  /** Marks uploads as used in the caller's transaction (the uploads service), so the sweep of abandoned ones leaves them. */
+  attachUploads: (trx: Knex.Transaction, storeId: string, ids: string[], field: string) => Promise<void>
   onLead?: OnLead
   onEngagement?: OnEngagement
   /** Deletes upload rows (an erased visitor's unpublished photos), so their images are no longer served. */
@@ -34,7 +36,7 @@ function withoutAddress (text: string | null, address: string): string | null {
 export interface PhotoInput { caption?: string, authorName?: string, authorEmail?: string }
 
 /** What storefront visitors do with a published gallery (decisions.md section 15, "Storefront"). */
-export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, onLead, onEngagement, dropUploads }: Deps) {
+export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, attachUploads, onLead, onEngagement, dropUploads }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
     async show (storeId: string, id: string, query: PageQuery) {
@@ -53,7 +55,7 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
       await galleries.published(store.id, galleryId)
       const upload = await storeImage(store, bytes)
       // Checked again in the photo's transaction, holding the gallery: one deleted meanwhile is a 404, not a 500 on
-      // the photo's foreign key.
+      // the photo's foreign key (and the image, never attached, goes with the abandoned uploads).
       const photo = await galleries.photoWriter.create(store, {
         gallery_id: galleryId,
         upload_id: upload.id,
@@ -62,7 +64,10 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         author_email: input.authorEmail ?? null,
         status: 'pending',
         favourite_count: 0
-      }, newId('gph'), async (_row, trx) => { await galleries.published(store.id, galleryId, trx, true) })
+      }, newId('gph'), async (_row, trx) => {
+        await galleries.published(store.id, galleryId, trx, true)
+        await attachUploads(trx, store.id, [upload.id], 'image')
+      })
       return { id: photo.id, status: photo.status }
     },
 

@@ -121,6 +121,7 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
       if (!await products.find(store.id, input.productId)) throw new errors.NotFound('Product')
       const media = await uploads.media(store.id, input.mediaIds ?? [])
       return db.transaction(async (trx) => {
+        await uploads.attach(trx, store.id, media.map((m) => m.id), 'mediaIds')
         const orderId = input.orderId ?? null
         const emails = orderId ? await repo.orderEmails(store.id, [orderId], trx) : new Map()
         const now = clock()

@@ -6,7 +6,8 @@ export const uploadImage = {
   summary: 'Upload a review image from the storefront (multipart field `image`); 5/s and 20/min per IP',
   description: 'Storefront: no credential; `x-store-env-id` and an allowed Origin. JPEG, PNG, WebP or GIF, decided by ' +
     'the file\'s content (a renamed text file gets 415 `unsupported_media_type`), at most 10 MB (413 ' +
-    '`payload_too_large`). Pass the returned id in `mediaIds` of POST /reviews.',
+    '`payload_too_large`). Pass the returned id in `mediaIds` of POST /reviews (or `logoUploadId` of PUT /email-branding) ' +
+    'within 24 hours: an upload nothing takes by then is deleted.',
   security: [],
   consumes: ['multipart/form-data'],
   response: {

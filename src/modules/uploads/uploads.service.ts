@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import { fileTypeFromBuffer } from 'file-type'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
@@ -35,12 +36,24 @@ export function uploadsService ({ repo, storage, publicUrl, clock }: Deps) {
       return { mime: row.mime, bytes: await storage.read(row.path) }
     },
 
+    /**
+     * Marks uploads as used by what the caller's transaction writes (a review, a gallery photo, the branding), so the
+     * sweep of abandoned uploads leaves them; `field` names the input in the refusal when one is no longer there.
+     */
+    async attach (trx: Knex.Transaction, storeId: string, ids: string[], field: string) {
+      const unique = [...new Set(ids)]
+      const found = await repo.attach(trx, storeId, unique, clock())
+      const missing = unique.find((id) => !found.has(id))
+      if (missing) throw new errors.InvalidRequest(`${field} names an upload this store does not have: ${missing}`)
+    },
+
     /** The uploads of this store among `ids`, as review media; an id of another store or unknown is refused. */
     async media (storeId: string, ids: string[]) {
       const unique = [...new Set(ids)]
       const rows = await repo.findMany(storeId, unique)
-      if (rows.length !== unique.length) throw new errors.InvalidRequest('mediaIds names an upload this store does not have')
       const byId = new Map(rows.map((row) => [row.id, row]))
+      const missing = unique.find((id) => !byId.has(id))
+      if (missing) throw new errors.InvalidRequest(`mediaIds names an upload this store does not have: ${missing}`)
       return unique.map((id) => {
         const mime = byId.get(id)!.mime
         return { id, type: mime.startsWith('video/') ? 'video' as const : 'image' as const, url: urlOf(id), mime }

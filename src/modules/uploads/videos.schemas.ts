@@ -9,7 +9,7 @@ export const issueUrl = {
   tags: ['reviews'],
   summary: 'Get a signed single-use URL to upload a review video; 1/s and 3/min per IP',
   description: storefrontDoc + ' PUT the video\'s bytes to `uploadUrl` within 15 minutes (with the same store header ' +
-    'and origin); then name `videoId` in `mediaIds` of POST /reviews.',
+    'and origin); then name `videoId` in `mediaIds` of POST /reviews within 24 hours: a video no review names by then is deleted.',
   security: [],
   body: Type.Object({
     contentType: Type.Union(VIDEO_TYPES.map((type) => Type.Literal(type)), { description: 'Checked again against the bytes on upload' }),
