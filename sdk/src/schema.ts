@@ -1885,7 +1885,7 @@ export interface paths {
         put?: never;
         /**
          * Get a signed single-use URL to upload a review video; 1/s and 3/min per IP
-         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. PUT the video's bytes to `uploadUrl` within 15 minutes (with the same store header and origin); then name `videoId` in `mediaIds` of POST /reviews.
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. PUT the video's bytes to `uploadUrl` within 15 minutes (with the same store header and origin); then name `videoId` in `mediaIds` of POST /reviews within 24 hours: a video no review names by then is deleted.
          */
         post: operations["create_reviews_video_upload_url"];
         delete?: never;
@@ -2081,7 +2081,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a review image from the storefront (multipart field `image`); 5/s and 20/min per IP
-         * @description Storefront: no credential; `x-store-env-id` and an allowed Origin. JPEG, PNG, WebP or GIF, decided by the file's content (a renamed text file gets 415 `unsupported_media_type`), at most 10 MB (413 `payload_too_large`). Pass the returned id in `mediaIds` of POST /reviews.
+         * @description Storefront: no credential; `x-store-env-id` and an allowed Origin. JPEG, PNG, WebP or GIF, decided by the file's content (a renamed text file gets 415 `unsupported_media_type`), at most 10 MB (413 `payload_too_large`). Pass the returned id in `mediaIds` of POST /reviews (or `logoUploadId` of PUT /email-branding) within 24 hours: an upload nothing takes by then is deleted.
          */
         post: operations["create_uploads_image"];
         delete?: never;
