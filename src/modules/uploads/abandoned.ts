@@ -27,6 +27,7 @@ export function abandonedUploads ({ db, repo, storage, clock, warn }: Deps) {
     let removed = 0
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const candidates = await repo.abandoned(clock() - ABANDONED_AFTER_MS, BATCH, storeId)
+      if (!candidates.length) break
       const files = await db.transaction((trx) => repo.removeAbandoned(trx, candidates.map((row) => row.id)))
       const failed = (await Promise.allSettled(files.map((file) => storage.remove(file)))).filter((r) => r.status === 'rejected')
       if (failed.length) warn({ count: failed.length, err: { message: String((failed[0] as PromiseRejectedResult).reason) } }, 'removing abandoned upload files failed')
