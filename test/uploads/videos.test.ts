@@ -115,3 +115,14 @@ t.test('a video no review named within a day is deleted; one a review named stay
   t.equal((await app.inject({ method: 'GET', url: `/v1/uploads/${named.videoId}` })).statusCode, 200)
   t.equal((await app.inject({ method: 'GET', url: `/v1/uploads/${left.videoId}` })).statusCode, 404)
 })
+
+t.test('an upload URL expired a day ago is deleted by the sweep, and a PUT to it is still refused as expired', async (t) => {
+  const { app, tenant, clock, issue, put } = await setup(t)
+  const url = await issue()
+  clock.advance(15 * 60_000 + 24 * 3_600_000 + 1)
+  await app.services.abandonedUploads(tenant.storeId)
+  t.equal(await app.db('upload_urls').where({ id: url.videoId }).first(), undefined)
+  const late = await put(url.uploadUrl, mp4())
+  t.equal(late.statusCode, 410)
+  t.equal(late.json().code, 'upload_url_expired')
+})

@@ -19,7 +19,8 @@ interface Deps { db: Knex, repo: UploadsRepository, storage: BlobStorage, clock:
  * Deletes the uploads nothing took within ABANDONED_AFTER_MS, rows first, then their files once the rows' deletion
  * has committed. A review or photo taking one at the same moment holds it (uploads.repository.ts, attach), so either
  * the upload is taken and stays, or it is gone and the review is refused: never a review naming a deleted file.
- * Several instances may run it at once: the second finds the rows gone. Answers how many uploads it deleted.
+ * Several instances may run it at once: the second finds the rows gone. Video upload URLs expired a day ago go
+ * too. Answers how many uploads it deleted.
  */
 export function abandonedUploads ({ db, repo, storage, clock, warn }: Deps) {
   /** Every store's, or one store's with `storeId`. */
@@ -34,6 +35,8 @@ export function abandonedUploads ({ db, repo, storage, clock, warn }: Deps) {
       removed += files.length
       if (candidates.length < BATCH) break
     }
+    // The grants of video uploads, used or not, are of no use once expired; a day on, they go too.
+    await repo.removeExpiredUrls(clock() - ABANDONED_AFTER_MS, storeId)
     return removed
   }
 }

@@ -56,6 +56,13 @@ export function uploadsRepository (db: Knex) {
       return rows.map((row) => row.path)
     },
 
+    /** Video upload URLs that expired before `before` (of one store, or any): a PUT to one is refused the same way. */
+    async removeExpiredUrls (before: number, storeId?: string): Promise<number> {
+      const query = db('upload_urls').where('expires_at', '<', before)
+      if (storeId) query.where({ store_env_id: storeId })
+      return query.delete()
+    },
+
     /** Unauthenticated reads by id: ids are 20 random base62 characters, unguessable. */
     findById (id: string): Promise<UploadRow | undefined> {
       return db<UploadRow>('uploads').where({ id }).first()
