@@ -265,7 +265,7 @@ export function buildServices (deps: ServiceDeps) {
     onEngagement: recordEngagement,
     dropUploads: async (trx, storeId, ids) => {
       const files = await repos.uploads.removeRows(trx, storeId, ids)
-      // An erased person's images leave the disk too, once the erasure is committed.
+      // The images of an erased person, or of a deleted gallery, leave the disk too, once that is committed.
       trx.executionPromise.then(() => Promise.all(files.map((file) => storage.remove(file))), () => {})
         .catch((err: Error) => log.warn({ err: { message: err.message }, storeId }, 'removing erased uploads failed'))
     }

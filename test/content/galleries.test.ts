@@ -1,4 +1,7 @@
 import t from 'tap'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { build, call, manualClock } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
@@ -184,4 +187,18 @@ t.test('gallery writes keep their per-IP limits exactly: photos 3/s and 10/min, 
   const photo = (ip = '198.51.100.40') => visitor('POST', `/galleries/${gallery.id}/photos`, { payload: 'x', headers: { 'content-type': 'text/plain' }, ip })
   for (let i = 0; i < 3; i++) t.not((await photo()).statusCode, 429)
   t.equal((await photo()).statusCode, 429, 'photos: one over 3/s')
+})
+
+t.test('deleting a gallery stops serving its photos\' images and removes their files', async (t) => {
+  const { app, api, gallery, sendPhoto } = await setup()
+  for (const ip of ['192.0.2.31', '192.0.2.32']) t.equal((await sendPhoto({}, ip)).statusCode, 201)
+  const photos = (await api('GET', `/galleries/${gallery.id}/photos`)).json().data as Array<{ id: string, imageUrl: string }>
+  await api('PATCH', `/galleries/${gallery.id}/photos/${photos[0].id}`, { status: 'approved' })
+  const images = photos.map((p) => new URL(p.imageUrl).pathname)
+  const files = await Promise.all(images.map(async (path) => join(app.config.dataDir, (await app.db('uploads').where({ id: path.split('/').pop() }).first()).path)))
+  t.equal((await api('DELETE', `/galleries/${gallery.id}`)).statusCode, 204)
+  for (const path of images) t.equal((await app.inject({ method: 'GET', url: path })).statusCode, 404, path)
+  // The files go once the deletion has committed, just after the answer.
+  for (let i = 0; i < 100 && files.some(existsSync); i++) await sleep(20)
+  t.same(files.filter(existsSync), [], 'no file is left on disk')
 })

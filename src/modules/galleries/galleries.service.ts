@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { stamps, type SinceQuery } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
+import { lockForWrite } from '../../lib/bulk.js'
 import type { Clock } from '../../lib/clock.js'
 import type { EventLog } from '../events/events.repository.js'
 import { contentWriter } from '../content/writer.js'
@@ -22,7 +23,15 @@ export type OnLead = (trx: Knex.Transaction, lead: { orgId: string, storeEnvId: 
  */
 export type OnEngagement = (trx: Knex.Transaction, engagement: { storeEnvId: string, kind: 'favourite' | 'lead', at: number }) => Promise<void>
 
-interface Deps { db: Knex, repo: GalleriesRepository, events: EventLog, clock: Clock, urlOf: (uploadId: string) => string }
+interface Deps {
+  db: Knex
+  repo: GalleriesRepository
+  events: EventLog
+  clock: Clock
+  urlOf: (uploadId: string) => string
+  /** Deletes upload rows in the caller's transaction and their files once it commits (src/services.ts). */
+  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
+}
 
 export function presentGallery (row: GalleryRow) {
   return { id: row.id, name: row.name, description: row.description, productId: row.product_id, status: row.status, ...stamps(row) }
@@ -32,7 +41,7 @@ export function presentLead (row: LeadRow) {
   return { id: row.id, galleryId: row.gallery_id, email: row.email, name: row.name, consent: Boolean(row.consent), ...stamps(row) }
 }
 
-export function galleriesService ({ db, repo, events, clock, urlOf }: Deps) {
+export function galleriesService ({ db, repo, events, clock, urlOf, dropUploads }: Deps) {
   const writer = contentWriter({ db, events, clock, repo, singular: 'gallery', label: 'Gallery', present: presentGallery })
 
   function presentPhoto (row: PhotoRow) {
@@ -71,9 +80,17 @@ export function galleriesService ({ db, repo, events, clock, urlOf }: Deps) {
       return writer.update(store, id, { name: patch.name, description: patch.description, product_id: patch.productId, status: patch.status })
     },
 
-    /** The gallery's photos, favourites and leads go with it. */
+    /**
+     * The gallery's photos, favourites and leads go with it, and so do the photos' images: their URLs were public on
+     * the storefront, and a deleted gallery should not keep serving what visitors sent to it.
+     */
     remove (store: StoreEnv, id: string) {
-      return writer.remove(store, id)
+      return writer.remove(store, id, async (_row, trx) => {
+        // The gallery held first (a photo being sent holds it shared until stored), then its photos read as committed.
+        await repo.find(store.id, id, trx, true)
+        const uploads: Array<{ upload_id: string }> = await lockForWrite(trx('gallery_photos').where({ store_env_id: store.id, gallery_id: id }), true).select('upload_id')
+        await dropUploads?.(trx, store.id, uploads.map((photo) => photo.upload_id))
+      })
     },
 
     async photos (storeId: string, galleryId: string, query: SinceQuery & { status?: PhotoStatus }) {
