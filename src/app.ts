@@ -87,14 +87,25 @@ export interface AppDeps {
 
 const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]']
 
-/** Paths that carry a one-time token (invitation links): the token is the authority, so it never reaches a log. */
-const TOKEN_IN_PATH = /^(\/admin\/invitations\/)[^/?#]+/
+/**
+ * URLs that carry a token whose holder it authorizes (an invitation link, a mail's unsubscribe link, a video's
+ * signed upload URL, an ID token sent back at logout): the token never reaches a log.
+ */
+const TOKEN_IN_URL = [
+  /^(\/admin\/invitations\/)[^/?#]+/,
+  /^(\/v1\/email\/unsubscribe\/)[^/?#]+/,
+  /([?&](?:token|id_token_hint)=)[^&#]*/g
+]
+
+export function redactUrl (url: string): string {
+  return TOKEN_IN_URL.reduce((out, pattern) => out.replace(pattern, '$1[redacted]'), url)
+}
 
 /** fastify's own request serializer, with tokens in paths masked. */
 function serializeRequest (request: FastifyRequest) {
   return {
     method: request.method,
-    url: request.url.replace(TOKEN_IN_PATH, '$1[redacted]'),
+    url: redactUrl(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort
