@@ -93,8 +93,11 @@ function bundle (files: string[], mode: string): string[] {
   })
 }
 
+/** A file's weight: its count of tests, or the `bundle-weight: N` it declares (one test that does the work of many). */
 function testsIn (file: string): number {
-  return readFileSync(file, 'utf8').match(/^t\.test\(/gm)?.length ?? 0
+  const text = readFileSync(file, 'utf8')
+  const declared = /bundle-weight: (\d+)/.exec(text)
+  return declared ? Number(declared[1]) : text.match(/^t\.test\(/gm)?.length ?? 0
 }
 
 const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Boolean)
