@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { tmpdir } from 'node:os'
 import tap, { type Test } from 'tap'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
@@ -93,6 +94,14 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<Fasti
   if (routes) await app.register(routes)
   await app.ready()
   return app
+}
+
+/** An app whose log lines (info and up, the request lines included) are kept in `lines`, for tests of what is logged. */
+export async function loggedApp (t: Test, options: BuildOptions = {}): Promise<{ app: FastifyInstance, lines: string[] }> {
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const app = await build(t, { ...options, logger: { level: 'info', stream } } as BuildOptions)
+  return { app, lines }
 }
 
 let shared: { file: string, app: Promise<FastifyInstance> } | undefined

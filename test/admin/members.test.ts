@@ -1,6 +1,5 @@
 import t from 'tap'
-import { Writable } from 'node:stream'
-import { build, type BuildOptions } from '../helper.js'
+import { build, loggedApp } from '../helper.js'
 import { addMember, makeTenant } from '../factories.js'
 import { Agent, signedInMember, signedInOwner } from './agent.js'
 
@@ -35,14 +34,6 @@ t.test('an invitation link lets a new person choose a password and join, once', 
   await again.get('/admin/login')
   t.equal((await again.post(link, { password: 'a-long-enough-password' })).statusCode, 404)
 })
-
-/** An app whose log lines (info and up) are kept in `lines`. */
-async function loggedApp (t: Parameters<typeof build>[0]) {
-  const lines: string[] = []
-  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
-  const app = await build(t, { logger: { level: 'info', stream } } as BuildOptions)
-  return { app, lines }
-}
 
 t.test('inviting a member does not write the invitation token to the log', async (t) => {
   const { app, lines } = await loggedApp(t)

@@ -1,17 +1,8 @@
 import t from 'tap'
-import { Writable } from 'node:stream'
-import { build, call, type BuildOptions } from '../helper.js'
+import { call, loggedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 import { redactUrl } from '../../src/app.js'
-
-/** An app whose log lines (info and up, the request lines included) are kept in `lines`. */
-async function loggedApp (t: Parameters<typeof build>[0]) {
-  const lines: string[] = []
-  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
-  const app = await build(t, { logger: { level: 'info', stream } } as BuildOptions)
-  return { app, lines }
-}
 
 t.test('a video\'s signed upload URL is logged without its token', async (t) => {
   const { app, lines } = await loggedApp(t)

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream'
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call, type BuildOptions } from '../helper.js'
+import { call, loggedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
 import { BC_SECRET, deliverBigCommerce, fakeBigCommerce, fixture, json, jsonList, nextDeliveryId, scopeBody, type FakeBigCommerce } from './bigcommerce.js'
 
@@ -20,12 +19,7 @@ interface Setup { app: FastifyInstance, api: FakeBigCommerce, tenant: Tenant, li
 /** An app reading BigCommerce at the local server, and a store with the signing secret and (unless told) API credentials. */
 async function setup (t: Test, options: { credentials?: boolean, timeoutMs?: number } = {}): Promise<Setup> {
   const api = await fakeBigCommerce(t)
-  const lines: string[] = []
-  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
-  const app = await build(t, {
-    config: { bigcommerceApiUrl: api.url, bigcommerceApiTimeoutMs: options.timeoutMs ?? 2000, logLevel: 'info' },
-    logger: { level: 'info', stream }
-  } as BuildOptions)
+  const { app, lines } = await loggedApp(t, { config: { bigcommerceApiUrl: api.url, bigcommerceApiTimeoutMs: options.timeoutMs ?? 2000, logLevel: 'info' } })
   const tenant = await makeTenant(app)
   await call(app, { method: 'PUT', url: '/v1/webhooks/platforms/bigcommerce', key: tenant.key, store: tenant.storeId, payload: { secret: BC_SECRET } })
   if (options.credentials !== false) await setCredentials(app, tenant)
