@@ -130,9 +130,10 @@ export interface BulkSteps<I, R> {
  * nothing and appends no event); the others are written with every column, so an omitted field is cleared.
  *
  * Locking: the batch locks its own item rows, in key order, and takes the store's event lock only when it appends
- * the events, just before commit (an `admit` step may lock the store first, as products naming categories do). Batches of one store over disjoint keys therefore run side by side up to the append;
- * batches sharing keys queue on the shared rows, so the later one sees (and replaces) the earlier one's values, and
- * the event log stays commit-ordered because ids are still allocated under the store lock (events.repository.ts).
+ * the events, just before commit (an `admit` step may lock the store first, as products naming categories do).
+ * Batches of one store over disjoint keys therefore run side by side up to the append; batches sharing keys queue
+ * on the shared rows, so the later one sees (and replaces) the earlier one's values, and the event log stays
+ * commit-ordered because ids are still allocated under the store lock (events.repository.ts).
  * MySQL runs it under READ COMMITTED: a locking read of a missing key then takes no gap lock, so batches inserting
  * new keys side by side do not deadlock on each other's gaps; a deadlock that still happens is retried whole.
  */
