@@ -11,6 +11,8 @@ export const ConfigSchema = Type.Object({
   publicUrl: Type.String({ pattern: '^https?://[^/]+.*[^/]$|^https?://[^/]+$', env: 'PUBLIC_URL' }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^mysql2?://', env: 'DATABASE_URL' })),
   redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://', env: 'REDIS_URL' })),
+  /** How long a query waits for a MySQL connection (a free one from the pool, or a new one to be opened). */
+  databaseConnectTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600000, env: 'DATABASE_CONNECT_TIMEOUT_MS' })),
   dataDir: Type.String({ minLength: 1, env: 'DATA_DIR' }),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { env: 'LOG_LEVEL' }),
   trustProxy: Type.Union([Type.Boolean(), Type.String({ minLength: 1 })], { env: 'TRUST_PROXY' }),
@@ -30,6 +32,8 @@ export const ConfigSchema = Type.Object({
   supportEmail: Type.Optional(Type.String({ maxLength: 320, pattern: '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$', env: 'SUPPORT_EMAIL' }))
 })
 export type Config = Static<typeof ConfigSchema>
+
+export const DATABASE_CONNECT_TIMEOUT_MS = 5000
 
 export const BIGCOMMERCE_DEFAULTS = { apiUrl: 'https://api.bigcommerce.com', timeoutMs: 5000 }
 
@@ -71,6 +75,7 @@ export function loadConfig (env: Env = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    databaseConnectTimeoutMs: num(env.DATABASE_CONNECT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS),
     dataDir,
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: trust,

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import knex, { type Knex } from 'knex'
-import type { Config } from './config.js'
+import { DATABASE_CONNECT_TIMEOUT_MS, type Config } from './config.js'
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations')
 
@@ -19,14 +19,15 @@ const migrationSource: Knex.MigrationSource<string> = {
 }
 
 /** MySQL (mysql2) when DATABASE_URL is set, else the embedded SQLite file under DATA_DIR. */
-export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex.Config {
+export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseConnectTimeoutMs'>): Knex.Config {
   const migrations = { migrationSource, tableName: 'knex_migrations' }
   if (config.databaseUrl) {
+    const timeout = config.databaseConnectTimeoutMs ?? DATABASE_CONNECT_TIMEOUT_MS
     return {
       client: 'mysql2',
-      connection: { uri: config.databaseUrl.replace(/^mysql2:/, 'mysql:'), timezone: 'Z', decimalNumbers: true, charset: 'utf8mb4', connectTimeout: 5000 } as Knex.MySql2ConnectionConfig,
+      connection: { uri: config.databaseUrl.replace(/^mysql2:/, 'mysql:'), timezone: 'Z', decimalNumbers: true, charset: 'utf8mb4', connectTimeout: timeout } as Knex.MySql2ConnectionConfig,
       pool: { min: 0, max: 10 },
-      acquireConnectionTimeout: 5000,
+      acquireConnectionTimeout: timeout,
       migrations
     }
   }
@@ -50,7 +51,7 @@ export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir'>): Kn
   }
 }
 
-export function createKnex (config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex {
+export function createKnex (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseConnectTimeoutMs'>): Knex {
   return knex(knexConfig(config))
 }
 

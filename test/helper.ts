@@ -54,6 +54,8 @@ export function testConfig (overrides: Partial<Config> = {}): Config {
     publicUrl: 'http://127.0.0.1:3000',
     databaseUrl: onMysql ? TEST_DATABASE_URL : undefined,
     redisUrl: onMysql ? TEST_REDIS_URL : undefined,
+    // The suite keeps both cores busy: a process starved of CPU for a few seconds would fail production's 5 s wait.
+    databaseConnectTimeoutMs: 60_000,
     dataDir: process.env.EH_TEST_DATA_DIR ?? join(tmpdir(), 'evidence-hub-test'),
     logLevel: 'silent',
     trustProxy: false,

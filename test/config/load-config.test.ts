@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { ConfigError, loadConfig } from '../../src/config.js'
+import { createKnex } from '../../src/db.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eh-config-'))
 const base = { DATA_DIR: dataDir }
@@ -99,6 +100,25 @@ t.test('BigCommerce\'s API is read at api.bigcommerce.com within 5 s unless BIGC
   t.match(refusal({ BIGCOMMERCE_API_URL: 'ftp://api.example.com' }), /^Invalid configuration: BIGCOMMERCE_API_URL /)
   t.match(refusal({ BIGCOMMERCE_API_TIMEOUT_MS: '5s' }), /^Invalid configuration: BIGCOMMERCE_API_TIMEOUT_MS /)
   t.match(refusal({ BIGCOMMERCE_API_TIMEOUT_MS: '600000' }), /^Invalid configuration: BIGCOMMERCE_API_TIMEOUT_MS /)
+})
+
+t.test('a query waits 5 s for a MySQL connection unless DATABASE_CONNECT_TIMEOUT_MS says otherwise', async (t) => {
+  t.match(loadConfig(base), { databaseConnectTimeoutMs: 5000 })
+  t.match(loadConfig({ ...base, DATABASE_CONNECT_TIMEOUT_MS: '30000' }), { databaseConnectTimeoutMs: 30000 })
+  t.match(refusal({ DATABASE_CONNECT_TIMEOUT_MS: '5s' }), /^Invalid configuration: DATABASE_CONNECT_TIMEOUT_MS /)
+  t.match(refusal({ DATABASE_CONNECT_TIMEOUT_MS: '0' }), /^Invalid configuration: DATABASE_CONNECT_TIMEOUT_MS /)
+})
+
+t.test('a MySQL server that never answers fails the query after DATABASE_CONNECT_TIMEOUT_MS', async (t) => {
+  const silent = createServer(() => {})
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => silent.close())
+  const { port } = silent.address() as AddressInfo
+  const db = createKnex({ databaseUrl: `mysql://root@127.0.0.1:${port}/test`, dataDir: tmpdir(), databaseConnectTimeoutMs: 300 })
+  t.teardown(() => db.destroy())
+  const since = Date.now()
+  await t.rejects(db.raw('select 1'))
+  t.ok(Date.now() - since < 3000, `failed after ${Date.now() - since} ms`)
 })
 
 t.test('npm start with PORT=abc exits non-zero printing one line that names PORT', async (t) => {
