@@ -5,12 +5,13 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import { tmpdir } from 'node:os'
 import knex from 'knex'
 import { createKnex, migrateLatest } from '../src/db.js'
 import { loadSigningKeys } from '../oauth/keys.js'
 import { TEST_SECRET_KEY } from '../test/secret.js'
+import { compileTests } from './compile-tests.js'
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'
 
@@ -56,27 +57,31 @@ function suiteFiles (mode: string): string[] {
     .sort()
 }
 
-const BUNDLES = '.tap/bundles'
+/** The suite's JavaScript copy of the tree (scripts/compile-tests.ts); the bundles are written into it. */
+const COMPILED = '.tap/js'
+const RESULTS = '.tap/test-results'
 /**
- * tap's processes at once for the embedded half while it runs beside the MySQL half (which has package.json's 4).
- * With one, the embedded half now outlasts the MySQL half by about a minute, in which one process runs alone on two
- * cores (a slow 2-core machine, sampled every 2 s: MySQL half done at 240 s, embedded at 305 s); with two, both end
- * together (287 and 292 s in the same session).
+ * Processes at once for the embedded half while it runs beside the MySQL half (which has four). With one, the
+ * embedded half outlasted the MySQL half by about a minute, in which one process ran alone on two cores; with two,
+ * both end together.
  */
 const EMBEDDED_JOBS = Number(process.env.EH_TEST_EMBEDDED_JOBS ?? 2)
-/** Processes per half: twice tap's jobs, so that one long bundle does not run alone at the end. */
+/** Processes per half: twice its jobs, so that one long bundle does not run alone at the end. */
 const BUNDLE_COUNT = Number(process.env.EH_TEST_BUNDLES ?? 8)
+/** A process's limit: tap fails its root test at TAP_TIMEOUT, and a process still alive a minute later is killed. */
+const TIMEOUT_SECONDS = 600
+/** A failing test's stack points at its TypeScript line (the compiled files carry their source maps). */
+const NODE_ARGS = ['--enable-source-maps']
 
 /**
- * Most of a test file's cost is its process: tap's child, the TypeScript loader and the app's modules (~2.5 s of
- * CPU), more than its tests. So the files run together, a few bundles per half, each file still making its own
- * tenants and apps (test/helper.ts keeps `sharedApp()` per file). A bundle only imports its files, in order; tap
- * counts and names their tests as it would file by file. Files go to the lightest bundle, heaviest first, weighed
- * by their count of tests, so that the bundles end together.
+ * Most of a test file's cost is its process: node and the app's modules (~1.5 s of CPU), more than its tests. So
+ * the files run together, a few bundles per half, each file still making its own tenants and apps (test/helper.ts
+ * keeps `sharedApp()` per file). A bundle only imports its files' compiled copies, in order; each file's tests
+ * keep their names. Files go to the lightest bundle, heaviest first, weighed by their count of tests, so that the
+ * bundles end together.
  */
 function bundle (files: string[], mode: string): string[] {
-  const dir = join(BUNDLES, mode)
-  rmSync(dir, { recursive: true, force: true })
+  const dir = join(COMPILED, '.bundles', mode)
   mkdirSync(dir, { recursive: true })
   const rank = (file: string) => OWN_PROCESS.findIndex((pattern) => pattern.test(file))
   const own = files.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
@@ -87,14 +92,27 @@ function bundle (files: string[], mode: string): string[] {
     lightest.files.push(file)
     lightest.weight += weight
   }
-  // tap starts files in the order of their names: the numbers put the own-process files first.
+  // The own-process files start first: the numbers keep that order in the report.
   const jobs = [...own.map((file) => [file]), ...bundles.filter((b) => b.files.length > 0).map((b) => b.files.sort())]
   return jobs.map((inJob, i) => {
-    const path = join(dir, `${String(i + 1).padStart(2, '0')}-${inJob.length === 1 ? inJob[0].replace(/\.test\.ts$/, '').replace(/\W+/g, '-') : 'bundle'}.test.ts`)
-    writeFileSync(path, inJob.map((file) => `import '${relative(dir, file)}'\n`).join(''))
+    const path = join(dir, `${String(i + 1).padStart(2, '0')}-${inJob.length === 1 ? inJob[0].replace(/\.test\.ts$/, '').replace(/\W+/g, '-') : 'bundle'}.test.js`)
+    const imports = inJob.map((file) => `import '${relative(dir, join(COMPILED, file)).replace(/\.ts$/, '.js')}'\n`)
+    writeFileSync(path, ["import tap from 'tap'\n", ...imports, EXIT_WHEN_DONE].join(''))
     return path
   })
 }
+
+/**
+ * A test that fails before its teardown is registered can leave a server or a pool open, and the process would
+ * then wait for tap's timeout, ten minutes, after its last test. Once the tests have ended, it gets ten seconds.
+ */
+const EXIT_WHEN_DONE = `tap.teardown(() => {
+  setTimeout(() => {
+    console.error('# open handles kept this process alive 10 s after its tests ended')
+    process.exit()
+  }, 10_000).unref()
+})
+`
 
 /** A file's weight: its count of tests, or the `bundle-weight: N` it declares (one test that does the work of many). */
 function testsIn (file: string): number {
@@ -143,23 +161,14 @@ function listResults (dir: string): string[] {
   return out
 }
 
-/**
- * Counts each file's top-level tests (one behaviour each); a file that failed without a failing test counts once.
- * `only`: the results of one half's bundles (tap names each result after its test file's path).
- */
-function countResults (only?: string): { passed: number, failed: number } {
-  let passed = 0
-  let failed = 0
-  const dir = '.tap/test-results'
-  for (const file of listResults(dir).filter((path) => !only || path.includes(only))) {
-    const text = readFileSync(file, 'utf8')
-    const ok = text.match(/^ok \d+/gm)?.length ?? 0
-    const notOk = text.match(/^not ok \d+/gm)?.length ?? 0
-    passed += ok
-    failed += notOk
-    if (notOk === 0 && /^# (fail|Subtest failed)|^Bail out!/m.test(text)) failed++
-  }
-  return { passed, failed }
+interface Counts { passed: number, failed: number, failures: string[] }
+
+/** Counts a TAP stream's top-level tests (one behaviour each); a stream that failed without a failing test counts once. */
+function countTap (text: string, status: number | null): Counts {
+  const failures = [...text.matchAll(/^not ok \d+ - (.*?)(?: # time=.*)?$/gm)].map((match) => match[1])
+  const counts = { passed: text.match(/^ok \d+/gm)?.length ?? 0, failed: failures.length, failures }
+  if (counts.failed === 0 && (status !== 0 || /^# (fail|Subtest failed)|^Bail out!/m.test(text))) counts.failed = 1
+  return counts
 }
 
 function seconds (since: number): number {
@@ -180,67 +189,88 @@ async function prepare (mode: string): Promise<Record<string, string | undefined
   return env
 }
 
-/** `took`: the half's own seconds (a half that ran beside another is reported once both have ended). */
-function finish (mode: string, env: Record<string, string | undefined>, status: number | null, took: number) {
-  const counts = countResults(tapArgs.length === 0 ? join(BUNDLES, mode) : undefined)
-  if (status !== 0 && counts.failed === 0) counts.failed = 1
-  console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed in ${took} s`)
-  passed += counts.passed
-  failed += counts.failed
+function cleanUp (env: Record<string, string | undefined>) {
   if (env.EH_TEST_DATA_DIR) rmSync(env.EH_TEST_DATA_DIR, { recursive: true, force: true })
 }
 
-rmSync('.tap/test-results', { recursive: true, force: true })
-if (tapArgs.length === 0 && modes.length > 1) {
+/**
+ * One bundle in a process of its own: node on the compiled files, its TAP kept in .tap/test-results and printed
+ * whole when it ends (the processes of both halves end in any order).
+ */
+async function runBundle (mode: string, file: string, env: Record<string, string | undefined>): Promise<Counts> {
+  const since = Date.now()
+  const child = spawn(process.execPath, [...NODE_ARGS, file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, TAP_TIMEOUT: String(TIMEOUT_SECONDS) } })
+  const stdout: Buffer[] = []
+  const stderr: Buffer[] = []
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+  const kill = setTimeout(() => {
+    stderr.push(Buffer.from(`# killed: still running ${TIMEOUT_SECONDS + 60} s after it started\n`))
+    child.kill('SIGKILL')
+  }, (TIMEOUT_SECONDS + 60) * 1000)
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  clearTimeout(kill)
+  const tap = Buffer.concat(stdout).toString()
+  const name = basename(file, '.test.js')
+  mkdirSync(join(RESULTS, mode), { recursive: true })
+  writeFileSync(join(RESULTS, mode, `${name}.tap`), tap)
+  const counts = countTap(tap, status)
+  console.log(`\n=== ${mode} · ${name} · ${counts.passed} passed, ${counts.failed} failed in ${seconds(since)} s ===`)
+  process.stdout.write(tap)
+  process.stdout.write(Buffer.concat(stderr))
+  counts.failures = counts.failures.map((test) => `${mode} · ${name} · ${test}`)
+  if (counts.failed > counts.failures.length) counts.failures.push(`${mode} · ${name} · the process (exit status ${status})`)
+  return counts
+}
+
+/** A half's bundles, `jobs` at a time, in their order. */
+async function runHalf (mode: string, env: Record<string, string | undefined>, jobs: number): Promise<Counts & { took: number }> {
+  const since = Date.now()
+  const queue = bundle(suiteFiles(mode), mode)
+  const total: Counts = { passed: 0, failed: 0, failures: [] }
+  await Promise.all(Array.from({ length: jobs }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const counts = await runBundle(mode, file, env)
+      total.passed += counts.passed
+      total.failed += counts.failed
+      total.failures.push(...counts.failures)
+    }
+  }))
+  return { ...total, took: seconds(since) }
+}
+
+rmSync(RESULTS, { recursive: true, force: true })
+if (tapArgs.length === 0) {
   /**
    * The whole suite: both halves at once. Neither shares state with the other (the embedded half has no Redis and
-   * its own SQLite copies), and the MySQL half leaves a core idle much of the time (browsers, spawned workers, its
-   * last long bundles), which the embedded half fills. The embedded half's report is printed after the MySQL one's,
-   * so each reads as a whole; it runs fewer processes at once, so the MySQL half keeps most of the machine.
+   * its own SQLite copies), and the MySQL half leaves a core idle much of the time (browsers, spawned workers),
+   * which the embedded half fills. The embedded half runs fewer processes at once, so both end together.
    */
-  const envs = await Promise.all(modes.map(prepare))
-  // tap rebuilds its Test class on the first run after an install when the configured plugins differ from its
-  // defaults (they do here); two runs starting together would both rebuild it under each other. It rebuilds before
-  // it prints anything, so the first half's first output is the signal for the others to start.
-  let started = () => {}
-  const firstOutput = new Promise<void>((resolve) => { started = resolve })
-  const runs = await Promise.all(modes.map(async (mode, i) => {
-    if (i > 0) await firstOutput
-    const files = ['--timeout=600', ...(i > 0 ? [`--jobs=${EMBEDDED_JOBS}`] : []), ...bundle(suiteFiles(mode), mode)]
-    const since = Date.now()
-    const child = spawn('npx', ['tap', ...files], { stdio: i === 0 ? ['ignore', 'pipe', 'inherit'] : ['ignore', 'pipe', 'pipe'], env: envs[i] })
-    const output: Buffer[] = []
-    if (i === 0) console.log(`\n=== ${titles[mode]} ===`)
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (i === 0) {
-        started()
-        process.stdout.write(chunk)
-      } else {
-        output.push(chunk)
-      }
-    })
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk))
-    const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
-    started()
-    return { mode, env: envs[i], status, took: seconds(since), output }
-  }))
-  for (const [i, run] of runs.entries()) {
-    if (i > 0) {
-      console.log(`\n=== ${titles[run.mode]} (ran beside the first half) ===`)
-      process.stdout.write(Buffer.concat(run.output))
-    }
-    finish(run.mode, run.env, run.status, run.took)
+  const [envs] = await Promise.all([Promise.all(modes.map(prepare)), compileTests(process.cwd(), COMPILED)])
+  const halves = await Promise.all(modes.map((mode, i) => runHalf(mode, envs[i], mode === 'mysql' || modes.length === 1 ? 4 : EMBEDDED_JOBS)))
+  console.log('')
+  for (const [i, half] of halves.entries()) {
+    console.log(`${modes[i]}: ${half.passed} passed, ${half.failed} failed in ${half.took} s`)
+    for (const failure of half.failures) console.log(`  not ok: ${failure}`)
+    passed += half.passed
+    failed += half.failed
+    cleanUp(envs[i])
   }
 } else {
   for (const mode of modes) {
     const env = await prepare(mode)
     console.log(`\n=== ${titles[mode]} ===`)
-    rmSync('.tap/test-results', { recursive: true, force: true })
+    rmSync(RESULTS, { recursive: true, force: true })
     const since = Date.now()
-    // With files named, tap runs just those, one process each.
-    const files = tapArgs.length === 0 ? ['--timeout=600', ...bundle(suiteFiles(mode), mode)] : []
-    const run = spawnSync('npx', ['tap', ...tapArgs, ...files], { stdio: 'inherit', env })
-    finish(mode, env, run.status, seconds(since))
+    // With files named, tap runs just those, one process each, loading them with tsx (package.json's tap section).
+    const run = spawnSync('npx', ['tap', ...tapArgs], { stdio: 'inherit', env })
+    const counts = listResults(RESULTS).map((path) => countTap(readFileSync(path, 'utf8'), 0))
+      .reduce((sum, c) => ({ passed: sum.passed + c.passed, failed: sum.failed + c.failed, failures: [] }), { passed: 0, failed: 0, failures: [] })
+    if (run.status !== 0 && counts.failed === 0) counts.failed = 1
+    console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed in ${seconds(since)} s`)
+    passed += counts.passed
+    failed += counts.failed
+    cleanUp(env)
   }
 }
 console.log(`suite wall time: ${seconds(started)} s`)
