@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Writable } from 'node:stream'
 import { tmpdir } from 'node:os'
 import tap, { type Test } from 'tap'
@@ -68,6 +69,16 @@ export function testConfig (overrides: Partial<Config> = {}): Config {
     bigcommerceApiTimeoutMs: 2000,
     ...overrides
   })
+}
+
+/**
+ * The arguments that start one of the tree's TypeScript entry points (e.g. `src/server.ts`) in a process of its own:
+ * its compiled copy when the suite runs compiled (scripts/compile-tests.ts), which spares the child tsx's start-up,
+ * else through tsx.
+ */
+export function nodeEntry (path: string): string[] {
+  if (!import.meta.url.endsWith('.js')) return ['--import', 'tsx', path]
+  return ['--enable-source-maps', fileURLToPath(new URL(`../${path.replace(/\.ts$/, '.js')}`, import.meta.url))]
 }
 
 /** A clock the test moves by hand. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { runCli as runInProcess } from '../../src/cli/run.js'
-import { onMysql, TEST_DATABASE_URL } from '../helper.js'
+import { nodeEntry, onMysql, TEST_DATABASE_URL } from '../helper.js'
 import { TEST_SECRET_KEY } from '../secret.js'
 
 export interface CliResult { code: number | null, stdout: string, stderr: string }
@@ -18,7 +18,7 @@ function cliEnv (): NodeJS.ProcessEnv {
 
 /**
  * Runs a CLI command in this process (config from the same environment a spawned CLI gets), capturing what it writes.
- * Spawning costs ~1 s of node + tsx start-up per case; spawnCli keeps the process-level contract covered.
+ * Spawning costs ~1 s of node start-up per case; spawnCli keeps the process-level contract covered.
  */
 export async function runCli (args: string[]): Promise<CliResult> {
   let stdout = ''
@@ -32,7 +32,7 @@ export async function runCli (args: string[]): Promise<CliResult> {
 }
 
 /** Runs the operator CLI as a real process, as `npm run cli` does: for what only a process shows (exit code, streams). */
-export function spawnCli (args: string[], entry = ['--no-warnings', '--import', 'tsx', 'src/cli/index.ts']): Promise<CliResult> {
+export function spawnCli (args: string[], entry = ['--no-warnings', ...nodeEntry('src/cli/index.ts')]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''

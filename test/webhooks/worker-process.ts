@@ -1,5 +1,5 @@
 /**
- * A delivery worker in its own process, for the crash test: `node --import tsx test/webhooks/worker-process.ts`.
+ * A delivery worker in its own process, for the crash test (started with `nodeEntry` of test/helper.ts).
  * Reads WORKER_STORE_IDS, WORKER_LEASE_MS, WORKER_TIMEOUT_MS, WORKER_CONCURRENCY and WORKER_REDIS_PREFIX;
  * prints "ready" once it polls.
  */

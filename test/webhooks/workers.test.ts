@@ -3,12 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { base62 } from '../../src/lib/ids.js'
 import { createServer } from 'node:net'
-import { build, call, manualClock, onMysql, testConfig } from '../helper.js'
+import { build, call, manualClock, nodeEntry, onMysql, testConfig } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { appendEvent, createWebhook, receiver, testWorker, twoInstancesWithWebhook } from './support.js'
 
 function startWorkerProcess (t: Test, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/webhooks/worker-process.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, nodeEntry('test/webhooks/worker-process.ts'), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('ready')) resolve(child) })
@@ -79,7 +79,7 @@ async function startApiProcess (t: Test): Promise<string> {
   const port = (probe.address() as { port: number }).port
   await new Promise((resolve) => probe.close(resolve))
   const config = testConfig()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, nodeEntry('src/server.ts'), {
     env: { ...process.env, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, SECRET_KEY: config.secretKey, WORKERS: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: 'true' },
     stdio: ['ignore', 'ignore', 'inherit']
   })
