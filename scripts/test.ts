@@ -61,9 +61,14 @@ function suiteFiles (mode: string): string[] {
 const COMPILED = '.tap/js'
 const RESULTS = '.tap/test-results'
 /**
- * Processes at once for the embedded half while it runs beside the MySQL half (which has four). With one, the
- * embedded half outlasted the MySQL half by about a minute, in which one process ran alone on two cores; with two,
- * both end together.
+ * Processes at once for a half (the MySQL one, or either run alone): twice the cores, since they often wait on
+ * MariaDB, Chromium or processes they start.
+ */
+const JOBS = 4
+/**
+ * Processes at once for the embedded half while it runs beside the MySQL half. With one, the embedded half
+ * outlasted the MySQL half by about a minute, in which one process ran alone on two cores; with two, both end
+ * together.
  */
 const EMBEDDED_JOBS = Number(process.env.EH_TEST_EMBEDDED_JOBS ?? 2)
 /** Processes per half: twice its jobs, so that one long bundle does not run alone at the end. */
@@ -247,7 +252,7 @@ if (tapArgs.length === 0) {
    * which the embedded half fills. The embedded half runs fewer processes at once, so both end together.
    */
   const [envs] = await Promise.all([Promise.all(modes.map(prepare)), compileTests(process.cwd(), COMPILED)])
-  const halves = await Promise.all(modes.map((mode, i) => runHalf(mode, envs[i], mode === 'mysql' || modes.length === 1 ? 4 : EMBEDDED_JOBS)))
+  const halves = await Promise.all(modes.map((mode, i) => runHalf(mode, envs[i], mode === 'mysql' || modes.length === 1 ? JOBS : EMBEDDED_JOBS)))
   console.log('')
   for (const [i, half] of halves.entries()) {
     console.log(`${modes[i]}: ${half.passed} passed, ${half.failed} failed in ${half.took} s`)
