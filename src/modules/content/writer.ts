@@ -96,7 +96,9 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
     async remove (store: StoreEnv, id: string, before?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<void> {
       await db.transaction(async (trx) => {
         await serialize?.(trx, store)
-        const row = await load(store.id, id, trx)
+        // A locking read: the `before` hook works on the row as it stays until deleted, and writers that hold it
+        // shared (a gallery's photo being sent) take turns with the deletion.
+        const row = await load(store.id, id, trx, true)
         await before?.(row, trx)
         // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
         if (!(await repo.remove(store.id, id, trx))) throw new errors.NotFound(label)

@@ -86,8 +86,7 @@ export function galleriesService ({ db, repo, events, clock, urlOf, dropUploads 
      */
     remove (store: StoreEnv, id: string) {
       return writer.remove(store, id, async (_row, trx) => {
-        // The gallery held first (a photo being sent holds it shared until stored), then its photos read as committed.
-        await repo.find(store.id, id, trx, true)
+        // The gallery is held (writer.remove), so its photos read as committed are all it has.
         const uploads: Array<{ upload_id: string }> = await lockForWrite(trx('gallery_photos').where({ store_env_id: store.id, gallery_id: id }), true).select('upload_id')
         await dropUploads?.(trx, store.id, uploads.map((photo) => photo.upload_id))
       })
