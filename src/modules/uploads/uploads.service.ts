@@ -15,6 +15,12 @@ interface Deps { repo: UploadsRepository, storage: BlobStorage, publicUrl: strin
  * decisions.md section 7. The type is decided by the bytes, never by the file name or the declared type. Files live
  * in `storage` under `uploads/<store>/` (local disk: DATA_DIR, which several instances need on a shared volume).
  */
+/** A 400 naming the first of `ids` the store does not have (`found`: the ones it has). */
+function refuseMissing (field: string, ids: string[], found: { has: (id: string) => boolean }) {
+  const missing = ids.find((id) => !found.has(id))
+  if (missing) throw new errors.InvalidRequest(`${field} names an upload this store does not have: ${missing}`)
+}
+
 export function uploadsService ({ repo, storage, publicUrl, clock }: Deps) {
   const urlOf = (id: string) => `${publicUrl}/v1/uploads/${id}`
   return {
@@ -42,9 +48,7 @@ export function uploadsService ({ repo, storage, publicUrl, clock }: Deps) {
      */
     async attach (trx: Knex.Transaction, storeId: string, ids: string[], field: string) {
       const unique = [...new Set(ids)]
-      const found = await repo.attach(trx, storeId, unique, clock())
-      const missing = unique.find((id) => !found.has(id))
-      if (missing) throw new errors.InvalidRequest(`${field} names an upload this store does not have: ${missing}`)
+      refuseMissing(field, unique, await repo.attach(trx, storeId, unique, clock()))
     },
 
     /** The uploads of this store among `ids`, as review media; an id of another store or unknown is refused. */
@@ -52,8 +56,7 @@ export function uploadsService ({ repo, storage, publicUrl, clock }: Deps) {
       const unique = [...new Set(ids)]
       const rows = await repo.findMany(storeId, unique)
       const byId = new Map(rows.map((row) => [row.id, row]))
-      const missing = unique.find((id) => !byId.has(id))
-      if (missing) throw new errors.InvalidRequest(`mediaIds names an upload this store does not have: ${missing}`)
+      refuseMissing('mediaIds', unique, byId)
       return unique.map((id) => {
         const mime = byId.get(id)!.mime
         return { id, type: mime.startsWith('video/') ? 'video' as const : 'image' as const, url: urlOf(id), mime }
