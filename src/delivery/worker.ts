@@ -305,7 +305,10 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       if (!running) return
       let claimed = 0
       const room = options.maxInFlight - inFlight.size
-      if (room > 0) {
+      // A claim round costs the same statements for one row as for a full batch: while enough is in flight to keep
+      // the receivers busy, wait for room for a whole batch instead of claiming the few that just finished.
+      const full = room < options.batchSize && inFlight.size >= options.batchSize
+      if (room > 0 && !full) {
         try {
           claimed = (await claimRound(Math.min(room, options.batchSize))).length
         } catch (err) {
@@ -314,7 +317,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
       }
       const idle = claimed === 0 && !nudged
       nudged = false
-      if (running && (idle || inFlight.size >= options.maxInFlight)) await sleep.pause(options.pollMs)
+      if (running && (idle || full || inFlight.size >= options.maxInFlight)) await sleep.pause(options.pollMs)
     }
   }
 
