@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider'
 import type { JWK } from 'jose'
 import { loadSigningKeys } from './keys.js'
 import { createProvider } from './provider.js'
+import { providerRequestEnded, providerRequestStarted } from './request-context.js'
 import { consentService } from './consent.service.js'
 import { oauthCredentialResolver } from './credential.js'
 import interactionRoutes from './interaction.routes.js'
@@ -75,6 +76,8 @@ async function mountProvider (scope: FastifyInstance, { callback, published }: {
     // Mounted as a middleware would be: the provider sees its own path and finds its mount path in originalUrl.
     raw.originalUrl = raw.url
     raw.url = raw.url!.slice('/oauth'.length) || '/'
+    providerRequestStarted()
+    reply.raw.once('close', providerRequestEnded)
     callback(raw, reply.raw)
   }
   scope.route({ method: PROVIDER_METHODS, url: '/oauth', schema: { hide: true }, handler })

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import Provider, { errors as oidcErrors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import type { Knex } from 'knex'
@@ -13,6 +12,7 @@ import { compareClientSecret, type OauthClients } from '../src/modules/connector
 import { entitles, type GrantChoice, type GrantsRepository, type LiveGrant } from '../src/modules/connectors/connections/grants.repository.js'
 import { ACCESS_TOKEN_ALG } from './keys.js'
 import { isDuplicateKey } from '../src/db.js'
+import { providerRequest } from './request-context.js'
 
 /** The REST API's scope strings (service-api.md section 2), as the resource server's scopes. */
 export const API_SCOPES = ['read', 'write', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`])]
@@ -51,7 +51,6 @@ export function createProvider (deps: ProviderDeps): Provider {
    * would still honour it, and the token's claims and the response's store id ask again: one query answers all
    * three (grants.withProviderGrant), kept per request.
    */
-  const providerRequest = new AsyncLocalStorage<object>()
   const checkedInRequest = new WeakMap<object, { grantId: string, live: LiveGrant | null }>()
 
   async function findGrant (id: string): Promise<string | undefined> {
