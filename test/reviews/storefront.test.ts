@@ -37,6 +37,18 @@ t.test('a storefront call without an Origin header is refused with origin_not_al
   t.equal(res.json().code, 'origin_not_allowed')
 })
 
+t.test('a server-to-server call (no Origin) gets Vary: Origin and no CORS headers, storefront route or not', async (t) => {
+  const { app, tenant } = await setup(t)
+  const api = await call(app, { method: 'GET', url: '/v1/reviews', key: tenant.key, store: tenant.storeId })
+  t.equal(api.statusCode, 200)
+  t.equal(api.headers.vary, 'Origin')
+  t.notOk(api.headers['access-control-allow-origin'])
+  const widget = await storefront(app, { method: 'GET', url: '/v1/storefront/summary?productId=p1', store: tenant.storeId, origin: null })
+  t.equal(widget.json().code, 'origin_not_allowed')
+  t.match(String(widget.headers.vary), /Origin/)
+  t.notOk(widget.headers['access-control-allow-origin'])
+})
+
 t.test('a storefront call needs the store header and a known store', async (t) => {
   const { app } = await setup(t)
   const missing = await storefront(app, { url: '/v1/reviews', payload: review })
