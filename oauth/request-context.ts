@@ -12,10 +12,10 @@ export const providerRequest = new AsyncLocalStorage<object>()
 /**
  * On Node 20 an AsyncLocalStorage follows async work through async_hooks: from a store's first `run()` until it is
  * disabled, every promise the process makes pays a hook, whatever request it serves. The provider's store and ours
- * would stay enabled from the first /oauth request on, which cost every REST request after it about 15 % of its
- * throughput (bench:read's GET /v1/features, one OAuth request in between). So both are enabled only while a
- * provider request is in flight: counted here, process-wide (the stores are), and disabled when the last one ends;
- * `run()` enables them again for the next one.
+ * would stay enabled from the first /oauth request on, which cost every REST request after it ~7 % of the service's
+ * CPU (a profile of GET /v1/features after one discovery request). So both are enabled only while a provider
+ * request is in flight: counted here, process-wide (the stores are), and disabled when the last one ends; `run()`
+ * enables them again for the next one.
  */
 let inFlight = 0
 
