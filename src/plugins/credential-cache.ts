@@ -1,6 +1,7 @@
 import type { Credential, StoreEnv } from '../types.js'
 import type { FeatureOverrides } from '../features.js'
 import { staleAfter } from '../lib/freshness.js'
+import { BoundedMap } from '../lib/bounded-map.js'
 
 export type { CredentialClaim } from '../types.js'
 
@@ -19,28 +20,15 @@ interface FeaturesEntry { overrides: FeatureOverrides, seen: string, staleAt: nu
 
 const MAX_ENTRIES = 20_000
 
-/** A map that forgets its oldest entries beyond a size, so memory stays bounded whatever the traffic. */
-class Bounded<V> {
-  private readonly map = new Map<string, V>()
-  get (key: string) { return this.map.get(key) }
-  delete (key: string) { this.map.delete(key) }
-  clear () { this.map.clear() }
-  set (key: string, value: V) {
-    this.map.delete(key)
-    this.map.set(key, value)
-    if (this.map.size > MAX_ENTRIES) this.map.delete(this.map.keys().next().value!)
-  }
-}
-
 /**
  * Per-instance memory of resolved credentials (by the SHA-256 of the token, never the token) and stores. An entry
  * is used only when the markers the limiter script returned for this very request equal those it was loaded
  * under (plugins/auth.ts, plugins/tenancy.ts); otherwise the database is read again.
  */
 export class CredentialCache {
-  private readonly credentials = new Bounded<CredentialEntry>()
-  private readonly stores = new Bounded<StoreEntry>()
-  private readonly features = new Bounded<FeaturesEntry>()
+  private readonly credentials = new BoundedMap<CredentialEntry>(MAX_ENTRIES)
+  private readonly stores = new BoundedMap<StoreEntry>(MAX_ENTRIES)
+  private readonly features = new BoundedMap<FeaturesEntry>(MAX_ENTRIES)
 
   credential (tokenHash: string, now: number): CredentialEntry | undefined {
     const entry = this.credentials.get(tokenHash)

@@ -37,7 +37,7 @@ t.test('a rotated refresh token keeps working for 90 days from its last use', as
   t.ok(lifetime > 89 * 86_400 && lifetime <= 90 * 86_400, `lifetime ${lifetime}s is 90 days from this use`)
 })
 
-t.test('a refresh grant reads the grant, its connection, membership and person in one query: five statements in all', async (t) => {
+t.test('a refresh grant reads the grant, its connection, membership and person in one query, and not the client the instance has read: four statements in all', async (t) => {
   const { app, config, tokens } = await connected(t)
   const statements: string[] = []
   const count = (query: { sql: string }) => { statements.push(query.sql) }
@@ -45,9 +45,10 @@ t.test('a refresh grant reads the grant, its connection, membership and person i
   t.teardown(() => { app.db.off('query', count) })
   const next = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
   t.ok(next.access_token)
-  // client, refresh token (+ its rotation record), grant (+ connection, membership, client, person), successor,
-  // rotation record (which consumes the old token)
-  t.equal(statements.length, 5, statements.join('\n'))
+  // refresh token (+ its rotation record), grant (+ connection, membership, client, person), successor, rotation
+  // record (which consumes the old token); the client was read by the code exchange before
+  t.equal(statements.length, 4, statements.join('\n'))
+  t.equal(statements.filter((sql) => /from [`"]?oauth_clients[`"]? where/i.test(sql)).length, 0, 'the client is not read again')
   t.equal(statements.filter((sql) => /\bpeople\b/.test(sql)).length, 1, 'the person comes with the grant')
 })
 

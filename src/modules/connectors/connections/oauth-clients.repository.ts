@@ -3,6 +3,7 @@ import type { AdapterPayload } from 'oidc-provider'
 import { base62, newId } from '../../../lib/ids.js'
 import { iso, type Clock } from '../../../lib/clock.js'
 import { safeEqual, sha256 } from '../../../lib/secrets.js'
+import { BoundedMap } from '../../../lib/bounded-map.js'
 import { errors } from '../../../errors.js'
 import { countAndPage, toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
 
@@ -29,8 +30,13 @@ function checkRedirectUri (uri: string): void {
   }
 }
 
+/** How many clients' provider metadata an instance keeps (see `metadata`). */
+const KEPT_CLIENTS = 10_000
+
 /** OAuth clients of the automation connector: registered by the operator CLI or by an organization's admin. */
 export function oauthClients (db: Knex, clock: Clock) {
+  const kept = new BoundedMap<AdapterPayload>(KEPT_CLIENTS)
+
   function present (row: ClientRow) {
     return {
       id: row.id,
@@ -87,11 +93,20 @@ export function oauthClients (db: Knex, clock: Clock) {
       return row?.name ?? null
     },
 
-    /** The provider's view of a client (metadata per RFC 7591); `client_secret` holds the hash, see compareSecret. */
+    /**
+     * The provider's view of a client (metadata per RFC 7591); `client_secret` holds the hash, see compareSecret.
+     * Asked on every token request. A client row never changes and is never deleted, so what an instance has read
+     * stays true and is kept in memory (a refresh grant then makes one statement less); an unknown id is not
+     * kept, so a client registered on another instance is found at once. A change that lets a client be edited
+     * or removed must take this memory with it.
+     */
     async metadata (id: string): Promise<AdapterPayload | undefined> {
+      const held = kept.get(id)
+      // A copy: the provider gets an object of its own, as it would from a query.
+      if (held) return { ...held }
       const row = await db<ClientRow>('oauth_clients').where({ id }).first()
       if (!row) return undefined
-      return {
+      const payload: AdapterPayload = {
         client_id: row.id,
         client_name: row.name,
         redirect_uris: JSON.parse(row.redirect_uris) as string[],
@@ -100,6 +115,8 @@ export function oauthClients (db: Knex, clock: Clock) {
         token_endpoint_auth_method: row.public ? 'none' : 'client_secret_basic',
         ...(row.public ? {} : { client_secret: row.secret_hash! })
       }
+      kept.set(id, payload)
+      return { ...payload }
     }
   }
 }
