@@ -182,7 +182,8 @@ export class RateLimiter {
    * verdict also carries their values, or null when the store in use cannot read them.
    */
   async consume (key: string, windows: Window[], markers?: string[]): Promise<Verdict> {
-    return (await this.reserve(key, windows, markers)).verdict
+    // This runs on every request: no reservation, no closure, one async frame over the store's.
+    return this.count(key, windows, markers)
   }
 
   /**
@@ -190,6 +191,16 @@ export class RateLimiter {
    * so concurrent attempts cannot all pass a check that none of them has counted yet.
    */
   async reserve (key: string, windows: Window[], markers?: string[]): Promise<Reservation> {
+    const counted: Counted = { store: this.options.store, entry: null }
+    const verdict = await this.count(key, windows, markers, counted)
+    // The entry goes back to the store that counted it; if that fails, the attempt simply stays counted.
+    const release = async () => {
+      if (verdict.allowed) await counted.store.remove(key, counted.entry!).catch((err: unknown) => this.options.onStoreError?.(err))
+    }
+    return { verdict, release }
+  }
+
+  private async count (key: string, windows: Window[], markers: string[] | undefined, counted?: Counted): Promise<Verdict> {
     const entry = { at: this.options.clock(), id: entryId() }
     let store = this.options.store
     let hit
@@ -201,35 +212,43 @@ export class RateLimiter {
       store = this.options.fallback
       hit = await store.hit(key, windows, entry, markers)
     }
-    const verdict: Verdict = { ...verdictOf(windows, hit.counts, entry.at), markers: hit.markers }
-    // The entry goes back to the store that counted it; if that fails, the attempt simply stays counted.
-    const release = async () => {
-      if (verdict.allowed) await store.remove(key, entry).catch((err: unknown) => this.options.onStoreError?.(err))
+    if (counted) {
+      counted.store = store
+      counted.entry = entry
     }
-    return { verdict, release }
+    return verdictOf(windows, hit.counts, entry.at, hit.markers)
   }
 }
 
-function verdictOf (windows: Window[], counts: Array<{ count: number, oldest: number | null }>, now: number): Verdict {
-  const allowed = counts.every((c, i) => c.count < windows[i].limit)
+/** Where `reserve`'s attempt was counted, so `release` takes it out of that store. */
+interface Counted { store: RateLimitStore, entry: Entry | null }
+
+/** The caller is told about the tightest window: the fewest requests left, the first on a tie. */
+function verdictOf (windows: Window[], counts: Array<{ count: number, oldest: number | null }>, now: number, markers: string[] | null): Verdict {
+  let allowed = true
+  for (let i = 0; i < windows.length; i++) if (counts[i].count >= windows[i].limit) allowed = false
   let tightest = 0
+  let least = Infinity
+  let tightestResetMs = 0
   let retryAfterMs = 0
-  const states = windows.map((w, i) => {
+  for (let i = 0; i < windows.length; i++) {
+    const { ms, limit } = windows[i]
     const { count, oldest } = counts[i]
-    const used = allowed ? count + 1 : count
-    const resetMs = oldest === null ? w.ms : oldest + w.ms - now
-    if (count >= w.limit) retryAfterMs = Math.max(retryAfterMs, resetMs)
-    return { limit: w.limit, remaining: Math.max(0, w.limit - used), resetMs }
-  })
-  states.forEach((s, i) => {
-    if (s.remaining < states[tightest].remaining) tightest = i
-  })
-  const t = states[tightest]
+    const remaining = Math.max(0, limit - (allowed ? count + 1 : count))
+    const resetMs = oldest === null ? ms : oldest + ms - now
+    if (count >= limit) retryAfterMs = Math.max(retryAfterMs, resetMs)
+    if (remaining < least) {
+      least = remaining
+      tightest = i
+      tightestResetMs = resetMs
+    }
+  }
   return {
     allowed,
-    limit: t.limit,
-    remaining: t.remaining,
-    resetSeconds: Math.max(1, Math.ceil(t.resetMs / 1000)),
-    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000))
+    limit: windows[tightest].limit,
+    remaining: least,
+    resetSeconds: Math.max(1, Math.ceil(tightestResetMs / 1000)),
+    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    markers
   }
 }
