@@ -1,8 +1,9 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** High-entropy secrets (keys, tokens) need no slow hash: SHA-256 is enough and keeps lookups indexable. */
 export function sha256 (value: string): string {
-  return createHash('sha256').update(value).digest('hex')
+  // The one-shot form: no Hash object per call (every request hashes its credential).
+  return hash('sha256', value, 'hex')
 }
 
 export function safeEqual (a: string, b: string): boolean {
