@@ -29,8 +29,6 @@ interface Deps {
   onLead?: OnLead
   /** Counts favourites and leads in the storefront analytics (the analytics module's recordEngagement). */
   onEngagement?: OnEngagement
-  /** Deletes upload rows (an erased visitor's unpublished photos, a deleted gallery's photos), their files once committed. */
-  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
 }
 
 /**
@@ -38,7 +36,7 @@ interface Deps {
  * once, the cross-resource rules (a deleted category leaves FAQs and products; a placement needs its web page)
  * wired here rather than by the modules importing each other's internals.
  */
-export function contentServices ({ db, clock, events, secretKey, repos, products, uploads, onLead, onEngagement, dropUploads }: Deps) {
+export function contentServices ({ db, clock, events, secretKey, repos, products, uploads, onLead, onEngagement }: Deps) {
   const repo = {
     galleries: galleriesRepository(db),
     faqs: faqsRepository(db),
@@ -61,8 +59,8 @@ export function contentServices ({ db, clock, events, secretKey, repos, products
   // The page's deletion calls placements, made just below: the hook reads it when a page is deleted, never before.
   const webPages = webPagesService({ db, repo: repo.webPages, events, clock, onDelete: (trx, store, id) => placements.leavePage(trx, store, id) })
   const placements = placementsService({ db, repo: repo.placements, events, clock, pageExists: webPages.exists, pageByUrl: webPages.byUrl })
-  const galleries = galleriesService({ db, repo: repo.galleries, events, clock, urlOf: uploads.urlOf, dropUploads })
-  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, attachUploads: uploads.attach, onLead, onEngagement, dropUploads })
+  const galleries = galleriesService({ db, repo: repo.galleries, events, clock, urlOf: uploads.urlOf, releaseUploads: uploads.release })
+  const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, attachUploads: uploads.attach, onLead, onEngagement, releaseUploads: uploads.release })
   const storefront = storefrontService({ reviews: repos.reviews })
   return { contentRepos: repo, galleries, galleryVisitors, faqs, categories, webPages, placements, storefront }
 }

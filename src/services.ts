@@ -179,7 +179,7 @@ export function buildServices (deps: ServiceDeps) {
   const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness })
   const operator = operatorService({ db, people, stores, audit, keys: apiKeys, clock, hash })
   const storage = localDiskStorage(config.dataDir)
-  const uploads = uploadsService({ repo: repos.uploads, storage, publicUrl, clock })
+  const uploads = uploadsService({ repo: repos.uploads, storage, publicUrl, clock, warn: (obj, msg) => log.warn(obj, msg) })
   const products = productsService({ db, repo: repos.products, events, clock })
   const reviews = reviewsService({
     db, repo: repos.reviews, products: repos.products, uploads, events, clock, secretKey, onPublished: (trx, store, review) => reviewIncentives.onPublished(trx, store, review)
@@ -203,7 +203,7 @@ export function buildServices (deps: ServiceDeps) {
   })
   // Email: every mail goes through the one sender (suppressions first, then the log, then the transport).
   const emailSuppressions = emailSuppressionsService({ db, repo: repos.emailSuppressions, events, clock })
-  const emailBranding = emailBrandingService({ db, repo: repos.emailBranding, uploads: repos.uploads, uploadUrl: uploads.urlOf, events, clock })
+  const emailBranding = emailBrandingService({ db, repo: repos.emailBranding, uploads, events, clock })
   const sendingDomain = sendingDomainService({
     db, repo: repos.sendingDomain, events, resolver: deps.resolver ?? new Resolver({ timeout: 3000, tries: 2 }), clock, secretKey, publicUrl, mailFrom: config.mailFrom
   })
@@ -262,13 +262,7 @@ export function buildServices (deps: ServiceDeps) {
     products,
     uploads,
     onLead: (trx, lead) => customers.fromLead(trx, lead),
-    onEngagement: recordEngagement,
-    dropUploads: async (trx, storeId, ids) => {
-      const files = await repos.uploads.removeRows(trx, storeId, ids)
-      // The images of an erased person, or of a deleted gallery, leave the disk too, once that is committed.
-      trx.executionPromise.then(() => Promise.all(files.map((file) => storage.remove(file))), () => {})
-        .catch((err: Error) => log.warn({ err: { message: err.message }, storeId }, 'removing erased uploads failed'))
-    }
+    onEngagement: recordEngagement
   })
   erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
   // The erased author's name leaves the storefront's cached pages too.

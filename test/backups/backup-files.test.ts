@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build } from '../helper.js'
+import { build, call } from '../helper.js'
 import { makeStore, makeTenant, type Tenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 import { tickingClock } from '../content/app.js'
@@ -107,6 +107,18 @@ t.test('review images and videos, gallery photos and the email logo come back by
   t.equal(own.length, 4)
   t.ok(own.every((u: { path: string, id: string }) => u.path.startsWith(`uploads/${target}/${u.id}`)), 'stored under the target\'s folder by the new ids')
   t.equal((await filesOnDisk(app, target)).length, 4)
+})
+
+t.test('a restored store records which rows use its uploads: deleting the restored review removes its image and video', async (t) => {
+  const { app, tenant, target, restore } = await backedUpStore(t)
+  t.equal((await restore()).statusCode, 200)
+  const uses = await app.services.db('upload_uses').where({ store_env_id: target }).pluck('used_by')
+  t.same(uses.map((used: string) => used.split(':')[0]).sort(), ['branding', 'photo', 'review', 'review'])
+  const api = as(app, { ...tenant, storeId: target })
+  const review = (await api('GET', '/v1/reviews')).json().data[0]
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/reviews/${review.id}`, key: tenant.key, store: target })).statusCode, 204)
+  for (const media of review.media as Array<{ url: string }>) t.equal(await served(app, media.url), null, media.url)
+  t.equal(await countIn(app, 'uploads', target), 2, 'the photo and the logo stay')
 })
 
 t.test('restoring the same backup with files again answers the first result and writes no second copy of a file', async (t) => {

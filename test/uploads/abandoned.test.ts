@@ -7,6 +7,7 @@ import { build, call, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 import { formData, JPEG } from '../content/multipart.js'
+import { visitorsOf } from './visitors.js'
 
 const HOUR = 3_600_000
 
@@ -17,13 +18,7 @@ async function setup (t: Parameters<typeof build>[0]) {
   const tenant = await makeTenant(app)
   const api = (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
-  let visitors = 0
-  const ip = () => `198.51.100.${++visitors}`
-  const upload = async (): Promise<{ id: string, url: string }> => {
-    const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ip: ip(), ...formData({ filename: 'a.jpg', type: 'image/jpeg', bytes: JPEG }) })
-    t.equal(res.statusCode, 201)
-    return res.json()
-  }
+  const { ip, upload } = visitorsOf(t, app, tenant.storeId)
   const review = (mediaIds: string[]) => storefront(app, {
     url: '/v1/reviews', store: tenant.storeId, ip: ip(), payload: { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds }
   })

@@ -6,6 +6,7 @@ import { rebuildStore } from '../analytics/rollups.js'
 import type { BlobStorage } from '../uploads/storage.js'
 import { FORMAT, readBackup, VERSION, type Header, type Line } from './backup-file.js'
 import { restoreUpload } from './backup-uploads.js'
+import { uploadsRepository } from '../uploads/uploads.repository.js'
 import { EXPORTED_TABLES, refsOf, STORE, TENANT_COLUMNS, type ExportedTable, type Ref } from './tables.js'
 
 const SPECS = new Map(EXPORTED_TABLES.map((spec) => [spec.table, spec]))
@@ -152,5 +153,6 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv, fi
   }
   await flush()
   await rebuildStore(trx, target.id)
+  await uploadsRepository(trx).recordUses(trx, target.id)
   return Object.fromEntries(EXPORTED_TABLES.map(({ table }) => [table, counts[table] ?? 0]))
 }

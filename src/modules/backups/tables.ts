@@ -133,6 +133,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   platform_api_credentials: 'Access tokens to the store platform\'s API (a backup never holds secrets); set them again in the target',
   sending_domains: 'Holds the domain\'s DKIM private key (a backup never holds secrets), and a domain is verified for one store; add it to the target again',
   upload_urls: 'Single-use upload grants that expire within minutes',
+  upload_uses: 'Which review, gallery photo or branding uses which upload: derived from those rows; rebuilt on restore',
   review_tallies: 'Derived from reviews; rebuilt on restore',
   product_review_tallies: 'Derived from published reviews (the storefront summary); rebuilt on restore',
   review_rollups: 'Derived from reviews (analytics); rebuilt on restore',

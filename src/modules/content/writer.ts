@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { isDuplicateKey } from '../../db.js'
 import { changedColumns, type ContentRow, type contentTable, type SinceQuery } from '../../lib/content.js'
+import { withDeadlockRetry } from '../../lib/bulk.js'
 import type { Clock } from '../../lib/clock.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -94,7 +95,9 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
     },
 
     async remove (store: StoreEnv, id: string, before?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<void> {
-      await db.transaction(async (trx) => {
+      // A `before` hook may hold rows another writer takes in the other order (a gallery's uploads, an erasure that
+      // holds the event lock first): a deadlock is retried whole.
+      await withDeadlockRetry(() => db.transaction(async (trx) => {
         await serialize?.(trx, store)
         // A locking read: the `before` hook works on the row as it stays until deleted, and writers that hold it
         // shared (a gallery's photo being sent) take turns with the deletion.
@@ -103,7 +106,7 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
         // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
         if (!(await repo.remove(store.id, id, trx))) throw new errors.NotFound(label)
         await emit(trx, store, 'deleted', present(row))
-      })
+      }))
     },
 
     emit

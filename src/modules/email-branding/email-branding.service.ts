@@ -1,23 +1,22 @@
 import type { Knex } from 'knex'
-import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
-import type { UploadsRepository } from '../uploads/uploads.repository.js'
+import type { UploadsService } from '../uploads/uploads.service.js'
 import type { Branding } from '../email/layout.js'
 import type { BrandingRow, EmailBrandingRepository } from './email-branding.repository.js'
 
-interface Deps { db: Knex, repo: EmailBrandingRepository, uploads: UploadsRepository, uploadUrl: (id: string) => string, events: EventLog, clock: Clock }
+interface Deps { db: Knex, repo: EmailBrandingRepository, uploads: UploadsService, events: EventLog, clock: Clock }
 
 export interface BrandingInput { fromName?: string | null, logoUploadId?: string | null, primaryColor?: string | null, footerText?: string | null }
 
 /** How a store's mails look: the sender name, a logo (an image uploaded through /v1/uploads), a colour, a footer. */
-export function emailBrandingService ({ db, repo, uploads, uploadUrl, events, clock }: Deps) {
+export function emailBrandingService ({ db, repo, uploads, events, clock }: Deps) {
   function present (row: BrandingRow | undefined) {
     return {
       fromName: row?.from_name ?? null,
       logoUploadId: row?.logo_upload_id ?? null,
-      logoUrl: row?.logo_upload_id ? uploadUrl(row.logo_upload_id) : null,
+      logoUrl: row?.logo_upload_id ? uploads.urlOf(row.logo_upload_id) : null,
       primaryColor: row?.primary_color ?? null,
       footerText: row?.footer_text ?? null,
       updatedAt: iso(row?.updated_at)
@@ -50,10 +49,10 @@ export function emailBrandingService ({ db, repo, uploads, uploadUrl, events, cl
       const branding = present(row)
       await db.transaction(async (trx) => {
         // Held until the branding is written, and marked as used: the sweep of abandoned uploads leaves it.
-        if (logo && !(await uploads.attach(trx, store.id, [logo], clock())).has(logo)) {
-          throw new errors.InvalidRequest(`logoUploadId: no image ${logo} was uploaded to this store (POST /v1/uploads/image)`)
-        }
+        if (logo) await uploads.attach(trx, store.id, [logo], 'logoUploadId', 'branding')
         await repo.put(trx, row)
+        // A logo replaced or cleared goes, unless something else shows it too.
+        await uploads.release(trx, store.id, ['branding'], logo ? [logo] : [])
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_branding.updated', data: branding })
       })
       return branding

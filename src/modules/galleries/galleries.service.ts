@@ -29,8 +29,8 @@ interface Deps {
   events: EventLog
   clock: Clock
   urlOf: (uploadId: string) => string
-  /** Deletes upload rows in the caller's transaction and their files once it commits (src/services.ts). */
-  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
+  /** Ends uses of uploads (`photo:<id>`): one nothing else uses goes, its file once the transaction commits (modules/uploads). */
+  releaseUploads?: (trx: Knex.Transaction, storeId: string, usedBy: string[]) => Promise<void>
 }
 
 export function presentGallery (row: GalleryRow) {
@@ -41,7 +41,7 @@ export function presentLead (row: LeadRow) {
   return { id: row.id, galleryId: row.gallery_id, email: row.email, name: row.name, consent: Boolean(row.consent), ...stamps(row) }
 }
 
-export function galleriesService ({ db, repo, events, clock, urlOf, dropUploads }: Deps) {
+export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploads }: Deps) {
   const writer = contentWriter({ db, events, clock, repo, singular: 'gallery', label: 'Gallery', present: presentGallery })
 
   function presentPhoto (row: PhotoRow) {
@@ -82,13 +82,14 @@ export function galleriesService ({ db, repo, events, clock, urlOf, dropUploads 
 
     /**
      * The gallery's photos, favourites and leads go with it, and so do the photos' images: their URLs were public on
-     * the storefront, and a deleted gallery should not keep serving what visitors sent to it.
+     * the storefront, and a deleted gallery should not keep serving what visitors sent to it. An image a review also
+     * shows (its id is public, so a review may name it) stays for the review.
      */
     remove (store: StoreEnv, id: string) {
       return writer.remove(store, id, async (_row, trx) => {
         // The gallery is held (writer.remove), so its photos read as committed are all it has.
-        const uploads: Array<{ upload_id: string }> = await lockForWrite(trx('gallery_photos').where({ store_env_id: store.id, gallery_id: id }), true).select('upload_id')
-        await dropUploads?.(trx, store.id, uploads.map((photo) => photo.upload_id))
+        const photos: Array<{ id: string }> = await lockForWrite(trx('gallery_photos').where({ store_env_id: store.id, gallery_id: id }), true).select('id')
+        await releaseUploads?.(trx, store.id, photos.map((photo) => `photo:${photo.id}`))
       })
     },
 

@@ -19,11 +19,11 @@ interface Deps {
   /** Stores an image checked by content (the uploads service); throws 415 for anything else. */
   storeImage: (store: StoreEnv, bytes: Buffer) => Promise<{ id: string, url: string }>
   /** Marks uploads as used in the caller's transaction (the uploads service), so the sweep of abandoned ones leaves them. */
-  attachUploads: (trx: Knex.Transaction, storeId: string, ids: string[], field: string) => Promise<void>
+  attachUploads: (trx: Knex.Transaction, storeId: string, ids: string[], field: string, usedBy: string) => Promise<void>
   onLead?: OnLead
   onEngagement?: OnEngagement
-  /** Deletes upload rows (an erased visitor's unpublished photos), so their images are no longer served. */
-  dropUploads?: (trx: Knex.Transaction, storeId: string, ids: string[]) => Promise<void>
+  /** Ends uses of uploads (an erased visitor's unpublished photos), so their images are no longer served (modules/uploads). */
+  releaseUploads?: (trx: Knex.Transaction, storeId: string, usedBy: string[]) => Promise<void>
 }
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -36,7 +36,7 @@ function withoutAddress (text: string | null, address: string): string | null {
 export interface PhotoInput { caption?: string, authorName?: string, authorEmail?: string }
 
 /** What storefront visitors do with a published gallery (decisions.md section 15, "Storefront"). */
-export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, attachUploads, onLead, onEngagement, dropUploads }: Deps) {
+export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, attachUploads, onLead, onEngagement, releaseUploads }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
     async show (storeId: string, id: string, query: PageQuery) {
@@ -64,9 +64,9 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         author_email: input.authorEmail ?? null,
         status: 'pending',
         favourite_count: 0
-      }, newId('gph'), async (_row, trx) => {
+      }, newId('gph'), async (row, trx) => {
         await galleries.published(store.id, galleryId, trx, true)
-        await attachUploads(trx, store.id, [upload.id], 'image')
+        await attachUploads(trx, store.id, [upload.id], 'image', `photo:${row.id}`)
       })
       return { id: photo.id, status: photo.status }
     },
@@ -140,7 +140,7 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         if (photo.status !== 'approved') await repo.photos.remove(storeId, photo.id, trx)
         else await repo.photos.update(storeId, photo.id, { author_name: null, author_email: null, caption: withoutAddress(photo.caption, email), updated_at: now }, trx)
       }
-      if (unpublished.length) await dropUploads?.(trx, storeId, unpublished.map((photo) => photo.upload_id))
+      if (unpublished.length) await releaseUploads?.(trx, storeId, unpublished.map((photo) => `photo:${photo.id}`))
       return { eventSubjects: photos.map((photo) => photo.id) }
     }
   }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
+import { withDeadlockRetry } from '../../lib/bulk.js'
 import { sha256 } from '../../lib/secrets.js'
 import { isSyncQuery, syncEnvelope, type SyncQuery } from '../../lib/sync.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
@@ -109,24 +110,29 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
     },
 
     async remove (store: StoreEnv, id: string) {
-      await db.transaction(async (trx) => {
+      // A deadlock with an erasure (which takes the event lock first, then the uploads it releases) is retried whole.
+      await withDeadlockRetry(() => db.transaction(async (trx) => {
         const row = await load(store.id, id, trx, true)
+        // Its images and videos go too, unless something else shows them (a gallery photo it borrowed). Released
+        // before the removal, which takes the store's event lock: a gallery deletion holds the uploads first too.
+        await uploads.release(trx, store.id, [`review:${id}`])
         await repo.remove(store.id, id, trx)
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'review.deleted', data: presentReview(row) })
-      })
+      }))
     },
 
     /** Storefront submission: pending until a merchant publishes it. */
     async submit (store: StoreEnv, input: SubmitInput) {
       if (!await products.find(store.id, input.productId)) throw new errors.NotFound('Product')
       const media = await uploads.media(store.id, input.mediaIds ?? [])
+      const id = newId('rev')
       return db.transaction(async (trx) => {
-        await uploads.attach(trx, store.id, media.map((m) => m.id), 'mediaIds')
+        await uploads.attach(trx, store.id, media.map((m) => m.id), 'mediaIds', `review:${id}`)
         const orderId = input.orderId ?? null
         const emails = orderId ? await repo.orderEmails(store.id, [orderId], trx) : new Map()
         const now = clock()
         const row: ReviewRow = {
-          id: newId('rev'),
+          id,
           org_id: store.orgId,
           store_env_id: store.id,
           product_id: input.productId,

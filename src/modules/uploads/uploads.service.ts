@@ -9,7 +9,7 @@ import { IMAGE_EXTENSIONS, uploadKey, type BlobStorage } from './storage.js'
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
 
-interface Deps { repo: UploadsRepository, storage: BlobStorage, publicUrl: string, clock: Clock }
+interface Deps { repo: UploadsRepository, storage: BlobStorage, publicUrl: string, clock: Clock, warn?: (obj: object, msg: string) => void }
 
 /**
  * decisions.md section 7. The type is decided by the bytes, never by the file name or the declared type. Files live
@@ -21,7 +21,7 @@ function refuseMissing (field: string, ids: string[], found: { has: (id: string)
   if (missing) throw new errors.InvalidRequest(`${field} names an upload this store does not have: ${missing}`)
 }
 
-export function uploadsService ({ repo, storage, publicUrl, clock }: Deps) {
+export function uploadsService ({ repo, storage, publicUrl, clock, warn = () => {} }: Deps) {
   const urlOf = (id: string) => `${publicUrl}/v1/uploads/${id}`
   return {
     urlOf,
@@ -43,12 +43,24 @@ export function uploadsService ({ repo, storage, publicUrl, clock }: Deps) {
     },
 
     /**
-     * Marks uploads as used by what the caller's transaction writes (a review, a gallery photo, the branding), so the
-     * sweep of abandoned uploads leaves them; `field` names the input in the refusal when one is no longer there.
+     * Marks uploads as used by what the caller's transaction writes (`usedBy`: `review:<id>`, `photo:<id>`,
+     * `branding`), so the sweep of abandoned uploads leaves them and they stay while it uses them; `field` names the
+     * input in the refusal when one is no longer there.
      */
-    async attach (trx: Knex.Transaction, storeId: string, ids: string[], field: string) {
+    async attach (trx: Knex.Transaction, storeId: string, ids: string[], field: string, usedBy: string) {
       const unique = [...new Set(ids)]
-      refuseMissing(field, unique, await repo.attach(trx, storeId, unique, clock()))
+      refuseMissing(field, unique, await repo.attach(trx, storeId, unique, clock(), usedBy))
+    },
+
+    /**
+     * Ends the uses `usedBy` made (a review, photo or branding going or changing; `keep`: uploads it still uses). An
+     * upload nothing uses any more goes: its row in the caller's transaction, its file once that has committed.
+     */
+    async release (trx: Knex.Transaction, storeId: string, usedBy: string[], keep: string[] = []) {
+      const files = await repo.release(trx, storeId, usedBy, keep)
+      if (!files.length) return
+      trx.executionPromise.then(() => Promise.all(files.map((file) => storage.remove(file))), () => {})
+        .catch((err: Error) => warn({ err: { message: err.message }, storeId }, 'removing released upload files failed'))
     },
 
     /** The uploads of this store among `ids`, as review media; an id of another store or unknown is refused. */

@@ -1,0 +1,56 @@
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import knex from 'knex'
+import { build, call, onMysql, TEST_DATABASE_URL } from '../helper.js'
+import { makeTenant } from '../factories.js'
+import { storefront } from '../storefront.js'
+import { formData, JPEG } from '../content/multipart.js'
+import { createKnex } from '../../src/db.js'
+import { base62 } from '../../src/lib/ids.js'
+
+/** A database of its own, migrated to the latest version: the test takes the last migration back and forth. */
+async function scratchDatabase (t: Parameters<typeof build>[0]) {
+  if (!onMysql) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'eh-uses-migration-'))
+    const db = createKnex({ dataDir })
+    t.teardown(async () => { await db.destroy(); rmSync(dataDir, { recursive: true, force: true }) })
+    return db
+  }
+  const name = `eh_uses_${base62(8).toLowerCase()}`
+  const server = knex({ client: 'mysql2', connection: { uri: TEST_DATABASE_URL.replace(/\/[^/]*$/, '/') } as never })
+  await server.raw(`CREATE DATABASE \`${name}\``)
+  const db = createKnex({ databaseUrl: TEST_DATABASE_URL.replace(/\/[^/]*$/, `/${name}`), dataDir: tmpdir() })
+  t.teardown(async () => { await db.destroy(); await server.raw(`DROP DATABASE \`${name}\``); await server.destroy() })
+  return db
+}
+
+t.test('the migration records the uses rows made before it: review media, gallery photos and the email logo', async (t) => {
+  const db = await scratchDatabase(t)
+  await db.migrate.latest()
+  const app = await build(t, { db })
+  const tenant = await makeTenant(app)
+  const api = (method: 'PUT' | 'POST' | 'GET', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+  let visitors = 0
+  const visitor = (options: Omit<Parameters<typeof storefront>[1], 'store' | 'ip'>) => storefront(app, { store: tenant.storeId, ip: `198.51.100.${++visitors}`, ...options })
+  const image = () => visitor({ url: '/v1/uploads/image', ...formData({ filename: 'a.jpg', type: 'image/jpeg', bytes: JPEG }) }).then((res) => res.json().id as string)
+  await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
+  const [media, logo] = [await image(), await image()]
+  const review = await visitor({ url: '/v1/reviews', payload: { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds: [media] } })
+  t.equal(review.statusCode, 201)
+  const gallery = (await api('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })).json()
+  const photo = await visitor({ url: `/v1/galleries/${gallery.id}/photos`, ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }) })
+  t.equal(photo.statusCode, 201)
+  t.equal((await api('PUT', '/v1/email-branding', { fromName: 'Shirt Co', logoUploadId: logo })).statusCode, 200)
+  const recorded = async () => (await db('upload_uses').where({ store_env_id: tenant.storeId }).select('used_by', 'upload_id'))
+    .map((use: { used_by: string, upload_id: string }) => `${use.used_by} ${use.upload_id}`).sort()
+  const made = await recorded()
+  t.equal(made.length, 3)
+
+  await db.migrate.down()
+  t.notOk(await db.schema.hasTable('upload_uses'), 'taken back')
+  await db.migrate.latest()
+  t.same(await recorded(), made, 'the migration records what attach recorded')
+  t.ok(made.includes(`review:${review.json().id} ${media}`) && made.includes(`photo:${photo.json().id} ${(await db('gallery_photos').where({ id: photo.json().id }).first()).upload_id}`) && made.includes(`branding ${logo}`))
+})
