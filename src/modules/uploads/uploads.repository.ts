@@ -54,9 +54,9 @@ export function uploadsRepository (db: Knex) {
     },
 
     /**
-     * Ends the uses `usedBy` made of the store's uploads (but those of `keep`) and deletes the rows of those nothing else uses, answering
-     * their files' keys (see removeRows). The uploads are held first, as attach holds them, so a use being added
-     * meanwhile either commits first and keeps its upload, or waits and finds it gone.
+     * Ends the uses `usedBy` made of the store's uploads (but those of `keep`) and deletes the rows of those nothing
+     * else uses, answering their files' keys (see removeRows). The uploads are held first, as attach holds them, so a
+     * use being added meanwhile either commits first and keeps its upload, or waits and finds it gone.
      */
     async release (trx: Knex.Transaction, storeId: string, usedBy: string[], keep: string[] = []): Promise<string[]> {
       if (!usedBy.length) return []
