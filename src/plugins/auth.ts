@@ -124,6 +124,7 @@ export default fp(async (app) => {
     redis.on('ready', forget)
     app.addHook('onClose', async () => { redis.off('ready', forget) })
   }
+  app.addHook('onClose', () => cache.settled())
 
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as NonNullable<typeof route.config>
@@ -260,13 +261,14 @@ export default fp(async (app) => {
     const token = tokenOf(request)
     if (!token) return refuse(request, reply, token)
     const tokenHash = sha256(token)
-    const held = cache.credential(tokenHash, clock())
+    const now = clock()
+    const held = cache.credential(tokenHash, now)
     let entry = held ?? await load(token, tokenHash, request)
     if (!entry) return refuse(request, reply, token)
 
     if (!charge) {
       // No limiter call to read the markers with: a held credential is checked against them on its own.
-      if (held && !sameValues(await freshness.read(held.markers) ?? [], held.seen)) {
+      if (held && (now >= held.staleAt || !sameValues(await freshness.read(held.markers) ?? [], held.seen))) {
         entry = await load(token, tokenHash, request)
         if (!entry) return refuse(request, reply, token)
       }
@@ -281,10 +283,14 @@ export default fp(async (app) => {
     const verdict = await app.limiter.consume(`cred:${credential.type}:${credential.id}`, CREDENTIAL_WINDOWS, names.map(freshness.keyOf))
     const values = verdict.markers ?? null
     if (held) {
-      const now = values?.slice(0, held.markers.length) ?? null
-      if (!now || !sameValues(now, held.seen)) {
-        entry = await load(token, tokenHash, request, now)
+      const current = values?.slice(0, held.markers.length) ?? null
+      if (!current || !sameValues(current, held.seen)) {
+        entry = await load(token, tokenHash, request, current)
         if (!entry) return refuse(request, reply, token)
+      } else if (now >= held.staleAt) {
+        // Unchanged markers vouch for the entry (any change that could refuse it moves one); the backstop against
+        // a lost marker update reads it again beside this request, and what it finds refuses the next one.
+        cache.refresh(tokenHash, () => load(token, tokenHash, request, current))
       }
     }
     request.credential = entry.credential

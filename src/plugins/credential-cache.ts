@@ -11,7 +11,10 @@ export interface CredentialEntry {
   /** The markers' values read before the database was, in `markers` order. */
   seen: string[]
   expiresAt: number | null
-  /** When it is read again whatever its markers say (lib/freshness.ts `staleAfter`): a backstop only. */
+  /**
+   * When it is read again whatever its markers say (lib/freshness.ts `staleAfter`): a backstop only, read off the
+   * request's path (see `refresh`).
+   */
   staleAt: number
 }
 
@@ -30,14 +33,33 @@ export class CredentialCache {
   private readonly stores = new BoundedMap<StoreEntry>(MAX_ENTRIES)
   private readonly features = new BoundedMap<FeaturesEntry>(MAX_ENTRIES)
 
+  private readonly refreshing = new Map<string, Promise<void>>()
+
+  /** The entry until its credential expires; past its `staleAt` as well, which the caller checks. */
   credential (tokenHash: string, now: number): CredentialEntry | undefined {
     const entry = this.credentials.get(tokenHash)
     if (!entry) return undefined
-    if (now >= entry.staleAt || (entry.expiresAt !== null && now >= entry.expiresAt)) {
+    if (entry.expiresAt !== null && now >= entry.expiresAt) {
       this.credentials.delete(tokenHash)
       return undefined
     }
     return entry
+  }
+
+  /**
+   * Runs `load` (which keeps or forgets the entry) unless a read of the same credential is under way. For entries
+   * past their backstop age whose markers this request found unchanged: the entries an instance reads in its first
+   * seconds all reach that age within the same 20 s, and read on the requests' path they put a database query in
+   * each of them at once (p99 of a list read 11.6 -> 24 ms while it lasted).
+   */
+  refresh (tokenHash: string, load: () => Promise<unknown>): void {
+    if (this.refreshing.has(tokenHash)) return
+    this.refreshing.set(tokenHash, load().then(() => {}, () => {}).finally(() => this.refreshing.delete(tokenHash)))
+  }
+
+  /** Resolves once the reads `refresh` started have ended (the app waits for them as it closes). */
+  async settled (): Promise<void> {
+    await Promise.all(this.refreshing.values())
   }
 
   keepCredential (tokenHash: string, entry: CredentialEntry) { this.credentials.set(tokenHash, entry) }

@@ -116,6 +116,7 @@ t.test('credentials read together are read again spread over 40 to 60 seconds, n
     const count = (query: { sql: string }) => { if (/from `api_keys`/.test(query.sql)) reads++ }
     app.db.on('query', count)
     for (const key of keys) await probe(app, key.secret, tenant.storeId)
+    await app.credentialCache.settled()
     app.db.off('query', count)
     return reads
   }
@@ -123,4 +124,25 @@ t.test('credentials read together are read again spread over 40 to 60 seconds, n
   const at50 = await reread(50_000)
   // Each key is stale at 50 s with probability 1/2: all or none of 30 would happen once in 5e8 runs.
   t.ok(at50 > 0 && at50 < keys.length, `some, not all, at 50 s (${at50} of ${keys.length})`)
+})
+
+t.test('a key past its backstop age is served while it is read again beside the request; revoked without a marker update, the next request is refused', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock, routes: probeRoutes(['reviews']) })
+  const tenant = await makeTenant(app)
+  const key = await makeKey(app, tenant, 'viewer')
+  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
+  // A revocation whose marker update was lost (Redis failed past the retries): only the backstop can see it.
+  await app.db('api_keys').where({ id: key.id }).update({ revoked_at: clock() })
+  clock.advance(39_000)
+  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200, 'before its age (40 to 60 s), memory answers')
+  clock.advance(22_000)
+  let reads = 0
+  const count = (query: { sql: string }) => { if (/from `api_keys`/.test(query.sql)) reads++ }
+  app.db.on('query', count)
+  t.teardown(() => { app.db.off('query', count) })
+  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200, 'past it, the request is still served from memory')
+  await app.credentialCache.settled()
+  t.equal(reads, 1, 'and the key was read again once beside it')
+  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 401, 'the next request sees the revocation')
 })
