@@ -3,6 +3,7 @@ import { fileTypeFromBuffer } from 'file-type'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
+import { afterCommit } from '../../lib/freshness.js'
 import type { StoreEnv } from '../../types.js'
 import type { UploadsRepository } from './uploads.repository.js'
 import { IMAGE_EXTENSIONS, uploadKey, type BlobStorage } from './storage.js'
@@ -59,8 +60,10 @@ export function uploadsService ({ repo, storage, publicUrl, clock, warn = () => 
     async release (trx: Knex.Transaction, storeId: string, usedBy: string[], keep: string[] = []) {
       const files = await repo.release(trx, storeId, usedBy, keep)
       if (!files.length) return
-      trx.executionPromise.then(() => Promise.all(files.map((file) => storage.remove(file))), () => {})
-        .catch((err: Error) => warn({ err: { message: err.message }, storeId }, 'removing released upload files failed'))
+      afterCommit(trx, () => Promise.all(files.map((file) => storage.remove(file))).then(
+        () => {},
+        (err: Error) => warn({ err: { message: err.message }, storeId }, 'removing released upload files failed')
+      ))
     },
 
     /** The uploads of this store among `ids`, as review media; an id of another store or unknown is refused. */
