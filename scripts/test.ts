@@ -32,6 +32,7 @@ const STORAGE_INDEPENDENT = [
   /^test\/webhooks\/verify\.test\.ts$/,
   /^test\/config\//,
   /^test\/auth\/(permissions|passwords)\.test\.ts$/,
+  /^test\/lib\//,
   /^test\/admin\/hostile-forms\.test\.ts$/,
   /^sdk\/test\/generated\.test\.ts$/
 ]
