@@ -82,7 +82,7 @@ try {
     '',
     `OAuth token vs API key: **${(oauth.rps / key.rps).toFixed(2)}** (throughput ratio in the same run). Service RSS at the end: ${rss} MB. Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
     '',
-    'Access tokens are ES256 JWTs (ID tokens stay RS256, OpenID Connect\'s default). A grant is five statements: the client; the refresh token with its rotation record; the provider\'s grant joined with our connection, the membership, the client and the person; the successor; the rotation record, which consumes the old token. Then it signs a new access token. An OAuth GET checks the token\'s signature only when its credential is loaded (first use, a moved marker, or after a minute) and settles liveness with the grant\'s and person\'s markers in the limiter\'s one Redis call; an API key GET resolves its hash from memory the same way.'
+    'Access tokens are ES256 JWTs (ID tokens stay RS256, OpenID Connect\'s default). A grant is three statements: the refresh token joined with its rotation record, the provider\'s grant, our connection, the membership, the client and the person; the successor; the rotation record, which consumes the old token (the client\'s metadata is kept in memory once read). Then it signs a new access token. An OAuth GET checks the token\'s signature only when its credential is loaded (first use, a moved marker, or after a minute) and settles liveness with the grant\'s and person\'s markers in the limiter\'s one Redis call; an API key GET resolves its hash from memory the same way.'
   ].join('\n'))
 } finally {
   service.kill('SIGTERM')

@@ -3,16 +3,19 @@ import { errors as oidcErrors, type Adapter, type AdapterPayload } from 'oidc-pr
 import { sha256 } from '../src/lib/secrets.js'
 import type { Clock } from '../src/lib/clock.js'
 import { marker, type Freshness } from '../src/lib/freshness.js'
+import type { RefreshTokenRow } from '../src/modules/connectors/connections/grants.repository.js'
 
 /**
  * oidc-provider's Adapter contract on knex (MySQL and SQLite): one table keyed by model name + id.
  * Ids are stored as SHA-256 because an opaque token's value is its id; the payload drops `jti` for the same reason.
- * `Client` is served from oauth_clients (see clients.repository.ts), never from this table; `Grant` rows are read
- * through `findGrant`, which answers with the row's payload and may read more in the same query (provider.ts).
+ * `Client` is served from oauth_clients (see clients.repository.ts), never from this table; `Grant` and
+ * `RefreshToken` rows are read through `findGrant` and `findRefreshToken`, which may read more in the same query
+ * (provider.ts).
  */
 export interface ModelHooks {
   findClient: (id: string) => Promise<AdapterPayload | undefined>
   findGrant: (id: string) => Promise<string | undefined>
+  findRefreshToken: (idHash: string) => Promise<RefreshTokenRow | undefined>
   /** Records a grant the provider's models no longer hold as revoked (our connection, its audit entry). */
   onGrantRevoked: (grantId: string) => void
 }
@@ -30,7 +33,8 @@ export function knexAdapterFactory (db: Knex, clock: Clock, hooks: ModelHooks, f
       const row = {
         ...this.key(id),
         payload: JSON.stringify(rest),
-        grant_id: payload.grantId ?? null,
+        // A Grant row carries its own id, so a refresh token's read can join its grant (grants.repository.ts).
+        grant_id: payload.grantId ?? (this.model === 'Grant' ? id : null),
         uid_hash: payload.uid ? sha256(payload.uid) : null,
         user_code_hash: payload.userCode ? sha256(payload.userCode) : null,
         consumed_at: null,
@@ -40,15 +44,13 @@ export function knexAdapterFactory (db: Knex, clock: Clock, hooks: ModelHooks, f
     }
 
     private async read (where: Record<string, string>, id?: string): Promise<AdapterPayload | undefined> {
-      const query = db('oidc_models as m').where({ 'm.model': this.model, ...Object.fromEntries(Object.entries(where).map(([k, v]) => [`m.${k}`, v])) })
-      const row = this.model === 'RefreshToken'
-        ? await query.leftJoin('oauth_refresh_rotations as r', 'r.old_token_hash', 'm.id_hash').first('m.*', 'r.rotated_at')
-        : await query.first()
+      const row = this.model === 'RefreshToken' && where.id_hash
+        ? await hooks.findRefreshToken(where.id_hash)
+        : await db('oidc_models').where({ model: this.model, ...where }).first('payload', 'consumed_at as consumedAt')
       if (!row) return undefined
       const payload = JSON.parse(row.payload) as AdapterPayload
       if (id !== undefined) payload.jti = id
-      const consumedAt = row.consumed_at ?? row.rotated_at
-      if (consumedAt != null) payload.consumed = Math.floor(Number(consumedAt) / 1000)
+      if (row.consumedAt != null) payload.consumed = Math.floor(Number(row.consumedAt) / 1000)
       return payload
     }
 

@@ -9,7 +9,7 @@ import type { PeopleRepository } from '../src/modules/account/people.repository.
 import type { Freshness } from '../src/lib/freshness.js'
 import { knexAdapterFactory } from './adapter.js'
 import { compareClientSecret, type OauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
-import { entitles, type GrantChoice, type GrantsRepository, type LiveGrant } from '../src/modules/connectors/connections/grants.repository.js'
+import { entitles, type GrantChoice, type GrantsRepository, type LiveGrant, type ProviderGrant, type RefreshTokenRow } from '../src/modules/connectors/connections/grants.repository.js'
 import { ACCESS_TOKEN_ALG } from './keys.js'
 import { isDuplicateKey } from '../src/db.js'
 import { providerRequest } from './request-context.js'
@@ -53,9 +53,21 @@ export function createProvider (deps: ProviderDeps): Provider {
    */
   const checkedInRequest = new WeakMap<object, { grantId: string, live: LiveGrant | null }>()
 
-  async function findGrant (id: string): Promise<string | undefined> {
-    const found = await grants.withProviderGrant(id, clock())
+  /** A refresh token's grant, read with the token (hooks.findRefreshToken) for the Grant.find that follows it. */
+  const readWithToken = new WeakMap<object, ProviderGrant & { grantId: string }>()
+
+  async function findRefreshToken (idHash: string): Promise<RefreshTokenRow | undefined> {
+    const found = await grants.refreshTokenWithGrant(idHash, clock())
     const ctx = providerRequest.getStore()
+    if (found?.grant && ctx) readWithToken.set(ctx, found.grant)
+    return found?.token
+  }
+
+  async function findGrant (id: string): Promise<string | undefined> {
+    const ctx = providerRequest.getStore()
+    const early = ctx ? readWithToken.get(ctx) : undefined
+    if (early) readWithToken.delete(ctx!)
+    const found = early?.grantId === id ? early : await grants.withProviderGrant(id, clock())
     if (found && ctx) checkedInRequest.set(ctx, { grantId: id, live: found.live })
     return found?.payload
   }
@@ -105,7 +117,7 @@ export function createProvider (deps: ProviderDeps): Provider {
   }
 
   const configuration: Configuration = {
-    adapter: knexAdapterFactory(db, clock, { findClient: (id) => clients.metadata(id), findGrant, onGrantRevoked: deps.onGrantRevoked }, deps.fresh),
+    adapter: knexAdapterFactory(db, clock, { findClient: (id) => clients.metadata(id), findGrant, findRefreshToken, onGrantRevoked: deps.onGrantRevoked }, deps.fresh),
     jwks: { keys: deps.keys as Configuration['jwks'] extends { keys: infer K } | undefined ? K : never },
     cookies: {
       keys: cookieKeys(deps.secretKey),

@@ -1,4 +1,5 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
 import * as oidc from 'openid-client'
 import { call, manualClock } from '../helper.js'
 import { removeExpiredModels } from '../../oauth/adapter.js'
@@ -37,19 +38,36 @@ t.test('a rotated refresh token keeps working for 90 days from its last use', as
   t.ok(lifetime > 89 * 86_400 && lifetime <= 90 * 86_400, `lifetime ${lifetime}s is 90 days from this use`)
 })
 
-t.test('a refresh grant reads the grant, its connection, membership and person in one query, and not the client the instance has read: four statements in all', async (t) => {
-  const { app, config, tokens } = await connected(t)
+/** Counts the statements `app` sends to its database until the test ends. */
+function statementsOf (t: Test, app: FastifyInstance): string[] {
   const statements: string[] = []
   const count = (query: { sql: string }) => { statements.push(query.sql) }
   app.db.on('query', count)
   t.teardown(() => { app.db.off('query', count) })
+  return statements
+}
+
+t.test('a refresh grant reads the token with its grant, connection, membership and person in one query, and not the client the instance has read: three statements in all', async (t) => {
+  const { app, config, tokens } = await connected(t)
+  const statements = statementsOf(t, app)
   const next = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
   t.ok(next.access_token)
-  // refresh token (+ its rotation record), grant (+ connection, membership, client, person), successor, rotation
+  // refresh token (+ its rotation record, grant, connection, membership, client, person), successor, rotation
   // record (which consumes the old token); the client was read by the code exchange before
-  t.equal(statements.length, 4, statements.join('\n'))
+  t.equal(statements.length, 3, statements.join('\n'))
   t.equal(statements.filter((sql) => /from [`"]?oauth_clients[`"]? where/i.test(sql)).length, 0, 'the client is not read again')
   t.equal(statements.filter((sql) => /\bpeople\b/.test(sql)).length, 1, 'the person comes with the grant')
+})
+
+t.test('a grant whose row does not carry its own id (written before rows did) is read on its own, and the refresh still rotates', async (t) => {
+  const { app, config, tokens } = await connected(t)
+  const { grant_id: grantId } = await app.db('oidc_models').where({ model: 'RefreshToken', id_hash: sha256(tokens.refresh_token!) }).first('grant_id')
+  t.equal(await app.db('oidc_models').where({ model: 'Grant', grant_id: grantId }).update({ grant_id: null }), 1, 'the grant\'s row carried its id')
+  const statements = statementsOf(t, app)
+  const next = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
+  t.ok(next.access_token)
+  t.equal(statements.length, 4, statements.join('\n'))
+  t.equal(statements.filter((sql) => /\bpeople\b/.test(sql)).length, 2, 'the grant\'s own read joins the person again')
 })
 
 t.test('two refreshes of one token sent at once both get the same new pair, and only that pair\'s refresh token goes on', async (t) => {

@@ -53,33 +53,70 @@ export function entitles (grant: LiveGrant, personId: string): boolean {
   return grant.personId === personId && roleRank(grant.memberRole) >= roleRank(grant.role)
 }
 
+/** The provider's Grant row (its payload, for the provider's own Grant model) and whether the API would honour it. */
+export interface ProviderGrant { payload: string, live: LiveGrant | null }
+
+/** A refresh token's row as the provider's adapter reads it: consumed when it was, or when it was rotated. */
+export interface RefreshTokenRow { payload: string, consumedAt: number | string | null }
+
+/** What decides whether a grant is live, selected by `joinLiveness` beside the provider's Grant row `m`. */
+const LIVENESS_COLUMNS = ['g.*', 'm.payload as grant_payload', 'm.expires_at as grant_expires_at', 'ms.role as member_role',
+  'c.id as client_found', 'c.org_id as client_org_id', 'p.email as person_email', 'p.name as person_name']
+
+/** Our record of the grant `onGrant` names, and the membership, client and person it depends on. */
+function joinLiveness (query: Knex.QueryBuilder, onGrant: (join: Knex.JoinClause) => void): Knex.QueryBuilder {
+  return query
+    .leftJoin('oauth_grants as g', function () { onGrant(this) })
+    .leftJoin('memberships as ms', function () { this.on('ms.org_id', 'g.org_id').andOn('ms.person_id', 'g.person_id') })
+    .leftJoin('oauth_clients as c', 'c.id', 'g.client_id')
+    .leftJoin('people as p', 'p.id', 'g.person_id')
+}
+
+/**
+ * Live: our record is not revoked, the provider's grant has not expired, the client is the operator's or the
+ * grant's organization's own, and the person is still a member (with the role, compared by `entitles`).
+ */
+function providerGrantOf (row: Record<string, unknown>, now: number): ProviderGrant {
+  const expiresAt = row.grant_expires_at == null ? null : Number(row.grant_expires_at)
+  const live = row.id != null && row.revoked_at == null && row.member_role != null && row.person_email != null &&
+    (expiresAt == null || expiresAt > now) &&
+    row.client_found != null && (row.client_org_id == null || row.client_org_id === row.org_id)
+  return {
+    payload: row.grant_payload as string,
+    live: live
+      ? { ...toChoice(row as unknown as Row), memberRole: row.member_role as Role, expiresAt, person: { email: row.person_email as string, name: row.person_name as string | null } }
+      : null
+  }
+}
+
 export function grantsRepository (db: Knex) {
   /**
-   * One query for the credential resolver and the token endpoint: the provider's grant row (its payload, for the
-   * provider's own Grant model) and whether the grant is live: our record is not revoked, the provider's grant
-   * has not expired, the client is the operator's or the grant's organization's own, and the person is still a
-   * member (with the role, compared by `entitles`). Undefined when the provider has no such grant.
+   * One query for the credential resolver and the token endpoint: the provider's grant row and whether the grant is
+   * live (`providerGrantOf`). Undefined when the provider has no such grant.
    */
-  async function withProviderGrant (id: string, now: number): Promise<{ payload: string, live: LiveGrant | null } | undefined> {
-    const row = await db('oidc_models as m')
-      .leftJoin('oauth_grants as g', function () { this.onVal('g.id', id) })
-      .leftJoin('memberships as ms', function () { this.on('ms.org_id', 'g.org_id').andOn('ms.person_id', 'g.person_id') })
-      .leftJoin('oauth_clients as c', 'c.id', 'g.client_id')
-      .leftJoin('people as p', 'p.id', 'g.person_id')
+  async function withProviderGrant (id: string, now: number): Promise<ProviderGrant | undefined> {
+    const row = await joinLiveness(db('oidc_models as m'), (join) => join.onVal('g.id', id))
       .where({ 'm.model': 'Grant', 'm.id_hash': sha256(id) })
-      .first('g.*', 'm.payload as grant_payload', 'm.expires_at as grant_expires_at', 'ms.role as member_role',
-        'c.id as client_found', 'c.org_id as client_org_id', 'p.email as person_email', 'p.name as person_name')
+      .first(LIVENESS_COLUMNS)
+    return row ? providerGrantOf(row, now) : undefined
+  }
+
+  /**
+   * A refresh grant's first read: the token (with its rotation record, which consumes it) and, in the same query,
+   * its grant as withProviderGrant reads it, which the provider asks for next. `grant` is null when the token names
+   * no grant or its Grant row predates rows carrying their own id in grant_id (the provider's read then asks).
+   */
+  async function refreshTokenWithGrant (idHash: string, now: number): Promise<{ token: RefreshTokenRow, grant: ProviderGrant & { grantId: string } | null } | undefined> {
+    const tokens = db('oidc_models as t')
+      .leftJoin('oauth_refresh_rotations as r', 'r.old_token_hash', 't.id_hash')
+      .leftJoin('oidc_models as m', function () { this.on('m.grant_id', 't.grant_id').andOnVal('m.model', 'Grant') })
+    const row = await joinLiveness(tokens, (join) => join.on('g.id', 't.grant_id'))
+      .where({ 't.model': 'RefreshToken', 't.id_hash': idHash })
+      .first(['t.payload as token_payload', 't.consumed_at as token_consumed_at', 'r.rotated_at as token_rotated_at', 't.grant_id as token_grant_id', ...LIVENESS_COLUMNS])
     if (!row) return undefined
-    const expiresAt = row.grant_expires_at == null ? null : Number(row.grant_expires_at)
-    const live = row.id != null && row.revoked_at == null && row.member_role != null && row.person_email != null &&
-      (expiresAt == null || expiresAt > now) &&
-      row.client_found != null && (row.client_org_id == null || row.client_org_id === row.org_id)
-    return {
-      payload: row.grant_payload as string,
-      live: live
-        ? { ...toChoice(row as Row), memberRole: row.member_role as Role, expiresAt, person: { email: row.person_email as string, name: row.person_name as string | null } }
-        : null
-    }
+    const token = { payload: row.token_payload as string, consumedAt: (row.token_consumed_at ?? row.token_rotated_at) as number | string | null }
+    const grant = row.grant_payload == null ? null : { grantId: row.token_grant_id as string, ...providerGrantOf(row, now) }
+    return { token, grant }
   }
 
   return {
@@ -109,6 +146,7 @@ export function grantsRepository (db: Knex) {
     },
 
     withProviderGrant,
+    refreshTokenWithGrant,
 
     async touch (id: string, now: number, everyMs: number) {
       await db('oauth_grants').where({ id })
