@@ -144,6 +144,15 @@ export function sharedApp (): Promise<FastifyInstance> {
   return shared.app
 }
 
+/** The SQL `app` sends to its database from now until the test ends, only statements `matching` if given. */
+export function statementsOf (t: Test, app: FastifyInstance, matching?: RegExp): string[] {
+  const statements: string[] = []
+  const listen = (query: { sql: string }) => { if (!matching || matching.test(query.sql)) statements.push(query.sql) }
+  app.db.on('query', listen)
+  t.teardown(() => { app.db.off('query', listen) })
+  return statements
+}
+
 export interface Call extends Omit<InjectOptions, 'headers'> {
   key?: string
   store?: string | null

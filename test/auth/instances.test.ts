@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { base62 } from '../../src/lib/ids.js'
 import type { Credential } from '../../src/types.js'
-import { build, call, manualClock, onMysql, probeRoutes } from '../helper.js'
+import { build, call, manualClock, onMysql, probeRoutes, statementsOf } from '../helper.js'
 import { addMember, makeKey, makeTenant, type Tenant } from '../factories.js'
 import { connect, makeClient, serve } from '../oauth/oauth-helper.js'
 
@@ -95,10 +95,7 @@ t.test('a warm store-scoped request makes no database query with Redis, and read
   const app = await build(t, { routes: probeRoutes(['reviews']) })
   const tenant = await makeTenant(app)
   t.equal((await probe(app, tenant.key, tenant.storeId)).statusCode, 200)
-  const queries: string[] = []
-  const count = (query: { sql: string }) => { queries.push(query.sql) }
-  app.db.on('query', count)
-  t.teardown(() => { app.db.off('query', count) })
+  const queries = statementsOf(t, app)
   t.equal((await probe(app, tenant.key, tenant.storeId)).statusCode, 200)
   if (onMysql) t.same(queries, [], 'key, store, role, scopes, plan and limit settled from memory and one Redis call')
   else t.ok(queries.some((sql) => /api_keys/.test(sql)) && queries.some((sql) => /store_envs/.test(sql)), 'no Redis: key and store read again')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { build, statementsOf } from '../helper.js'
 import { oauthClients } from '../../src/modules/connectors/connections/oauth-clients.repository.js'
 import { makeClient } from './oauth-helper.js'
 
@@ -7,10 +7,7 @@ t.test('a client\'s provider metadata is read from the database once per instanc
   const app = await build(t)
   const { id } = await makeClient(app)
   const clients = oauthClients(app.db, app.clock)
-  const reads: string[] = []
-  const count = (query: { sql: string }) => { if (/oauth_clients/.test(query.sql)) reads.push(query.sql) }
-  app.db.on('query', count)
-  t.teardown(() => { app.db.off('query', count) })
+  const reads = statementsOf(t, app, /oauth_clients/)
   const first = await clients.metadata(id)
   const second = await clients.metadata(id)
   t.equal(reads.length, 1, reads.join('\n'))

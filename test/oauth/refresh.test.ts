@@ -1,7 +1,6 @@
-import t, { type Test } from 'tap'
-import type { FastifyInstance } from 'fastify'
+import t from 'tap'
 import * as oidc from 'openid-client'
-import { call, manualClock } from '../helper.js'
+import { call, manualClock, statementsOf } from '../helper.js'
 import { removeExpiredModels } from '../../oauth/adapter.js'
 import { sha256 } from '../../src/lib/secrets.js'
 import { connected } from './oauth-helper.js'
@@ -37,15 +36,6 @@ t.test('a rotated refresh token keeps working for 90 days from its last use', as
   const lifetime = Number(introspected.exp) - Math.floor(Date.now() / 1000)
   t.ok(lifetime > 89 * 86_400 && lifetime <= 90 * 86_400, `lifetime ${lifetime}s is 90 days from this use`)
 })
-
-/** Counts the statements `app` sends to its database until the test ends. */
-function statementsOf (t: Test, app: FastifyInstance): string[] {
-  const statements: string[] = []
-  const count = (query: { sql: string }) => { statements.push(query.sql) }
-  app.db.on('query', count)
-  t.teardown(() => { app.db.off('query', count) })
-  return statements
-}
 
 t.test('a refresh grant reads the token with its grant, connection, membership and person in one query, and not the client the instance has read: three statements in all', async (t) => {
   const { app, config, tokens } = await connected(t)
