@@ -1,15 +1,5 @@
 import type { Redis } from 'ioredis'
-import { base62 } from './ids.js'
 import type { Clock } from './clock.js'
-
-// An entry's id only tells it apart from other entries of the same key at the same millisecond: this instance's
-// random prefix and a counter do, without drawing random bytes on every request.
-const INSTANCE = base62(8)
-let entries = 0
-function entryId (): string {
-  entries = (entries + 1) % 0x7fffffff
-  return `${INSTANCE}${entries}`
-}
 
 export interface Window { ms: number, limit: number }
 
@@ -24,8 +14,8 @@ export interface Verdict {
   markers?: string[] | null
 }
 
-/** One counted request: its time, and an id that tells it apart from others at the same millisecond. */
-export interface Entry { at: number, id: string }
+/** One counted request: its time (requests of the same millisecond count the same). */
+export interface Entry { at: number }
 
 /**
  * Sliding-log limiter over several windows at once: a request is admitted only when every window has room,
@@ -81,71 +71,79 @@ export class MemoryStore implements RateLimitStore {
   }
 }
 
-// KEYS[1]: the log, KEYS[2..]: markers to read; ARGV: now, member, then (window ms, limit) pairs. Returns count and
-// oldest per window, then each marker's value ('' when missing): freshness costs no round trip of its own.
-// The oldest entry of a window is looked up only where verdictOf uses it (the window the caller is told about: least
-// remaining, the first on a tie; and any window that refuses); elsewhere it is -1. Each redis.call costs the script
-// about a microsecond, and this script runs on every request.
-const SCRIPT = `
+// The log of a key is one string: the times of its counted requests, ascending, each an 8-byte big-endian double
+// (exact for integer milliseconds). A sorted set did the same with a command per window; each command a script
+// makes costs Redis about as much as the work it asks for, and this script runs on every request, so it reads the
+// log and the markers in one MGET, counts every window by binary search, and writes the log back (trimmed to the
+// longest window) in one SET when the request is admitted.
+// KEYS[1]: the log, KEYS[2..]: markers to read; ARGV: now, then (window ms, limit) pairs. Returns count and oldest
+// (-1: none) per window, then each marker's value ('' when missing): freshness costs no round trip of its own.
+const LOG = `
+local log = ''
+local function at (i) return (struct.unpack('>d', log, i * 8 - 7)) end
+-- The first entry later than t (size + 1 when none): entries at t itself lie outside a window ending after t.
+local function after (t, size)
+  local lo, hi = 1, size + 1
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if at(mid) > t then hi = mid else lo = mid + 1 end
+  end
+  return lo
+end
+`
+const HIT = LOG + `
+local values = redis.call('MGET', unpack(KEYS))
+log = values[1] or ''
+local size = #log / 8
 local now = tonumber(ARGV[1])
-local n = (#ARGV - 2) / 2
-local ms, limit, count = {}, {}, {}
-local longest = 0
-for w = 1, n do
-  ms[w] = tonumber(ARGV[1 + 2 * w])
-  limit[w] = tonumber(ARGV[2 + 2 * w])
-  if ms[w] > longest then longest = ms[w] end
+local out, admit, longest = {}, true, 0
+for w = 1, (#ARGV - 1) / 2 do
+  local ms, limit = tonumber(ARGV[2 * w]), tonumber(ARGV[2 * w + 1])
+  if ms > longest then longest = ms end
+  local first = after(now - ms, size)
+  local count = size - first + 1
+  if count >= limit then admit = false end
+  out[2 * w - 1] = count
+  out[2 * w] = count > 0 and at(first) or -1
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - longest)
-local admit = true
-for w = 1, n do
-  if ms[w] == longest then
-    count[w] = redis.call('ZCARD', KEYS[1])
-  else
-    count[w] = redis.call('ZCOUNT', KEYS[1], now - ms[w] + 1, '+inf')
-  end
-  if count[w] >= limit[w] then admit = false end
+if admit and longest > 0 then
+  local keep, here = after(now - longest, size), after(now, size)
+  redis.call('SET', KEYS[1], log:sub(keep * 8 - 7, here * 8 - 8) .. struct.pack('>d', now) .. log:sub(here * 8 - 7), 'PX', longest)
 end
-local tightest, least = 1, nil
-for w = 1, n do
-  local used = count[w]
-  if admit then used = used + 1 end
-  local remaining = math.max(0, limit[w] - used)
-  if least == nil or remaining < least then
-    least = remaining
-    tightest = w
-  end
-end
-local out = {}
-for w = 1, n do
-  local oldest = -1
-  if count[w] > 0 and (w == tightest or count[w] >= limit[w]) then
-    oldest = redis.call('ZRANGEBYSCORE', KEYS[1], now - ms[w] + 1, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2] or -1
-  end
-  out[#out + 1] = count[w]
-  out[#out + 1] = oldest
-end
-if admit then
-  redis.call('ZADD', KEYS[1], now, ARGV[2])
-  redis.call('PEXPIRE', KEYS[1], longest)
-end
-for i = 2, #KEYS do out[#out + 1] = redis.call('GET', KEYS[i]) or '' end
+for i = 2, #KEYS do out[#out + 1] = values[i] or '' end
 return out
 `
+// KEYS[1]: the log; ARGV[1]: the time of one entry to take out (any of that millisecond: they count the same).
+const REMOVE = LOG + `
+log = redis.call('GET', KEYS[1]) or ''
+local i = after(tonumber(ARGV[1]), #log / 8) - 1
+if i < 1 or at(i) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], log:sub(1, i * 8 - 8) .. log:sub(i * 8 + 1), 'KEEPTTL')
+return 1
+`
+
+type Script = (...args: Array<string | number>) => Promise<unknown>
 
 export class RedisStore implements RateLimitStore {
-  constructor (private readonly redis: Redis, private readonly prefix = 'eh:rl:') {
-    // No numberOfKeys: the caller passes it, as the number of markers varies (ioredis defineCommand).
-    redis.defineCommand('ehRateLimit', { lua: SCRIPT })
+  private readonly hitScript: Script
+  private readonly removeScript: Script
+
+  constructor (redis: Redis, private readonly prefix = 'eh:rlog:') {
+    // No numberOfKeys for the hit: the caller passes it, as the number of markers varies (ioredis defineCommand).
+    redis.defineCommand('ehRateLimit', { lua: HIT })
+    redis.defineCommand('ehRateLimitRemove', { lua: REMOVE, numberOfKeys: 1 })
+    const commands = redis as unknown as Record<string, Script>
+    this.hitScript = commands.ehRateLimit.bind(redis)
+    this.removeScript = commands.ehRateLimitRemove.bind(redis)
   }
 
   async hit (key: string, windows: Window[], entry: Entry, markers: string[] = []) {
     // One argument list built in place: this runs on every request.
     const argv: Array<string | number> = [1 + markers.length, this.prefix + key]
     for (const marker of markers) argv.push(marker)
-    argv.push(entry.at, `${entry.at}-${entry.id}`)
+    argv.push(entry.at)
     for (const w of windows) argv.push(w.ms, w.limit)
-    const raw = await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<Array<number | string>>>).ehRateLimit(...argv)
+    const raw = await this.hitScript(...argv) as Array<number | string>
     const counts = windows.map((_, i) => {
       const oldest = Number(raw[i * 2 + 1])
       return { count: Number(raw[i * 2]), oldest: oldest < 0 ? null : oldest }
@@ -156,7 +154,7 @@ export class RedisStore implements RateLimitStore {
   }
 
   async remove (key: string, entry: Entry) {
-    await this.redis.zrem(this.prefix + key, `${entry.at}-${entry.id}`)
+    await this.removeScript(this.prefix + key, entry.at)
   }
 }
 
@@ -201,7 +199,7 @@ export class RateLimiter {
   }
 
   private async count (key: string, windows: Window[], markers: string[] | undefined, counted?: Counted): Promise<Verdict> {
-    const entry = { at: this.options.clock(), id: entryId() }
+    const entry = { at: this.options.clock() }
     let store = this.options.store
     let hit
     try {

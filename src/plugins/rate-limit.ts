@@ -36,7 +36,7 @@ export default fp(async (app) => {
   const memory = new MemoryStore()
   let lastWarn = 0
   const limiter = new RateLimiter({
-    store: app.redis ? new RedisStore(app.redis, `${app.redisPrefix}rl:`) : memory,
+    store: app.redis ? new RedisStore(app.redis, `${app.redisPrefix}rlog:`) : memory,
     fallback: app.redis ? memory : undefined,
     clock: app.clock,
     onStoreError: (err) => {
