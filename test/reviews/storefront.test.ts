@@ -19,6 +19,7 @@ t.test('a storefront review from an allowed origin is stored pending and answere
   t.equal(res.statusCode, 201)
   t.match(res.json(), { id: /^rev_/, status: 'pending' })
   t.equal(res.headers['access-control-allow-origin'], 'https://shop.example')
+  t.equal(res.headers['access-control-expose-headers'], 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After', 'the widget may read its budget')
   t.match(String(res.headers.vary), /Origin/)
 })
 
