@@ -132,10 +132,10 @@ export default fp(async (app) => {
       addOriginToVaryHeader(reply)
       const origin = request.headers.origin
       if (origin === undefined || request.routeOptions.config?.auth !== 'storefront') return next()
+      // Anything thrown on the way reaches the error handler instead of leaving the request waiting.
       storeOf(request).then(({ store }) => {
         if (store && originAllowed(store, origin)) reply.header('Access-Control-Allow-Origin', origin).header('Access-Control-Expose-Headers', EXPOSED)
-        next()
-      }, next)
+      }).then(() => next(), next)
     }
   })
 
