@@ -74,10 +74,12 @@ export class MemoryStore implements RateLimitStore {
 // The log of a key is one string: the times of its counted requests, ascending, each an 8-byte big-endian double
 // (exact for integer milliseconds). A sorted set did the same with a command per window; each command a script
 // makes costs Redis about as much as the work it asks for, and this script runs on every request, so it reads the
-// log and the markers in one MGET, counts every window by binary search, and writes the log back (trimmed to the
-// longest window) in one SET when the request is admitted.
-// KEYS[1]: the log, KEYS[2..]: markers to read; ARGV: now, then (window ms, limit) pairs. Returns count and oldest
-// (-1: none) per window, then each marker's value ('' when missing): freshness costs no round trip of its own.
+// logs and the markers in one MGET, counts every window by binary search, and writes a log back (trimmed to the
+// longest window) in one SET when its request is admitted.
+// One call settles every request of a batch (RedisStore.hit), in order: a key that appears twice sees the first
+// request's entry. KEYS: per request its log, then the markers to read. ARGV[1]: how many requests; then per request
+// its number of keys, its number of windows, its time, and (window ms, limit) pairs. Returns per request the count
+// and oldest (-1: none) per window, then each marker's value ('' when missing): freshness costs no round trip.
 const LOG = `
 local log = ''
 local function at (i) return (struct.unpack('>d', log, i * 8 - 7)) end
@@ -93,24 +95,33 @@ end
 `
 const HIT = LOG + `
 local values = redis.call('MGET', unpack(KEYS))
-log = values[1] or ''
-local size = #log / 8
-local now = tonumber(ARGV[1])
-local out, admit, longest = {}, true, 0
-for w = 1, (#ARGV - 1) / 2 do
-  local ms, limit = tonumber(ARGV[2 * w]), tonumber(ARGV[2 * w + 1])
-  if ms > longest then longest = ms end
-  local first = after(now - ms, size)
-  local count = size - first + 1
-  if count >= limit then admit = false end
-  out[2 * w - 1] = count
-  out[2 * w] = count > 0 and at(first) or -1
+local written, out = {}, {}
+local k, a = 1, 2
+for _ = 1, tonumber(ARGV[1]) do
+  local keys, windows, now = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  a = a + 3
+  local key = KEYS[k]
+  log = written[key] or values[k] or ''
+  local size = #log / 8
+  local admit, longest = true, 0
+  for _ = 1, windows do
+    local ms, limit = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+    a = a + 2
+    if ms > longest then longest = ms end
+    local first = after(now - ms, size)
+    local count = size - first + 1
+    if count >= limit then admit = false end
+    out[#out + 1] = count
+    out[#out + 1] = count > 0 and at(first) or -1
+  end
+  if admit and longest > 0 then
+    local keep, here = after(now - longest, size), after(now, size)
+    written[key] = log:sub(keep * 8 - 7, here * 8 - 8) .. struct.pack('>d', now) .. log:sub(here * 8 - 7)
+    redis.call('SET', key, written[key], 'PX', longest)
+  end
+  for i = k + 1, k + keys - 1 do out[#out + 1] = values[i] or '' end
+  k = k + keys
 end
-if admit and longest > 0 then
-  local keep, here = after(now - longest, size), after(now, size)
-  redis.call('SET', KEYS[1], log:sub(keep * 8 - 7, here * 8 - 8) .. struct.pack('>d', now) .. log:sub(here * 8 - 7), 'PX', longest)
-end
-for i = 2, #KEYS do out[#out + 1] = values[i] or '' end
 return out
 `
 // KEYS[1]: the log; ARGV[1]: the time of one entry to take out (any of that millisecond: they count the same).
@@ -124,9 +135,15 @@ return 1
 
 type Script = (...args: Array<string | number>) => Promise<unknown>
 
+interface Pending { key: string, windows: Window[], at: number, markers: string[], resolve: (hit: Hit) => void, reject: (err: unknown) => void }
+
+/** Requests of one call at most: a script holds Redis for its whole run. */
+const MOST = 32
+
 export class RedisStore implements RateLimitStore {
   private readonly hitScript: Script
   private readonly removeScript: Script
+  private pending: Pending[] = []
 
   constructor (redis: Redis, private readonly prefix = 'eh:rlog:') {
     // No numberOfKeys for the hit: the caller passes it, as the number of markers varies (ioredis defineCommand).
@@ -137,20 +154,45 @@ export class RedisStore implements RateLimitStore {
     this.removeScript = commands.ehRateLimitRemove.bind(redis)
   }
 
-  async hit (key: string, windows: Window[], entry: Entry, markers: string[] = []) {
-    // One argument list built in place: this runs on every request.
-    const argv: Array<string | number> = [1 + markers.length, this.prefix + key]
-    for (const marker of markers) argv.push(marker)
-    argv.push(entry.at)
-    for (const w of windows) argv.push(w.ms, w.limit)
-    const raw = await this.hitScript(...argv) as Array<number | string>
-    const counts = windows.map((_, i) => {
-      const oldest = Number(raw[i * 2 + 1])
-      return { count: Number(raw[i * 2]), oldest: oldest < 0 ? null : oldest }
+  /**
+   * The requests that arrive while the event loop works through one batch of ready sockets go to Redis as one
+   * script call, sent once that batch is done (or at MOST): a call's fixed cost, in Redis and in the client, was
+   * most of what a request's limit cost.
+   */
+  hit (key: string, windows: Window[], entry: Entry, markers: string[] = []): Promise<Hit> {
+    return new Promise((resolve, reject) => {
+      const size = this.pending.push({ key: this.prefix + key, windows, at: entry.at, markers, resolve, reject })
+      if (size === 1) setImmediate(this.flush)
+      else if (size === MOST) this.flush()
     })
-    const values: string[] = []
-    for (let i = windows.length * 2; i < raw.length; i++) values.push(String(raw[i]))
-    return { counts, markers: values }
+  }
+
+  private readonly flush = () => {
+    const batch = this.pending
+    if (!batch.length) return
+    this.pending = []
+    const keys: string[] = []
+    const argv: Array<string | number> = [batch.length]
+    for (const p of batch) {
+      keys.push(p.key)
+      for (const marker of p.markers) keys.push(marker)
+      argv.push(1 + p.markers.length, p.windows.length, p.at)
+      for (const w of p.windows) argv.push(w.ms, w.limit)
+    }
+    this.hitScript(keys.length, ...keys, ...argv).then((raw) => {
+      const out = raw as Array<number | string>
+      let i = 0
+      for (const p of batch) {
+        const counts = []
+        for (let w = 0; w < p.windows.length; w++, i += 2) {
+          const oldest = Number(out[i + 1])
+          counts.push({ count: Number(out[i]), oldest: oldest < 0 ? null : oldest })
+        }
+        const values: string[] = []
+        for (let m = 0; m < p.markers.length; m++) values.push(String(out[i++]))
+        p.resolve({ counts, markers: values })
+      }
+    }, (err: unknown) => { for (const p of batch) p.reject(err) })
   }
 
   async remove (key: string, entry: Entry) {

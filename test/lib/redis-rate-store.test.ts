@@ -70,3 +70,48 @@ t.test('the markers asked for come back in order, empty when missing', async (t)
   const seen = await hit(T0, [`${prefix}m1`, `${prefix}missing`])
   t.same(seen.markers, ['one', ''])
 })
+
+/** The commands the store sends from now on, by name; a first call has loaded the script (else EVAL follows). */
+async function commandsSent (redis: Redis, store: RedisStore): Promise<string[]> {
+  await store.hit('warm-up', WINDOWS, { at: T0 })
+  const sent: string[] = []
+  const send = redis.sendCommand.bind(redis)
+  redis.sendCommand = (command, stream) => { sent.push(command.name); return send(command, stream) }
+  return sent
+}
+
+t.test('the requests of one turn are settled in one script call, in order, each with its own answer', async (t) => {
+  const { redis, prefix, store } = await setup(t)
+  await redis.set(`${prefix}m`, 'v')
+  const sent = await commandsSent(redis, store)
+  const [first, other, second] = await Promise.all([
+    store.hit('k', WINDOWS, { at: T0 }),
+    store.hit('other', WINDOWS, { at: T0 + 1 }, [`${prefix}m`]),
+    store.hit('k', WINDOWS, { at: T0 + 2 })
+  ])
+  t.same(sent, ['evalsha'], 'one call')
+  t.same(first.counts[0], { count: 0, oldest: null })
+  t.same(second.counts[0], { count: 1, oldest: T0 }, 'the second request of a key sees the first one counted')
+  t.same([first.markers, other.markers, second.markers], [[], ['v'], []])
+})
+
+t.test('a request refused within a batch is not counted for the next one of its key', async (t) => {
+  const { store } = await setup(t)
+  const answers = await Promise.all(Array.from({ length: 5 }, () => store.hit('k', WINDOWS, { at: T0 })))
+  t.same(answers.map((a) => a.counts[0].count), [0, 1, 2, 3, 3], 'three admitted, then two refused at 3')
+})
+
+t.test('a turn of more than 32 requests goes in calls of 32 at most', async (t) => {
+  const { redis, store } = await setup(t)
+  const sent = await commandsSent(redis, store)
+  await Promise.all(Array.from({ length: 40 }, (_, i) => store.hit(`k${i}`, WINDOWS, { at: T0 })))
+  t.same(sent, ['evalsha', 'evalsha'])
+})
+
+t.test('a failed call fails every request of its batch', async (t) => {
+  const redis = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null })
+  t.teardown(() => redis.disconnect())
+  const store = new RedisStore(redis, 'eh-test:')
+  const answers = await Promise.allSettled([store.hit('a', WINDOWS, { at: T0 }), store.hit('b', WINDOWS, { at: T0 })])
+  t.same(answers.map((a) => a.status), ['rejected', 'rejected'])
+})
