@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { ALL_PRODUCTS, rebuildStore } from '../src/modules/analytics/rollups.js'
 import { periodRowsTable } from './analytics-rows.js'
 import { CONNECTIONS, DURATION, record } from './lib.js'
-import { benchService, figureTable, startCompiledService, startProcess, wrk } from './wrk.js'
+import { benchService, figureTable, nodeFlagsOf, startCompiledService, startProcess, wrk } from './wrk.js'
 import { PRODUCTS, REVIEWS, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
 // 200 requests a minute per key: at ~10,000 req/s across the targets, 12,000 keys keep every key under it.
@@ -63,7 +63,7 @@ try {
   const figures = [anchor, ...targets.map(([name, path]) => wrk(`GET ${path.split('?')[0]}: ${name}`, PORT, path, keyed))]
   const worst = Math.max(...figures.slice(1).map((f) => f.p99))
   record('analytics', 'bench:analytics — analytics reads over 1,000,000 reviews, service in its own process (MySQL + Redis, wrk)', [
-    `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node dist/src/server.js\` (as npm start runs it); the bare route in a third process; ${KEYS} viewer keys in rotation. One store holds ${REVIEWS} reviews.`,
+    `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node ${nodeFlagsOf('start').join(' ')} dist/src/server.js\` (as npm start runs it); the bare route in a third process; ${KEYS} viewer keys in rotation. One store holds ${REVIEWS} reviews.`,
     '',
     figureTable(figures),
     '',

@@ -17,7 +17,7 @@ import { eventId } from '../src/modules/events/events.repository.js'
 import { record } from './lib.js'
 import { oauthMinter } from './oauth-tokens.js'
 import { freshness, marker } from '../src/lib/freshness.js'
-import { startCompiledService, startProcess, wrk as runWrk, type WrkFigure } from './wrk.js'
+import { nodeFlagsOf, startCompiledService, startProcess, wrk as runWrk, type WrkFigure } from './wrk.js'
 import { EVENTS, PRODUCTS, REVIEWS, seedEvents, seedKeys, seedReviews, seedStore } from './read-seed.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
@@ -129,7 +129,7 @@ try {
   const apiKey = figures[2]
   const oauth = figures[3]
   record('read', 'bench:read — the read path, service in its own process (MySQL + Redis, wrk)', [
-    `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node dist/src/server.js\` (as npm start runs it); the bare route in a third process. ${KEYS} viewer keys and ${TOKENS} OAuth tokens in rotation, each used once in a warm-up first. One store holds ${REVIEWS} reviews and ${EVENTS} events.`,
+    `wrk -t2 -c${CONNECTIONS} -d${DURATION}s per target from its own process; the service started as \`node ${nodeFlagsOf('start').join(' ')} dist/src/server.js\` (as npm start runs it); the bare route in a third process. ${KEYS} viewer keys and ${TOKENS} OAuth tokens in rotation, each used once in a warm-up first. One store holds ${REVIEWS} reviews and ${EVENTS} events.`,
     '',
     lines.join('\n'),
     '',

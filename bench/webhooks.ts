@@ -16,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { newSubscription } from '../src/delivery/subscriptions.js'
 import { record } from './lib.js'
-import { benchService, ROOT, startProcess } from './wrk.js'
+import { benchService, nodeFlagsOf, ROOT, startProcess } from './wrk.js'
 
 const RECEIVERS = 10
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000)
@@ -90,7 +90,7 @@ const append = (i: number) => {
 for (let i = 0; i < EVENTS; i += 50) await Promise.all(Array.from({ length: Math.min(50, EVENTS - i) }, (_, k) => append(i + k)))
 reset()
 spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' })
-const worker = await startProcess([...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--enable-source-maps', 'dist/src/worker.js'], { ...env, LOG_LEVEL: 'info' }, /background jobs started/)
+const worker = await startProcess([...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...nodeFlagsOf('worker'), 'dist/src/worker.js'], { ...env, LOG_LEVEL: 'info' }, /background jobs started/)
 await arrivals(EVENTS)
 const pipelineRate = (EVENTS - 1) / ((seen.last - seen.first) / 1000)
 

@@ -70,6 +70,14 @@ export function startProcess (args: string[], env: NodeJS.ProcessEnv, ready: Reg
   })
 }
 
+/** The node flags package.json's `start` or `worker` script runs the compiled entry point with. */
+export function nodeFlagsOf (script: 'start' | 'worker'): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  const flags = /exec node (.*?) ?dist\/src\/\w+\.js/.exec(scripts[script])
+  if (!flags) throw new Error(`package.json's ${script} script does not exec node on dist/src`)
+  return flags[1].split(' ').filter(Boolean)
+}
+
 /**
  * Builds and starts the service as `npm start` runs it (compiled, no TypeScript loader). BENCH_CPU_PROF=<dir> adds
  * --cpu-prof, so a run can say where the service's time went (the profile is written when it exits on SIGTERM).
@@ -77,7 +85,7 @@ export function startProcess (args: string[], env: NodeJS.ProcessEnv, ready: Reg
 export function startCompiledService (env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' })
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
-  return startProcess([...profile, '--enable-source-maps', 'dist/src/server.js'], env, /is listening/)
+  return startProcess([...profile, ...nodeFlagsOf('start'), 'dist/src/server.js'], env, /is listening/)
 }
 
 export function rssMb (pid: number): number {
