@@ -179,7 +179,14 @@ export class RedisStore implements RateLimitStore {
       argv.push(1 + p.markers.length, p.windows.length, p.at)
       for (const w of p.windows) argv.push(w.ms, w.limit)
     }
-    this.hitScript(keys.length, ...keys, ...argv).then((raw) => {
+    // Runs from setImmediate: whatever goes wrong must reach the requests, not the process.
+    let call: Promise<unknown>
+    try {
+      call = this.hitScript(keys.length, ...keys, ...argv)
+    } catch (err) {
+      call = Promise.reject(err)
+    }
+    call.then((raw) => {
       const out = raw as Array<number | string>
       let i = 0
       for (const p of batch) {
