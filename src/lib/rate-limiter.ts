@@ -157,7 +157,8 @@ export class RedisStore implements RateLimitStore {
   /**
    * The requests that arrive while the event loop works through one batch of ready sockets go to Redis as one
    * script call, sent once that batch is done (or at MOST): a call's fixed cost, in Redis and in the client, was
-   * most of what a request's limit cost.
+   * most of what a request's limit cost. The call is written at once: holding the socket's writes back until a later
+   * setImmediate (as the connection did for single commands) delays a batch made in setImmediate by a whole turn.
    */
   hit (key: string, windows: Window[], entry: Entry, markers: string[] = []): Promise<Hit> {
     return new Promise((resolve, reject) => {
