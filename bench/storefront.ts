@@ -66,7 +66,7 @@ try {
     '',
     `Load average at the end (1/5/15 min): ${loadavg().map((l) => l.toFixed(1)).join(' / ')}. On a shared machine the figures carry the other processes' load too.`,
     '',
-    'Goal (issue 15): ≥ 0.5× the bare route and p99 < 10 ms. The answers and the store come from memory while their markers hold (modules/storefront/answer-cache.ts), so a request is one Redis round trip: the per-IP limiter script, which reads the markers in the same call. Each request here is a new visitor, so each writes a fresh limiter key; that call, not the database, is what is left of the cost.'
+    'Goal (issue 15): ≥ 0.5× the bare route and p99 < 10 ms. The answers and the store come from memory while their markers hold (src/lib/marked-cache.ts), so a request costs no query: its per-IP limit is counted by the limiter script, which reads the markers in the same call and settles all the requests of one event-loop turn at once. Each request here is a new visitor, so each writes a fresh limiter key.'
   ].join('\n'))
 } finally {
   service.kill('SIGTERM')
