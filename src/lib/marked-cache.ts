@@ -25,6 +25,8 @@ interface Entry<V> { value: V, seen: string, staleAt: number }
  */
 export class MarkedCache<V> {
   private readonly entries = new Map<string, Entry<V>>()
+  /** Loads under way, by key, with the marker value each was started under. */
+  private readonly loading = new Map<string, { seen: string, value: Promise<V> }>()
 
   constructor (private readonly maxEntries = 2_000) {}
 
@@ -38,14 +40,26 @@ export class MarkedCache<V> {
    * The value kept under `key` while the marker still reads `seen`, else `load()`'s, kept under `seen`. With no
    * `seen` (markers not shared) it always loads and keeps nothing. `load` must read the database after `seen` was
    * read (the request's limiter call does), so what is kept is never older than the marker value it is kept under.
+   *
+   * Requests that miss the same key under the same marker value while a load is under way wait for that load rather
+   * than start their own: when a page goes stale, every connection reading it would otherwise run the same query at
+   * once (fifty identical counts over a million rows). The load began after the first of them read the marker, and
+   * any write the others could have seen would have moved the value they read, so its answer is as fresh as theirs.
    */
-  async through (key: string, seen: string | null, load: () => Promise<V>): Promise<V> {
+  through (key: string, seen: string | null, load: () => Promise<V>): Promise<V> {
     if (seen === null) return load()
     const now = Date.now()
     const held = this.get(key, seen, now)
-    if (held !== undefined) return held
-    const value = await load()
-    this.set(key, value, seen, now)
+    if (held !== undefined) return Promise.resolve(held)
+    const pending = this.loading.get(key)
+    if (pending?.seen === seen) return pending.value
+    const value = new Promise<V>((resolve) => resolve(load())).then((loaded) => {
+      this.set(key, loaded, seen, now)
+      return loaded
+    }).finally(() => {
+      if (this.loading.get(key)?.value === value) this.loading.delete(key)
+    })
+    this.loading.set(key, { seen, value })
     return value
   }
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { base62 } from '../../src/lib/ids.js'
-import { build, call, onMysql } from '../helper.js'
+import { build, call, onMysql, statementsOf } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 /**
@@ -81,4 +81,20 @@ t.test('an unchanged marker answers from memory: a row edited behind the service
   t.equal((await api('GET', '/reviews')).json().data[0].authorName, 'Before')
   await submitted(app, tenant.storeId, 'Another')
   t.same((await api('GET', '/reviews')).json().data.map((r: { authorName: string }) => r.authorName).sort(), ['Another', 'Behind'])
+})
+
+t.test('lists that miss the same page together share one read of it', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
+  const app = await build(t)
+  const { tenant, api } = await setup(app)
+  await submitted(app, tenant.storeId)
+  t.equal((await api('GET', '/reviews')).json().meta.total, 1)
+  const reads = statementsOf(t, app, /from [`"]reviews[`"]/i)
+  await submitted(app, tenant.storeId, 'Second')
+  t.equal((await api('GET', '/reviews')).json().meta.total, 2)
+  const alone = reads.length
+  t.ok(alone > 0, 'a list after a write reads the reviews')
+  await submitted(app, tenant.storeId, 'Third')
+  const together = await Promise.all(Array.from({ length: 5 }, () => api('GET', '/reviews')))
+  t.same(together.map((res) => [res.statusCode, res.json().meta?.total]), Array(5).fill([200, 3]))
+  t.equal(reads.length - alone, alone, 'five lists at once read as much as one')
 })
