@@ -161,10 +161,11 @@ export default fp(async (app) => {
 
   /**
    * Reads the credential from the database. `seen`: the markers' values read before this (by the limiter script);
-   * without them they are read first here, so what is cached is never older than the values it is kept under.
+   * without them they are read first here, so what is kept is never older than the values it is kept under.
+   * `held`: the entry read before, whose claim (the token's verified content) is asked again rather than made anew.
    */
-  async function load (token: string, tokenHash: string, request: FastifyRequest, seen?: string[] | null): Promise<CredentialEntry | null> {
-    const claim = await claimOf(token, request)
+  async function load (token: string, tokenHash: string, request: FastifyRequest, seen?: string[] | null, held?: CredentialEntry): Promise<CredentialEntry | null> {
+    const claim = held?.claim ?? await claimOf(token, request)
     if (!claim) return null
     const cacheable = freshness.shared && claim.markers.length > 0
     const values = !cacheable ? null : seen !== undefined ? seen : await freshness.read(claim.markers)
@@ -178,6 +179,7 @@ export default fp(async (app) => {
     const expiries = [claim.expiresAt, credential.expiresAt].filter((at): at is number => at != null)
     const entry: CredentialEntry = {
       credential,
+      claim,
       markers: claim.markers,
       seen: values ?? [],
       expiresAt: expiries.length ? Math.min(...expiries) : null,
@@ -269,7 +271,7 @@ export default fp(async (app) => {
     if (!charge) {
       // No limiter call to read the markers with: a held credential is checked against them on its own.
       if (held && (now >= held.staleAt || !sameValues(await freshness.read(held.markers) ?? [], held.seen))) {
-        entry = await load(token, tokenHash, request)
+        entry = await load(token, tokenHash, request, undefined, held)
         if (!entry) return refuse(request, reply, token)
       }
       request.credential = entry.credential
@@ -285,12 +287,12 @@ export default fp(async (app) => {
     if (held) {
       const current = values?.slice(0, held.markers.length) ?? null
       if (!current || !sameValues(current, held.seen)) {
-        entry = await load(token, tokenHash, request, current)
+        entry = await load(token, tokenHash, request, current, held)
         if (!entry) return refuse(request, reply, token)
       } else if (now >= held.staleAt) {
         // Unchanged markers vouch for the entry (any change that could refuse it moves one); the backstop against
         // a lost marker update reads it again beside this request, and what it finds refuses the next one.
-        cache.refresh(tokenHash, () => load(token, tokenHash, request, current))
+        cache.refresh(tokenHash, () => load(token, tokenHash, request, current, held))
       }
     }
     request.credential = entry.credential

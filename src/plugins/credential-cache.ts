@@ -1,4 +1,4 @@
-import type { Credential, StoreEnv } from '../types.js'
+import type { Credential, CredentialClaim, StoreEnv } from '../types.js'
 import type { FeatureOverrides } from '../features.js'
 import { staleAfter } from '../lib/freshness.js'
 import { BoundedMap } from '../lib/bounded-map.js'
@@ -7,6 +7,11 @@ export type { CredentialClaim } from '../types.js'
 
 export interface CredentialEntry {
   credential: Credential
+  /**
+   * What the token was found to claim when first read (its signature checked, for an OAuth token). Reading the
+   * entry again asks the database through it, without verifying the same token's signature once more.
+   */
+  claim: CredentialClaim
   markers: string[]
   /** The markers' values read before the database was, in `markers` order. */
   seen: string[]
