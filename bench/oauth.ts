@@ -14,7 +14,7 @@ import { base62 } from '../src/lib/ids.js'
 import { DURATION, record } from './lib.js'
 import { oauthMinter } from './oauth-tokens.js'
 import { seedKeys } from './read-seed.js'
-import { benchService, figureTable, ROOT, rssMb, startCompiledService, startProcess, wrk } from './wrk.js'
+import { benchService, figureTable, ROOT, rssMb, startCompiledService, startProcess, warmUp, wrk } from './wrk.js'
 
 const CHAINS = Number(process.env.BENCH_CHAINS ?? 20)
 /** Per-credential budgets are 50 per 10 s: enough of each that the GETs measure the pipeline, never a 429. */
@@ -65,8 +65,8 @@ try {
   const rotating = (file: string) => ({ script: 'bench/rotate.lua', args: [storeId, file], pid })
   const anchor = wrk('bare fastify route (own process)', barePort, '/bare')
   // Each credential's first use resolves it from the database (and records a connection's first use): warm both.
-  wrk('warm-up, API keys (not recorded)', PORT, '/v1/features', rotating(files.keys))
-  wrk('warm-up, OAuth tokens (not recorded)', PORT, '/v1/features', rotating(files.tokens))
+  await warmUp(PORT, '/v1/features', storeId, keys)
+  await warmUp(PORT, '/v1/features', storeId, tokens)
   const refresh = refreshRate()
   const key = wrk('GET /v1/features, API key', PORT, '/v1/features', rotating(files.keys))
   const oauth = wrk('GET /v1/features, OAuth access token', PORT, '/v1/features', rotating(files.tokens))

@@ -99,6 +99,24 @@ export function cpuMicros (pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000
 }
 
+/**
+ * GET `path` once with each of `credentials` (Bearer, 50 at a time) from this process, so every credential is
+ * resolved before anything is measured. A timed wrk warm-up did not reach every one on a slow machine (first uses of
+ * OAuth tokens run ~1,000/s), and the first measured target then paid for the rest. Not measured.
+ */
+export async function warmUp (port: number, path: string, storeId: string, credentials: string[]): Promise<void> {
+  let next = 0
+  let refused = 0
+  await Promise.all(Array.from({ length: 50 }, async () => {
+    while (next < credentials.length) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${credentials[next++]}`, 'x-store-env-id': storeId } })
+      await res.arrayBuffer()
+      if (res.status !== 200) refused++
+    }
+  }))
+  console.log(`warm-up: ${credentials.length} credentials used once each${refused ? `, ${refused} answers not 200` : ''}`)
+}
+
 export interface WrkFigure { name: string, rps: number, p50: number, p99: number, non2xx: number, rss: number | null }
 
 /**
