@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import DataLoader from 'dataloader'
 import type { Role } from '../../lib/permissions.js'
 import { countAndPage } from '../../lib/pagination.js'
 
@@ -20,13 +21,21 @@ export interface ApiKeyRow {
 
 /** Tenant ids are explicit arguments on every query that reads or changes a key. */
 export function apiKeysRepository (db: Knex) {
+  // Lookups made in the same tick share one query: the credential cache starts the backstop reads that fall due
+  // within a short window together (plugins/credential-cache.ts), and concurrent first uses arrive together too.
+  const bySecretHash = new DataLoader<string, ApiKeyRow | undefined>(async (hashes) => {
+    const rows = await db<ApiKeyRow>('api_keys').whereIn('secret_hash', hashes)
+    const found = new Map(rows.map((row) => [row.secret_hash, row]))
+    return hashes.map((hash) => found.get(hash))
+  }, { cache: false, maxBatchSize: 200 })
+
   return {
     insert (row: ApiKeyRow, trx: Knex = db) {
       return trx('api_keys').insert(row)
     },
 
     findBySecretHash (hash: string): Promise<ApiKeyRow | undefined> {
-      return db<ApiKeyRow>('api_keys').where({ secret_hash: hash }).first()
+      return bySecretHash.load(hash)
     },
 
     find (orgId: string, id: string, trx: Knex = db): Promise<ApiKeyRow | undefined> {
