@@ -101,17 +101,23 @@ t.test('a warm store-scoped request makes no database query with Redis, and read
   else t.ok(queries.some((sql) => /api_keys/.test(sql)) && queries.some((sql) => /store_envs/.test(sql)), 'no Redis: key and store read again')
 })
 
+/** An app on a manual clock holding 30 viewer keys, each read once by a request. */
+async function heldKeys (t: Test) {
+  const clock = manualClock()
+  const app = await build(t, { clock, routes: probeRoutes(['reviews']) })
+  const tenant = await makeTenant(app)
+  const keys = await Promise.all(Array.from({ length: 30 }, () => makeKey(app, tenant, 'viewer')))
+  for (const key of keys) t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
+  return { clock, app, tenant, keys }
+}
+
 /** The key hashes a query on api_keys binds (its other bindings, a LIMIT, are numbers). */
 function hashesIn (query: { bindings?: unknown[] }): number {
   return (query.bindings ?? []).filter((value) => typeof value === 'string').length
 }
 
 t.test('credentials read together are read again spread over 40 to 60 seconds, not all in the same second', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock, routes: probeRoutes(['reviews']) })
-  const tenant = await makeTenant(app)
-  const keys = await Promise.all(Array.from({ length: 30 }, () => makeKey(app, tenant, 'viewer')))
-  for (const key of keys) t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
+  const { clock, app, tenant, keys } = await heldKeys(t)
   const reread = async (after: number) => {
     clock.set(Date.parse('2026-11-23T12:00:00Z') + after)
     // Keys read, not queries: reads falling due together share a query, each key's hash bound in it.
@@ -130,11 +136,7 @@ t.test('credentials read together are read again spread over 40 to 60 seconds, n
 })
 
 t.test('keys past their backstop age together are read again in shared queries, each still served meanwhile', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock, routes: probeRoutes(['reviews']) })
-  const tenant = await makeTenant(app)
-  const keys = await Promise.all(Array.from({ length: 30 }, () => makeKey(app, tenant, 'viewer')))
-  for (const key of keys) t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
+  const { clock, app, tenant, keys } = await heldKeys(t)
   clock.advance(61_000)
   const queries: Array<{ sql: string, bindings?: unknown[] }> = []
   const listen = (query: { sql: string, bindings?: unknown[] }) => { if (/from `api_keys`/.test(query.sql)) queries.push(query) }
