@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import Bottleneck from 'bottleneck'
 import type { Redis } from 'ioredis'
-import { Agent, request } from 'undici'
+import type { Agent } from 'undici'
 import type { Clock } from '../lib/clock.js'
 import { decrypt } from '../lib/secrets.js'
 import { iso } from '../lib/clock.js'
@@ -157,14 +157,17 @@ function deliveryHeaders (d: ClaimedDelivery, secret: string, body: string, now:
   }
 }
 
+interface Http { agent: Agent, request: typeof import('undici').request }
+
 /** Step: one POST to the receiver (SSRF-guarded, with a timeout); never throws, the outcome says what happened. */
-async function post (url: string, body: string, headers: Record<string, string>, agent: Agent, deps: WorkerDeps, options: Options): Promise<Attempted> {
+async function post (url: string, body: string, headers: Record<string, string>, http: () => Promise<Http>, deps: WorkerDeps, options: Options): Promise<Attempted> {
   const t0 = performance.now()
   let responseCode: number | null = null
   let error: string | null = null
   try {
     const target = new URL(url)
     checkLiteralHost(target, deps.allowPrivate)
+    const { agent, request } = await http()
     const res = await request(target, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) })
     responseCode = res.statusCode
     await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
@@ -213,7 +216,12 @@ function sleeper () {
 export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}) {
   const options = { ...DEFAULT_WORKER_OPTIONS, ...overrides }
   const { outbox, clock } = deps
-  const agent = new Agent({ connect: { lookup: guardedLookup(deps.allowPrivate) }, connections: options.perReceiverConcurrency, keepAliveTimeout: 4_000 })
+  // undici is ~5 MB of heap, loaded with the first delivery: an API instance that runs no worker never needs it.
+  let http: Promise<Http> | null = null
+  const connected = () => (http ??= import('undici').then(({ Agent, request }) => ({
+    agent: new Agent({ connect: { lookup: guardedLookup(deps.allowPrivate) }, connections: options.perReceiverConcurrency, keepAliveTimeout: 4_000 }),
+    request
+  })))
   const receivers = receiverLimits(deps, options)
   const secretOf = secretCache(deps.secretKey)
   const recordSuccess = successBatches(outbox, options.batchSize)
@@ -235,7 +243,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     stats.attempted++
     if (d.kind === 'provider') return attemptProvider(d, token, started)
     const body = deliveryBody(d, deps.hookItem)
-    const sent = await post(d.url, body, deliveryHeaders(d, secretOf(d), body, started, deps.publicUrl), agent, deps, options)
+    const sent = await post(d.url, body, deliveryHeaders(d, secretOf(d), body, started, deps.publicUrl), connected, deps, options)
     return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
   }
 
@@ -248,7 +256,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     } catch (err) {
       return outcome(outbox, { delivery: d, token, now: clock(), responseCode: null, durationMs: 0, error: (err as Error).message }, recordSuccess)
     }
-    const sent = await post(built.url, built.body, built.headers, agent, deps, options)
+    const sent = await post(built.url, built.body, built.headers, connected, deps, options)
     return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
   }
 
@@ -370,7 +378,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
         await loop
         await Promise.allSettled([...inFlight])
         await receivers.close()
-        await agent.close()
+        if (http) await (await http).agent.close()
       })()
       return stopped
     }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 
 export interface Mail {
   orgId: string
@@ -41,16 +41,19 @@ function fromAddress (mailFrom: string): string {
 export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, clock: () => number): MailTransport {
   const address = fromAddress(config.mailFrom)
   const fromOf = (mail: Mail) => mail.fromName || mail.fromAddress ? { name: mail.fromName ?? '', address: mail.fromAddress ?? address } : config.mailFrom
-  if (config.smtpUrl) {
-    const smtp = nodemailer.createTransport(config.smtpUrl)
-    const direct = async (message: Message) => { await smtp.sendMail({ from: config.mailFrom, ...message }) }
+  const { smtpUrl } = config
+  if (smtpUrl) {
+    // nodemailer is ~2 MB of heap, loaded with the first mail: most instances send none for a long while.
+    let smtp: Promise<Transporter> | null = null
+    const transporter = () => (smtp ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)))
+    const direct = async (message: Message) => { await (await transporter()).sendMail({ from: config.mailFrom, ...message }) }
     return {
       kind: 'smtp',
       async send (_trx, mail) {
-        await smtp.sendMail({ from: fromOf(mail), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, dkim: mail.dkim })
+        await (await transporter()).sendMail({ from: fromOf(mail), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, dkim: mail.dkim })
       },
       direct,
-      close: () => smtp.close()
+      close: () => { smtp?.then((transport) => transport.close(), () => {}) }
     }
   }
   return {

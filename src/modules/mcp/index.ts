@@ -3,7 +3,6 @@ import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { errors } from '../../errors.js'
 import { catalogueOf, collectOperations } from './catalogue.js'
-import { handleMcp, storeIdOf } from './transport.js'
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 
@@ -18,6 +17,8 @@ export default fp(async (app) => {
   // Made on the first message, once every route is registered: most instances (and test apps) never get one, and
   // making it compiles a tool per operation.
   let catalogue: ReturnType<typeof catalogueOf> | null = null
+  // The MCP SDK (with the zod it brings) is ~7 MB of heap: loaded with the first message too.
+  let transport: Promise<typeof import('./transport.js')> | null = null
 
   // RFC 9728: tells an MCP client which authorization server issues tokens for /mcp (the /oauth provider).
   const metadata = {
@@ -43,6 +44,7 @@ export default fp(async (app) => {
   }, async (request, reply) => {
     const credential = await authenticate(request, reply)
     catalogue ??= catalogueOf(app, operations, version)
+    const { handleMcp, storeIdOf } = await (transport ??= import('./transport.js'))
     return handleMcp(app, catalogue, { request, credential, storeId: storeIdOf(request) }, reply)
   })
 
