@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { fileTypeFromBuffer } from 'file-type'
+import { sniff } from './sniff.js'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
@@ -28,7 +28,7 @@ export function uploadsService ({ repo, storage, publicUrl, clock, warn = () => 
     urlOf,
 
     async storeImage (store: StoreEnv, bytes: Buffer) {
-      const detected = await fileTypeFromBuffer(bytes)
+      const detected = await sniff(bytes)
       if (!detected || !IMAGE_EXTENSIONS.has(detected.mime)) throw new errors.UnsupportedMediaType('The file is not a JPEG, PNG, WebP or GIF image')
       const id = newId('upl')
       const relative = uploadKey(store.id, id, detected.mime)

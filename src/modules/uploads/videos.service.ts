@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { fileTypeFromBuffer } from 'file-type'
+import { sniff } from './sniff.js'
 import { errors } from '../../errors.js'
 import { base62, newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
@@ -29,7 +29,7 @@ async function * checkedVideo (body: AsyncIterable<Buffer>, max: number, detecte
   let size = 0
   let head: Buffer | null = Buffer.alloc(0)
   const decide = async (bytes: Buffer) => {
-    const type = await fileTypeFromBuffer(bytes)
+    const type = await sniff(bytes)
     if (!type || !(VIDEO_TYPES as readonly string[]).includes(type.mime)) throw new errors.UnsupportedMediaType('The file is not an MP4, WebM or QuickTime video')
     detected(type.mime)
   }
