@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import DataLoader from 'dataloader'
 import { roleRank, type Role } from '../../../lib/permissions.js'
 import { sha256 } from '../../../lib/secrets.js'
 import { countAndPage } from '../../../lib/pagination.js'
@@ -60,8 +61,10 @@ export interface ProviderGrant { payload: string, live: LiveGrant | null }
 export interface RefreshTokenRow { payload: string, consumedAt: number | string | null }
 
 /** What decides whether a grant is live, selected by `joinLiveness` beside the provider's Grant row `m`. */
-const LIVENESS_COLUMNS = ['g.*', 'm.payload as grant_payload', 'm.expires_at as grant_expires_at', 'ms.role as member_role',
+const LIVE_COLUMNS = ['g.*', 'm.expires_at as grant_expires_at', 'ms.role as member_role',
   'c.id as client_found', 'c.org_id as client_org_id', 'p.email as person_email', 'p.name as person_name']
+/** The same and the provider's Grant itself, for the provider's Grant.find. */
+const LIVENESS_COLUMNS = [...LIVE_COLUMNS, 'm.payload as grant_payload']
 
 /** Our record of the grant `onGrant` names, and the membership, client and person it depends on. */
 function joinLiveness (query: Knex.QueryBuilder, onGrant: (join: Knex.JoinClause) => void): Knex.QueryBuilder {
@@ -89,6 +92,8 @@ function providerGrantOf (row: Record<string, unknown>, now: number): ProviderGr
   }
 }
 
+const ALONE = Symbol('read alone')
+
 export function grantsRepository (db: Knex) {
   /**
    * One query for the credential resolver and the token endpoint: the provider's grant row and whether the grant is
@@ -100,6 +105,24 @@ export function grantsRepository (db: Knex) {
       .first(LIVENESS_COLUMNS)
     return row ? providerGrantOf(row, now) : undefined
   }
+
+  /**
+   * Liveness reads of the same tick share one query, as API keys' lookups do (api-keys.repository.ts): the credential
+   * cache starts the backstop reads that fall due within a short window together, and a busy instance's tokens
+   * reach that age at hundreds a second. A Grant row carries its own id in grant_id; one written before it did is
+   * `ALONE`, read by withProviderGrant, which joins on the id it is asked for.
+   */
+  const liveRows = new DataLoader<string, Record<string, unknown> | typeof ALONE | undefined>(async (ids) => {
+    const hashes = ids.map(sha256)
+    const rows: Array<Record<string, unknown>> = await joinLiveness(db('oidc_models as m'), (join) => join.on('g.id', 'm.grant_id'))
+      .where('m.model', 'Grant').whereIn('m.id_hash', hashes)
+      .select(['m.id_hash as grant_hash', 'm.grant_id as grant_own_id', ...LIVE_COLUMNS])
+    const byHash = new Map(rows.map((row) => [row.grant_hash as string, row]))
+    return ids.map((id, i): Record<string, unknown> | typeof ALONE | undefined => {
+      const row = byHash.get(hashes[i])
+      return row && row.grant_own_id !== id ? ALONE : row
+    })
+  }, { cache: false, maxBatchSize: 200 })
 
   /**
    * A refresh grant's first read: the token (with its rotation record, which consumes it) and, in the same query,
@@ -142,7 +165,9 @@ export function grantsRepository (db: Knex) {
 
     /** The grant if the API would still honour it (see withProviderGrant). */
     async findLive (id: string, now: number): Promise<LiveGrant | null> {
-      return (await withProviderGrant(id, now))?.live ?? null
+      const row = await liveRows.load(id)
+      const found = row === ALONE ? await withProviderGrant(id, now) : row && providerGrantOf(row, now)
+      return found?.live ?? null
     },
 
     withProviderGrant,
