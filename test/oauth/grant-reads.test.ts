@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { sha256 } from '../../src/lib/secrets.js'
 import { call, manualClock, onMysql, probeRoutes } from '../helper.js'
 import { makeTenant } from '../factories.js'
@@ -13,7 +13,7 @@ const probe = (app: Parameters<typeof call>[0], key: string, store: string) => c
 const grantIdOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).grant_id as string
 
 /** An app on a manual clock with `count` connections of its owner, each token served once. */
-async function heldTokens (t: Parameters<Parameters<typeof t.test>[1]>[0], count: number) {
+async function heldTokens (t: Test, count: number) {
   const clock = manualClock()
   const { app, base } = await serve(t, { clock, routes: probeRoutes(['reviews']) })
   const tenant = await makeTenant(app)

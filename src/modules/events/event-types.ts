@@ -10,7 +10,7 @@ export const EVENT_TYPES = [
   'loyalty.birthday_reward', 'loyalty.referral_reward',
   'subscription.updated',
   'customer.created', 'customer.updated', 'customer.deleted',
-  'loyalty.account.updated', 'loyalty.settings.updated',
+  'loyalty.account.updated', 'loyalty.settings.updated', 'loyalty.referral.created', 'loyalty.referral.updated', 'loyalty.referral.deleted',
   'review_incentive.created', 'review_incentive.updated', 'review_incentive.deleted', 'review_incentive.issued',
   'affiliate.created', 'affiliate.updated', 'affiliate.deleted', 'affiliate.referral_recorded', 'affiliate.referral_updated',
   'email_suppression.created', 'email_suppression.updated', 'email_suppression.deleted', 'email_template.updated', 'email_settings.updated',

@@ -44,6 +44,7 @@ export interface ReferralRow {
   status: 'pending' | 'completed'
   created_at: number
   completed_at: number | null
+  updated_at: number
 }
 
 export function loyaltyRepository (db: Knex) {
@@ -92,10 +93,13 @@ export function loyaltyRepository (db: Knex) {
       await trx('loyalty_referrals').insert(row)
     },
 
-    listReferrals (storeId: string, status: string | undefined, page: { offset: number, limit: number }) {
+    /** Newest first; with `updatedSince`, oldest change first, so a client that syncs from its last `updatedAt` misses nothing. */
+    listReferrals (storeId: string, filter: { status?: string, updatedSince: number | null }, page: { offset: number, limit: number }) {
       const base = db('loyalty_referrals').where({ store_env_id: storeId })
-      if (status) base.where({ status })
-      return countAndPage<ReferralRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
+      if (filter.status) base.where({ status: filter.status })
+      if (filter.updatedSince === null) return countAndPage<ReferralRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
+      base.where('updated_at', '>=', filter.updatedSince)
+      return countAndPage<ReferralRow>(base, page, (q) => q.orderBy('updated_at').orderBy('id'))
     },
 
     async pendingReferrals (storeId: string, keys: string[], trx: Knex): Promise<ReferralRow[]> {
@@ -104,13 +108,17 @@ export function loyaltyRepository (db: Knex) {
     },
 
     async completeReferral (id: string, patch: Pick<ReferralRow, 'referee_customer_id' | 'order_id' | 'completed_at'>, trx: Knex) {
-      await trx('loyalty_referrals').where({ id, status: 'pending' }).update({ ...patch, status: 'completed' })
+      await trx('loyalty_referrals').where({ id, status: 'pending' }).update({ ...patch, status: 'completed', updated_at: patch.completed_at })
     },
 
-    /** Erasure: a pending referral of the address is withdrawn, a completed one keeps no address. */
-    async forgetReferee (storeId: string, key: string, trx: Knex) {
-      await trx('loyalty_referrals').where({ store_env_id: storeId, referee_email_key: key, status: 'pending' }).delete()
-      await trx('loyalty_referrals').where({ store_env_id: storeId, referee_email_key: key }).update({ referee_email: null, referee_email_key: null })
+    /** Erasure: a pending referral of the address is withdrawn, a completed one keeps no address; answers both. */
+    async forgetReferee (storeId: string, key: string, now: number, trx: Knex): Promise<{ withdrawn: ReferralRow[], kept: ReferralRow[] }> {
+      const rows = await trx<ReferralRow>('loyalty_referrals').where({ store_env_id: storeId, referee_email_key: key })
+      const withdrawn = rows.filter((row) => row.status === 'pending')
+      if (withdrawn.length) await trx('loyalty_referrals').whereIn('id', withdrawn.map((row) => row.id)).delete()
+      const kept = rows.filter((row) => row.status !== 'pending').map((row) => ({ ...row, referee_email: null, referee_email_key: null, updated_at: now }))
+      if (kept.length) await trx('loyalty_referrals').whereIn('id', kept.map((row) => row.id)).update({ referee_email: null, referee_email_key: null, updated_at: now })
+      return { withdrawn, kept }
     },
 
     entriesMentioning (storeId: string, customerId: string, text: string, trx: Knex): Promise<Array<{ id: number, reason: string }>> {

@@ -100,7 +100,8 @@ export const Referral = Type.Object({
   refereeCustomerId: Type.Union([Type.String(), Type.Null()]),
   orderId: Type.Union([Type.String(), Type.Null()], { description: 'The platformOrderId of the referee\'s first order' }),
   createdAt: DateTime,
-  completedAt: NullableDateTime
+  completedAt: NullableDateTime,
+  updatedAt: Type.String({ format: 'date-time', description: 'When it was made, completed, or lost its referee\'s address to an erasure' })
 })
 
 export const createReferral = {
@@ -119,6 +120,13 @@ export const createReferral = {
 export const listReferrals = {
   tags: ['loyalty'],
   summary: 'List referrals, newest first',
-  querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('completed')])) }),
+  description: 'With `updatedSince`, the referrals changed at or after it, oldest change first (ties by id), so a client ' +
+    'that asks again from the last `updatedAt` it saw misses none. Each change appends `loyalty.referral.created`, ' +
+    '`.updated` (completed, or the referee erased) or `.deleted` (a pending referral withdrawn by an erasure).',
+  querystring: Type.Object({
+    ...PageQuery,
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('completed')])),
+    updatedSince: Type.Optional(Type.String({ format: 'date-time' }))
+  }),
   response: { 200: Paged(Referral), ...authErrors }
 }

@@ -46,7 +46,8 @@ export function presentReferral (row: ReferralRow) {
     refereeCustomerId: row.referee_customer_id,
     orderId: row.order_id,
     createdAt: iso(row.created_at)!,
-    completedAt: iso(row.completed_at)
+    completedAt: iso(row.completed_at),
+    updatedAt: iso(row.updated_at)!
   }
 }
 
@@ -139,6 +140,7 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
 
     async refer (store: StoreEnv, body: { referrerCustomerId: string, refereeEmail: string }) {
       const key = emailKey(body.refereeEmail)!
+      const now = clock()
       return db.transaction(async (trx) => {
         const referrer = await customers.find(store.id, body.referrerCustomerId, trx)
         if (!referrer) throw new errors.NotFound('Customer')
@@ -154,8 +156,9 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
           referee_customer_id: null,
           order_id: null,
           status: 'pending',
-          created_at: clock(),
-          completed_at: null
+          created_at: now,
+          completed_at: null,
+          updated_at: now
         }
         try {
           await repo.insertReferral(row, trx)
@@ -163,13 +166,16 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
           if (isDuplicateKey(err)) throw new errors.Conflict('This address was already referred')
           throw err
         }
-        return presentReferral(row)
+        const out = presentReferral(row)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'loyalty.referral.created', data: out })
+        return out
       })
     },
 
-    async listReferrals (storeId: string, query: PageQuery & { status?: string }) {
+    async listReferrals (storeId: string, query: PageQuery & { status?: string, updatedSince?: string }) {
       const page = toPage(query)
-      const { total, rows } = await repo.listReferrals(storeId, query.status, page)
+      const updatedSince = query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
+      const { total, rows } = await repo.listReferrals(storeId, { status: query.status, updatedSince }, page)
       return envelope(rows.map(presentReferral), total, page)
     },
 
@@ -195,7 +201,9 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
       const linked = rows.filter((o) => o.customer_id && emailKey(o.customer_email))
       for (const referral of await repo.pendingReferrals(store.id, [...new Set(linked.map((o) => emailKey(o.customer_email)!))], trx)) {
         const order = linked.find((o) => emailKey(o.customer_email) === referral.referee_email_key)!
-        await repo.completeReferral(referral.id, { referee_customer_id: order.customer_id!, order_id: order.platform_order_id, completed_at: clock() }, trx)
+        const completion = { referee_customer_id: order.customer_id!, order_id: order.platform_order_id, completed_at: clock() }
+        await repo.completeReferral(referral.id, completion, trx)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'loyalty.referral.updated', data: presentReferral({ ...referral, ...completion, status: 'completed', updated_at: completion.completed_at }) })
         const data = { referralId: referral.id, referredEmail: referral.referee_email, orderId: order.platform_order_id }
         await reward(trx, store, { customerId: referral.referrer_customer_id, kind: 'referral', key: referral.id, points: settings.referralReward.referrerPoints, reason: 'Referral: a referred friend placed their first order', event: { type: 'loyalty.referral_reward', data: { ...data, role: 'referrer' } } })
         await reward(trx, store, { customerId: order.customer_id!, kind: 'referral', key: referral.id, points: settings.referralReward.refereePoints, reason: 'Referral: first order', event: { type: 'loyalty.referral_reward', data: { ...data, role: 'referee' } } })
@@ -206,7 +214,10 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
     async erase (trx: Knex.Transaction, subject: ErasureSubject) {
       const key = emailKey(subject.email)
       if (!key) return
-      await repo.forgetReferee(subject.storeEnvId, key, trx)
+      const { withdrawn, kept } = await repo.forgetReferee(subject.storeEnvId, key, clock(), trx)
+      const where = { orgId: subject.orgId, storeEnvId: subject.storeEnvId }
+      for (const row of withdrawn) await events.append(trx, { ...where, type: 'loyalty.referral.deleted', data: { id: row.id } })
+      for (const row of kept) await events.append(trx, { ...where, type: 'loyalty.referral.updated', data: presentReferral(row) })
       for (const entry of await repo.entriesMentioning(subject.storeEnvId, subject.customerId, key, trx)) {
         await repo.setReason(entry.id, scrub(entry.reason, [key], new Set()) as string, trx)
       }
