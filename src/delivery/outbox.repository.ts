@@ -199,8 +199,10 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       await table().where({ id, claim_token: token }).update({ claim_token: null, status: 'cancelled', last_error: reason, completed_at: now })
     },
 
-    async listAttempts (storeId: string, subscriptionId: string, page: { offset: number, limit: number }) {
+    /** Newest first; `since`: only attempts made at or after it. */
+    async listAttempts (storeId: string, subscriptionId: string, page: { offset: number, limit: number }, since: number | null = null) {
       const base = db('webhook_attempts').where({ 'webhook_attempts.store_env_id': storeId, 'webhook_attempts.subscription_id': subscriptionId })
+      if (since !== null) base.where('webhook_attempts.at', '>=', since)
       return countAndPage<any>(base, page, (q) => q.leftJoin('events as e', 'e.id', 'webhook_attempts.event_id')
         .select('webhook_attempts.*', 'e.type as event_type')
         .orderBy('webhook_attempts.id', 'desc'))

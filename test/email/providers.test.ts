@@ -105,7 +105,8 @@ t.test('the generic webhook gets the outbound-webhook body, signed with the secr
   t.match(verifySignature(request.body, request.headers['x-service-signature-v2'], first.signingSecret, { now: clock() }), { ok: true })
 })
 
-t.test('a failed push is retried through the outbox and both attempts are in the delivery log', async (t) => {
+/** A reward pushed to Klaviyo, refused once with a 503, then accepted on its retry 6 s later. */
+async function retriedPush (t: Test) {
   const tenant = await makeTenant(app)
   const klaviyo = await providerServer(t, [503, 202])
   await put(tenant, 'klaviyo', { apiKey: 'pk_retry', baseUrl: klaviyo.url })
@@ -114,9 +115,24 @@ t.test('a failed push is retried through the outbox and both attempts are in the
   await deliverUntil(worker, klaviyo.received, 1)
   clock.advance(6_000)
   await deliverUntil(worker, klaviyo.received, 2)
+  return { tenant, klaviyo }
+}
+
+t.test('a failed push is retried through the outbox and both attempts are in the delivery log', async (t) => {
+  const { tenant, klaviyo } = await retriedPush(t)
   t.equal(klaviyo.received.length, 2)
   const log = (await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo/deliveries', key: tenant.key, store: tenant.storeId })).json()
   t.match(log.data, [{ status: 'succeeded', attempt: 2, responseCode: 202 }, { status: 'retrying', attempt: 1, responseCode: 503 }])
+})
+
+t.test('the delivery log with updatedSince lists the attempts made at or after it', async (t) => {
+  const { tenant } = await retriedPush(t)
+  const log = async (query: string) => (await call(app, { method: 'GET', url: `/v1/email/providers/klaviyo/deliveries${query}`, key: tenant.key, store: tenant.storeId })).json()
+  const [second, first] = (await log('')).data
+  t.ok(Date.parse(second.at) > Date.parse(first.at))
+  t.match((await log(`?updatedSince=${second.at}`)), { data: [{ attempt: 2 }], meta: { total: 1 } })
+  t.equal((await log(`?updatedSince=${first.at}`)).meta.total, 2)
+  t.equal((await log('?updatedSince=soon')).code, 'invalid_request')
 })
 
 t.test('an event without a customer email fails in the log without a request; other events are not pushed', async (t) => {

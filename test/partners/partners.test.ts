@@ -1,20 +1,9 @@
 import t from 'tap'
-import type { FastifyInstance, InjectOptions } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { call, sharedApp } from '../helper.js'
-import { addMember, makeTenant, type Tenant } from '../factories.js'
-import type { Credential } from '../../src/types.js'
-import type { Role } from '../../src/lib/permissions.js'
+import { addMember, makeTenant } from '../factories.js'
+import { as, owner, person } from './support.js'
 import { connect, makeClient, openConsent, serve } from '../oauth/oauth-helper.js'
-
-/** A person acting as the admin application acts for them: their membership role, every store of the organization. */
-function person (orgId: string, personId: string, role: Role): Credential {
-  return { type: 'person', id: personId, orgId, role, scopes: [], personId, storeIds: null }
-}
-const owner = (tenant: Tenant) => person(tenant.orgId, tenant.owner.id, 'owner')
-
-function as (app: FastifyInstance, credential: Credential, method: string, url: string, store?: string, payload?: unknown) {
-  return app.injectAs(credential, { method: method as InjectOptions['method'], url: `/v1${url}`, headers: store ? { 'x-store-env-id': store } : {}, payload: payload as InjectOptions['payload'] })
-}
 
 /** A client organization, an agency with a member of `memberRole`, and (unless `role` is null) a grant of `role`. */
 async function setUp (app: FastifyInstance, role: 'admin' | 'editor' | 'viewer' | null, memberRole: 'owner' | 'admin' | 'editor' = 'admin') {

@@ -53,6 +53,9 @@ export const listProviderDeliveries = {
   tags,
   summary: 'Delivery attempts to an email provider, newest first',
   params: Params,
-  querystring: Type.Object(PageQuery),
+  querystring: Type.Object({
+    ...PageQuery,
+    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only attempts made at or after this instant (an attempt never changes once made)' }))
+  }),
   response: { 200: Paged(Attempt), ...authErrors }
 }

@@ -3,6 +3,7 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { base62, newId } from '../../lib/ids.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
+import { toMs } from '../../lib/formats.js'
 import { decrypt, encrypt } from '../../lib/secrets.js'
 import type { Provider, ProviderConfig } from '../../delivery/providers.js'
 import type { OutboxRepository } from '../../delivery/outbox.repository.js'
@@ -127,10 +128,10 @@ export function emailProvidersService ({ db, outbox, clock, secretKey, allowPriv
     },
 
     /** The delivery log: every attempt to the provider, newest first. */
-    async deliveries (storeId: string, provider: Provider, query: PageQuery) {
+    async deliveries (storeId: string, provider: Provider, query: PageQuery & { updatedSince?: string }) {
       const row = await found(storeId, provider)
       const page = toPage(query)
-      const { total, rows } = await outbox.listAttempts(storeId, row.id, page)
+      const { total, rows } = await outbox.listAttempts(storeId, row.id, page, toMs(query.updatedSince))
       return envelope((rows as AttemptRow[]).map(presentAttempt), total, page)
     }
   }

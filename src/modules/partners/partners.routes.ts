@@ -1,12 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { envelope, toPage } from '../../lib/pagination.js'
+import { toMs } from '../../lib/formats.js'
 import type { PartnersService } from './partners.service.js'
 import * as schemas from './partners.schemas.js'
 
-/** A partner list is a handful of organizations: read whole, served as a page. */
-function paged<T> (data: T[], query: { page?: number, limit?: number }) {
+/**
+ * A partner list is a handful of organizations: read whole, served as a page. With `updatedSince` (decisions.md
+ * section 15), the grants made or changed at or after it, oldest change first, as every such list orders them.
+ */
+function paged<T extends { updatedAt: string }> (data: T[], query: { page?: number, limit?: number, updatedSince?: string }, id: (item: T) => string) {
   const page = toPage(query)
-  return envelope(data.slice(page.offset, page.offset + page.limit), data.length, page)
+  const since = toMs(query.updatedSince)
+  const listed = since === null
+    ? data
+    : data.filter((item) => Date.parse(item.updatedAt) >= since).sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || id(a).localeCompare(id(b)))
+  return envelope(listed.slice(page.offset, page.offset + page.limit), listed.length, page)
 }
 
 export const partnersRoutes: FastifyPluginAsyncTypebox<{ service: PartnersService }> = async (app, { service }) => {
@@ -16,7 +24,7 @@ export const partnersRoutes: FastifyPluginAsyncTypebox<{ service: PartnersServic
   })
 
   app.get('/orgs/current/partners', { schema: schemas.listPartners, config: { storeScoped: false } }, async (request) => {
-    return paged((await service.list(request.credential!.orgId)).data, request.query)
+    return paged((await service.list(request.credential!.orgId)).data, request.query, (grant) => grant.partnerOrgId)
   })
 
   app.delete('/orgs/current/partners/:partnerOrgId', { schema: schemas.revokePartner, config: { storeScoped: false } }, async (request, reply) => {
@@ -25,6 +33,6 @@ export const partnersRoutes: FastifyPluginAsyncTypebox<{ service: PartnersServic
   })
 
   app.get('/partner/clients', { schema: schemas.listClients, config: { storeScoped: false } }, async (request) => {
-    return paged((await service.clients(request.credential!.orgId)).data, request.query)
+    return paged((await service.clients(request.credential!.orgId)).data, request.query, (client) => client.orgId)
   })
 }

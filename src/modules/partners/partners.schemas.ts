@@ -29,7 +29,10 @@ export const grantPartner = {
 export const listPartners = {
   tags: ['orgs'],
   summary: 'The partner organizations this organization has granted access',
-  querystring: Type.Object(PageQuery),
+  querystring: Type.Object({
+    ...PageQuery,
+    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only grants made or changed at or after this instant, oldest change first' }))
+  }),
   response: { 200: Paged(PartnerGrant), ...authErrors }
 }
 
@@ -45,12 +48,16 @@ export const Client = Type.Object({
   name: Type.String(),
   role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')], { description: 'The role the client granted; a person acts with the lesser of it and their own' }),
   grantedAt: DateTime,
+  updatedAt: Type.String({ format: 'date-time', description: 'When the client last granted or changed the role' }),
   stores: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), { description: 'Send one of these ids as x-store-env-id to act on it' })
 })
 
 export const listClients = {
   tags: ['partner'],
   summary: 'The client organizations that granted this organization partner access, with their stores',
-  querystring: Type.Object(PageQuery),
+  querystring: Type.Object({
+    ...PageQuery,
+    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only grants made or changed at or after this instant, oldest change first' }))
+  }),
   response: { 200: Paged(Client), ...authErrors }
 }

@@ -72,6 +72,7 @@ export function partnersService ({ db, repo, people, stores, audit, clock }: Dep
         name: grant.org_name,
         role: grant.role,
         grantedAt: iso(grant.created_at)!,
+        updatedAt: iso(grant.updated_at)!,
         stores: (await stores.listForOrg(grant.client_org_id)).map((store) => ({ id: store.id, name: store.name }))
       })))
       return { data }
