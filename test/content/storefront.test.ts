@@ -64,6 +64,18 @@ t.test('storefront FAQs are the published ones of the product and the store-wide
   t.same(await questions('/storefront/faqs'), ['Wide'])
 })
 
+t.test('storefront FAQs page like every list: none is cut off past a hundred', async (t) => {
+  const { app, tenant, read } = await setup()
+  const store = (await app.services.stores.find(tenant.storeId))!
+  for (let i = 0; i < 101; i++) await app.services.faqs.create(store, { question: `Q${i}`, answer: 'A', status: 'published', position: i })
+  const first = (await read('/storefront/faqs?limit=100')).json()
+  t.match(first.meta, { total: 101, page: 1, limit: 100, totalPages: 2 })
+  t.equal(first.data.length, 100)
+  t.same((await read('/storefront/faqs?limit=100&page=2')).json().data.map((f: { question: string }) => f.question), ['Q100'])
+  t.match((await read('/storefront/faqs')).json().meta, { limit: 100, totalPages: 2 }, 'a hundred by default, as before it paged')
+  t.match((await read('/storefront/faqs?limit=20&page=6')).json(), { data: [{ question: 'Q100' }], meta: { totalPages: 6 } })
+})
+
 t.test('storefront placements are the enabled ones of the page, found by any form of its URL', async (t) => {
   const { api, read } = await setup()
   const page = (await api('POST', '/web-pages', { url: 'https://shop.example/p/shirt', type: 'product' })).json()

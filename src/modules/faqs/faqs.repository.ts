@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { contentTable, type ContentRow, type SinceQuery } from '../../lib/content.js'
+import { countAndPage } from '../../lib/pagination.js'
 
 export interface FaqRow extends ContentRow {
   question: string
@@ -18,11 +19,11 @@ export function faqsRepository (db: Knex) {
     ...table,
 
     /** The storefront's FAQs: published, the product's own and the store-wide ones (no product), by position. */
-    published (storeId: string, productId: string | undefined, limit: number): Promise<FaqRow[]> {
+    published (storeId: string, productId: string | undefined, page: { offset: number, limit: number }) {
       const query = table.base(storeId).where({ status: 'published' })
       if (productId !== undefined) query.where((q) => q.where({ product_id: productId }).orWhereNull('product_id'))
       else query.whereNull('product_id')
-      return query.orderBy('position', 'asc').orderBy('id', 'asc').limit(limit)
+      return countAndPage<FaqRow>(query, page, (q) => q.orderBy('position', 'asc').orderBy('id', 'asc'))
     },
 
     inCategory (storeId: string, categoryId: string, trx: Knex): Promise<FaqRow[]> {

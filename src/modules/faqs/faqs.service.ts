@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
+import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Clock } from '../../lib/clock.js'
 import type { EventLog } from '../events/events.repository.js'
 import { contentWriter } from '../content/writer.js'
@@ -80,9 +81,10 @@ export function faqsService ({ db, repo, events, clock, categoryExists }: Deps) 
     },
 
     /** Storefront: published FAQs of a product plus the store-wide ones, by position. */
-    async storefront (storeId: string, productId: string | undefined) {
-      const rows = await repo.published(storeId, productId, 100)
-      return { data: rows.map((row) => ({ id: row.id, question: row.question, answer: row.answer, productId: row.product_id, position: Number(row.position) })) }
+    async storefront (storeId: string, query: PageQuery & { productId?: string }) {
+      const page = toPage(query)
+      const { total, rows } = await repo.published(storeId, query.productId, page)
+      return envelope(rows.map((row) => ({ id: row.id, question: row.question, answer: row.answer, productId: row.product_id, position: Number(row.position) })), total, page)
     }
   }
 }

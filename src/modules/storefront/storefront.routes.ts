@@ -58,7 +58,7 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<Services> = async (app,
   })
 
   app.get('/storefront/faqs', { schema: schemas.faqs, config: config('storefront.faqs') }, async (request, reply) => {
-    return answer(request, reply, () => services.faqs.storefront(request.store!.id, request.query.productId))
+    return answer(request, reply, () => services.faqs.storefront(request.store!.id, request.query))
   })
 
   app.get('/storefront/placements', { schema: schemas.placements, config: config('storefront.placements') }, async (request, reply) => {

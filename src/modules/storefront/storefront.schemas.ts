@@ -74,9 +74,17 @@ export const faqs = {
   description: doc,
   security: [],
   headers,
-  querystring: Type.Object({ productId: Type.Optional(ProductRef) }),
+  // A hundred by default: the size this answer had before it paged, so a caller that never asks for a page gets as many.
+  querystring: Type.Object({
+    productId: Type.Optional(ProductRef),
+    page: PageQuery.page,
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: 100, description: 'Page size, 100 unless given; values above 100 are clamped to 100 (see meta.limit)' }))
+  }),
   response: {
-    200: Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), question: Type.String(), answer: Type.String(), productId: Type.Union([Type.String(), Type.Null()]), position: Type.Integer() })) }),
+    200: Type.Object({
+      data: Type.Array(Type.Object({ id: Type.String(), question: Type.String(), answer: Type.String(), productId: Type.Union([Type.String(), Type.Null()]), position: Type.Integer() })),
+      meta: PageMeta
+    }),
     304: notModified,
     ...errors
   }

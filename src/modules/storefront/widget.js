@@ -230,11 +230,18 @@
   }
 
   function faqs (root, settings) {
-    const query = settings.productId ? '?productId=' + encodeURIComponent(settings.productId) : ''
-    return call('GET', '/storefront/faqs' + query).then(function (res) {
-      if (!res.data.length) return
+    const query = '/storefront/faqs?limit=100' + (settings.productId ? '&productId=' + encodeURIComponent(settings.productId) : '')
+    // Every question, a page at a time.
+    function from (page, seen) {
+      return call('GET', query + '&page=' + page).then(function (res) {
+        const all = seen.concat(res.data)
+        return page < res.meta.totalPages ? from(page + 1, all) : all
+      })
+    }
+    return from(1, []).then(function (list) {
+      if (!list.length) return
       root.append(el('section', { 'aria-label': 'Questions and answers' }, [el('h2', {}, [settings.heading || 'Questions and answers'])].concat(
-        res.data.map(function (f) { return el('details', {}, [el('summary', {}, [f.question]), el('p', {}, [f.answer])]) })
+        list.map(function (f) { return el('details', {}, [el('summary', {}, [f.question]), el('p', {}, [f.answer])]) })
       )))
     })
   }
