@@ -273,7 +273,7 @@ export function buildServices (deps: ServiceDeps) {
   const evidence = evidenceService({
     repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth`, galleryPhotos: content.galleries.productPhotos
   })
-  const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, storage, log, reviewsChanged })
+  const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, storage, secretKey, log, reviewsChanged })
 
   const webhooks = webhooksService({
     repo: webhooksRepository(db),

@@ -184,7 +184,7 @@ t.test('a backup restored into an empty store of the organization equals the sou
   t.equal(download.rawPayload.length, backup.size)
   const text = gunzipSync(download.rawPayload).toString()
   const lines = text.trim().split('\n').map((line) => JSON.parse(line))
-  t.match(lines[0], { format: 'evidence-hub-backup', version: 3, backupId: backup.id, storeEnvId: tenant.storeId })
+  t.match(lines[0], { format: 'evidence-hub-backup', version: 4, backupId: backup.id, storeEnvId: tenant.storeId })
   t.same(lines.at(-1), { end: true, counts: backup.counts, files: { count: 1, bytes: JPEG.length, missing: [] } })
   t.notOk(text.includes(webhookSecret.slice(6)) || text.includes('secret_sealed') || text.includes('svc_'), 'no secret')
 

@@ -12,9 +12,10 @@ import { errors } from '../../errors.js'
 export const FORMAT = 'evidence-hub-backup'
 /**
  * 2: customers, loyalty, incentives, affiliates, email settings and content joined the tables (a version 1 reader
- * would leave them out). 3: the uploaded files, each after its `uploads` row (backup-uploads.ts).
+ * would leave them out). 3: the uploaded files, each after its `uploads` row (backup-uploads.ts). 4: reviewers'
+ * addresses sealed (tables.ts `sealed`).
  */
-export const VERSION = 3
+export const VERSION = 4
 
 export interface Header { format: typeof FORMAT, version: number, backupId: string, storeEnvId: string, orgId: string, createdAt: string, tables: string[] }
 /** A piece of an upload's file: `data` is the base64 of at most CHUNK_BYTES bytes; `part` counts from 0. */

@@ -16,7 +16,8 @@ import { checksumOf, FORMAT, VERSION, writeBackup, type Header } from './backup-
 import { emptyManifest, exportUpload } from './backup-uploads.js'
 import { restoreRows } from './restore.js'
 import { lockStore } from '../../lib/bulk.js'
-import { EXPORTED_TABLES, TENANT_COLUMNS } from './tables.js'
+import { EXPORTED_TABLES, TENANT_COLUMNS, type ExportedTable } from './tables.js'
+import { encrypt } from '../../lib/secrets.js'
 
 interface Deps {
   db: Knex
@@ -27,6 +28,8 @@ interface Deps {
   clock: Clock
   dataDir: string
   storage: BlobStorage
+  /** Seals what a downloaded file must not show (tables.ts `sealed`) and opens it on restore. */
+  secretKey: string
   log: Log
   /** Called with the restore's transaction: the target store's reviews changed (what is derived from them goes stale). */
   reviewsChanged?: (storeId: string, trx: Knex) => void
@@ -50,14 +53,19 @@ export function presentBackup (row: BackupRow) {
   }
 }
 
-/** A row as exported: without the tenant ids (the target's are written on restore) and without dropped columns. */
-function exportable (row: Record<string, unknown>, drop: string[]) {
+/**
+ * A row as exported: without the tenant ids (the target's are written on restore) and without dropped columns, its
+ * sealed columns sealed.
+ */
+function exportable (row: Record<string, unknown>, spec: ExportedTable, secretKey: string) {
   const out: Record<string, unknown> = {}
+  const drop = spec.drop ?? []
   for (const [key, value] of Object.entries(row)) if (!TENANT_COLUMNS.includes(key) && !drop.includes(key)) out[key] = value
+  for (const column of spec.sealed ?? []) if (typeof out[column] === 'string') out[column] = { sealed: encrypt(out[column] as string, secretKey) }
   return out
 }
 
-export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, storage, log, reviewsChanged = () => {} }: Deps) {
+export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, storage, secretKey, log, reviewsChanged = () => {} }: Deps) {
   const pathOf = (row: BackupRow) => join(dataDir, 'backups', row.store_env_id, `${row.id}.ndjson.gz`)
 
   async function load (storeId: string, id: string) {
@@ -79,7 +87,7 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
         for (let offset = 0; ; offset += PAGE) {
           const rows = await db(spec.table).where({ store_env_id: row.store_env_id }).orderBy(spec.orderBy).offset(offset).limit(PAGE)
           for (const r of rows) {
-            const exported = exportable(r, spec.drop ?? [])
+            const exported = exportable(r, spec, secretKey)
             if (spec.table !== 'uploads') await write({ table: spec.table, row: exported })
             else if (!await exportUpload(storage, row.store_env_id, r, exported, write, files)) continue
             counts[spec.table]++
@@ -188,7 +196,7 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
         await lockStore(trx, targetId)
         const again = await repo.findRestore(row.id, targetId, trx)
         if (again) return presentRestore(again)
-        const counts = await restoreRows(trx, path, target, files)
+        const counts = await restoreRows(trx, path, target, files, secretKey)
         reviewsChanged(targetId, trx)
         const restore = { backup_id: row.id, org_id: row.org_id, store_env_id: targetId, counts: JSON.stringify(counts), created_by: actor.id, created_at: clock() }
         await repo.insertRestore(restore, trx)

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
+import { decrypt } from '../../lib/secrets.js'
 import type { StoreEnv } from '../../types.js'
 import { rebuildStore } from '../analytics/rollups.js'
 import type { BlobStorage } from '../uploads/storage.js'
@@ -95,6 +96,25 @@ function adopt (spec: ExportedTable, row: Record<string, unknown>, target: Store
   return out
 }
 
+/**
+ * The row with its sealed columns opened (tables.ts `sealed`); a backup before version 4 holds them plain. A value
+ * sealed with another deployment's key cannot be read here, and the restore stops rather than lose it.
+ */
+function opened (spec: ExportedTable, row: Record<string, unknown>, secretKey: string): Record<string, unknown> {
+  if (!spec.sealed) return row
+  const out = { ...row }
+  for (const column of spec.sealed) {
+    const value = out[column] as { sealed?: unknown } | null | undefined
+    if (value === null || typeof value !== 'object') continue
+    try {
+      out[column] = decrypt(String(value.sealed), secretKey)
+    } catch {
+      throw new errors.Conflict(`The backup's ${spec.table} hold values sealed by another deployment (another SECRET_KEY); nothing was restored`)
+    }
+  }
+  return out
+}
+
 /** Where a restore writes the files of a version 3 backup, and the keys it wrote (for the caller to remove on failure). */
 export interface RestoreFiles { storage: BlobStorage, written: string[] }
 
@@ -111,7 +131,7 @@ function headerOf (line: Line | undefined): Header {
  * upload rows into `files.storage`, then rebuilds the aggregates derived from the rows. Returns the rows written per
  * table.
  */
-export async function restoreRows (trx: Knex, path: string, target: StoreEnv, files: RestoreFiles): Promise<Record<string, number>> {
+export async function restoreRows (trx: Knex, path: string, target: StoreEnv, files: RestoreFiles, secretKey: string): Promise<Record<string, number>> {
   await assertEmpty(trx, target.id)
   const ids: IdMaps = new Map(EXPORTED_TABLES.map((spec) => [spec.table, new Map<unknown, string>()]))
   const counts: Record<string, number> = {}
@@ -137,7 +157,7 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv, fi
         await flush()
         pending = { table: spec.table, rows: [] }
       }
-      const row = adopt(spec, line.row, target, ids, kept)
+      const row = adopt(spec, opened(spec, line.row, secretKey), target, ids, kept)
       if (row === SKIP) continue
       if (spec.table === 'uploads') {
         row.path = await restoreUpload(files.storage, lines, String(line.row.id), row, files.written)

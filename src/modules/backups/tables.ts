@@ -18,6 +18,12 @@ export interface ExportedTable {
   refs?: Record<string, RefSpec>
   /** The tenant columns the table has, when not both of TENANT_COLUMNS. */
   tenantColumns?: string[]
+  /**
+   * Columns the file holds sealed with the deployment's secret key (`{ "sealed": "v1.…" }`): a restore here reads them,
+   * whoever downloads the file does not. A reviewer's full address is for the admin application only (service-api.md
+   * section 2), and the download is an API route.
+   */
+  sealed?: string[]
 }
 
 /**
@@ -72,7 +78,7 @@ export const EXPORTED_TABLES: ExportedTable[] = [
     refs: { customer_id: CUSTOMER, review_request_sequence_id: { table: 'email_sequences', missing: 'fresh' } }
   },
   { table: 'imports', orderBy: ['id'], newIds: { id: 'imp' } },
-  { table: 'reviews', orderBy: ['id'], newIds: { id: 'rev' }, refs: { import_id: { table: 'imports', missing: 'null' }, media: { table: 'uploads', json: '[].id' } } },
+  { table: 'reviews', orderBy: ['id'], newIds: { id: 'rev' }, refs: { import_id: { table: 'imports', missing: 'null' }, media: { table: 'uploads', json: '[].id' } }, sealed: ['author_email'] },
   { table: 'review_votes', orderBy: ['review_id', 'voter_hash'], refs: { review_id: 'reviews' }, tenantColumns: ['store_env_id'] },
   { table: 'loyalty_settings', orderBy: ['store_env_id'] },
   { table: 'loyalty_accounts', orderBy: ['id'], newIds: { id: 'lya' }, refs: { customer_id: 'customers' } },
