@@ -13,7 +13,7 @@ const Status = Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Li
 const Message = Type.Object({
   id: Type.String(),
   storeEnvId: Type.Union([Type.String(), Type.Null()], { description: 'Null for organization mail (invitations)' }),
-  to: Type.String(),
+  to: Type.String({ description: 'The recipient; for mail to a reviewer (kind `review_incentive`) only `…` and the address\'s last 4 characters, as reviews show it' }),
   subject: Type.String(),
   kind: Type.String({ description: 'The template key, `test`, or `invitation`' }),
   status: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('suppressed')], { description: '`queued` (kept in the local outbox, or being handed over), `sent` (accepted by the SMTP server), `failed`, `suppressed` (the address is on the suppression list)' }),

@@ -13,11 +13,14 @@ import { DEFAULT_TEMPLATES, sampleValues, unknownPlaceholders, VARIABLES, type T
 
 interface Deps { db: Knex, repo: EmailRepository, sender: EmailSender, suppressions: EmailSuppressionsService, events: EventLog, clock: Clock }
 
+/** Mail whose recipient is a reviewer, by the review's address: shown as reviews show it (service-api.md section 2). */
+const TO_REVIEWER = new Set(['review_incentive'])
+
 export function presentMessage (row: MessageRow) {
   return {
     id: `msg_${row.id}`,
     storeEnvId: row.store_env_id,
-    to: row.to,
+    to: TO_REVIEWER.has(row.kind) ? `…${row.to.slice(-4)}` : row.to,
     subject: row.subject,
     kind: row.kind,
     status: row.status,
