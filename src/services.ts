@@ -214,7 +214,7 @@ export function buildServices (deps: ServiceDeps) {
   const emailSettings = emailSettingsService({ db, repo: repos.rewardMails, events, clock })
   // Loyalty and incentives only tell of a reward (in its transaction); what mail that makes is the email module's.
   const rewardMails = rewardMailsService({ db, repo: repos.rewardMails, settings: emailSettings, sender: mailSender, products: repos.products, clock })
-  const emailProviders = emailProvidersService({ db, outbox, clock, secretKey, allowPrivate })
+  const emailProviders = emailProvidersService({ db, outbox, events, clock, secretKey, allowPrivate })
   const emailSequences = emailSequencesService({ db, repo: repos.emailSequences, events, clock })
   const reviewRequests = reviewRequestScheduler({
     db, repo: repos.orders, products: repos.products, events, sender: mailSender, sequences: repos.emailSequences, reviewed: repos.reviews.hasOrderReview, clock
@@ -249,7 +249,7 @@ export function buildServices (deps: ServiceDeps) {
   const billing = billingService({ db, repo: billingRepository(db), stores, provider: deps.billingProvider ?? embeddedProvider(), events, audit, clock, fresh: freshness })
   const orgs = orgsService({ db, repo: orgsRepository(db), people, audit, fresh: freshness })
   const recentFailures = failureLog(deps.redis, `${deps.redisPrefix ?? 'eh:'}`)
-  const support = supportService({ db, repo: supportRepository(db), failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
+  const support = supportService({ db, repo: supportRepository(db), events, failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
   const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailSender.direct('invitation') })
   // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads. A gallery lead becomes
   // or updates a customer; favourites, leads and review videos count in the storefront analytics.
@@ -276,7 +276,9 @@ export function buildServices (deps: ServiceDeps) {
   const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, storage, secretKey, log, reviewsChanged })
 
   const webhooks = webhooksService({
+    db,
     repo: webhooksRepository(db),
+    events,
     stores,
     products,
     productRows: repos.products,

@@ -274,7 +274,7 @@ export const emailSettingsRoutes: FastifyPluginAsync<{ services: AdminServices }
   app.post<{ Params: Static<typeof ProviderParams> }>('/email/providers/:provider/remove', { schema: { params: ProviderParams } }, async (request, reply) => {
     const provider = providerOf(request.params.provider)
     const ctx = requireAccess(request, 'email', 'write')
-    await services.emailProviders.remove(ctx.actor, currentStore(ctx).id, provider)
+    await services.emailProviders.remove(ctx.actor, currentStore(ctx), provider)
     setFlash(reply, { notice: `${provider} is removed: no more events are pushed to it.` })
     return redirect(reply, '/admin/email/providers')
   })

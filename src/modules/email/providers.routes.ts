@@ -12,7 +12,7 @@ export const emailProvidersRoutes: FastifyPluginAsyncTypebox<{ service: EmailPro
   })
 
   app.delete('/email/providers/:provider', { schema: schemas.deleteProvider }, async (request, reply) => {
-    await service.remove(request.credential!, request.store!.id, request.params.provider)
+    await service.remove(request.credential!, request.store!, request.params.provider)
     return reply.status(204).send(null)
   })
 

@@ -14,9 +14,9 @@ import { presentAttempt, type AttemptRow } from '../outbound-webhooks/outbound-w
 import type { Credential, StoreEnv } from '../../types.js'
 import { actorOf } from '../../types.js'
 import { isEventType } from '../events/event-types.js'
-import { lockEventLog } from '../events/events.repository.js'
+import { lockEventLog, type EventLog } from '../events/events.repository.js'
 
-interface Deps { db: Knex, outbox: OutboxRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
+interface Deps { db: Knex, outbox: OutboxRepository, events: EventLog, clock: Clock, secretKey: string, allowPrivate: boolean }
 
 export const DEFAULT_PROVIDER_EVENTS = ['loyalty.referral_reward', 'loyalty.birthday_reward']
 
@@ -34,7 +34,7 @@ function defaultBaseUrl (provider: Provider, apiKey: string | undefined): string
  * (delivery/providers.ts), so its events get the retries, the throttle and the delivery log of outbound webhooks.
  * The API key (and a webhook's signing secret) is sealed with SECRET_KEY; only its last four characters are shown.
  */
-export function emailProvidersService ({ db, outbox, clock, secretKey, allowPrivate }: Deps) {
+export function emailProvidersService ({ db, outbox, events, clock, secretKey, allowPrivate }: Deps) {
   const find = (storeId: string, provider: Provider, trx: Knex = db): Promise<SubscriptionRow | undefined> =>
     trx<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind: 'provider', description: provider }).whereIn('status', ['active', 'disabled']).first()
 
@@ -106,12 +106,17 @@ export function emailProvidersService ({ db, outbox, clock, secretKey, allowPriv
           status_changed_at: now,
           consecutive_failures: 0
         }
+        const where = { orgId: store.orgId, storeEnvId: store.id }
         if (before) {
           await trx('webhook_subscriptions').where({ id: before.id }).update(fields)
-          return present({ ...before, ...fields }, provider)
+          const out = present({ ...before, ...fields }, provider)
+          await events.append(trx, { ...where, type: 'email_provider.updated', data: out })
+          return out
         }
         const row: SubscriptionRow = { id: newId('esp'), org_id: store.orgId, store_env_id: store.id, kind: 'provider', description: provider, created_by: actorOf(actor), created_at: now, ...fields }
         await trx('webhook_subscriptions').insert(row)
+        // The log never holds the signing secret: it is shown once, in this answer.
+        await events.append(trx, { ...where, type: 'email_provider.created', data: present(row, provider) })
         return present(row, provider, fresh)
       })
     },
@@ -120,10 +125,16 @@ export function emailProvidersService ({ db, outbox, clock, secretKey, allowPriv
      * Stops every push to the provider and forgets its key. The row is retired, not deleted, so the outbox's
      * attempts keep their subscription; configuring the provider again starts a new one.
      */
-    async remove (actor: Credential, storeId: string, provider: Provider) {
-      const row = await found(storeId, provider)
-      await db('webhook_subscriptions').where({ id: row.id }).update({
-        status: 'retired', status_reason: `Removed by ${actorOf(actor)}`, status_changed_at: clock(), secret_sealed: encrypt(JSON.stringify({ provider }), secretKey)
+    async remove (actor: Credential, store: StoreEnv, provider: Provider) {
+      await db.transaction(async (trx) => {
+        const row = await find(store.id, provider, trx)
+        if (!row) throw new errors.NotFound(`Email provider ${provider}`)
+        const retired = await trx('webhook_subscriptions').where({ id: row.id }).whereIn('status', ['active', 'disabled']).update({
+          status: 'retired', status_reason: `Removed by ${actorOf(actor)}`, status_changed_at: clock(), secret_sealed: encrypt(JSON.stringify({ provider }), secretKey)
+        })
+        // Two removals at once: the second retires nothing, and appends nothing.
+        if (retired === 0) throw new errors.NotFound(`Email provider ${provider}`)
+        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_provider.deleted', data: { id: row.id, provider } })
       })
     },
 

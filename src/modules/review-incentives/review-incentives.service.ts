@@ -155,7 +155,10 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
         const row = await load(store.id, id, trx, true)
         if (row.type !== 'coupon') throw new errors.Conflict('A points incentive has no code pool')
         const added = await repo.addCodes(row, codes, clock(), trx)
-        return { added, duplicates: codes.length - added, pool: (await repo.pools([id], trx)).get(id) ?? NO_POOL }
+        const out = await presented(row, trx)
+        // The pool is part of the incentive as it reads: it changed when a code was added (the codes stay out of the log).
+        if (added > 0) await append(trx, store, 'review_incentive.updated', out)
+        return { added, duplicates: codes.length - added, pool: out.pool }
       })
     },
 

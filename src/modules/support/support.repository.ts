@@ -49,8 +49,8 @@ export function supportRepository (db: Knex) {
       return present(row)
     },
 
-    async setMailStatus (id: string, status: MailStatus) {
-      await db('support_requests').where({ id }).update({ mail_status: status })
+    async setMailStatus (id: string, status: MailStatus, trx: Knex = db) {
+      await trx('support_requests').where({ id }).update({ mail_status: status })
     },
 
     async list (storeId: string, filter: { since?: number }, page: { offset: number, limit: number }) {

@@ -5,8 +5,9 @@ import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { RecentFailures } from '../../lib/recent-failures.js'
 import { actorOf, type Credential, type Log, type StoreEnv } from '../../types.js'
 import type { SupportRepository, SupportRequest } from './support.repository.js'
+import type { EventLog } from '../events/events.repository.js'
 
-interface Deps { db: Knex, repo: SupportRepository, failures: RecentFailures, mailer: MailTransport, supportEmail: string | undefined, clock: Clock, log: Log }
+interface Deps { db: Knex, repo: SupportRepository, events: EventLog, failures: RecentFailures, mailer: MailTransport, supportEmail: string | undefined, clock: Clock, log: Log }
 
 function mailText (store: StoreEnv, request: SupportRequest) {
   return [
@@ -24,11 +25,12 @@ function mailText (store: StoreEnv, request: SupportRequest) {
  * credential's recent failed request ids) and mailed to SUPPORT_EMAIL: by SMTP at once when configured (the
  * status says whether it went), else through the local mail outbox with the request.
  */
-export function supportService ({ db, repo, failures, mailer, supportEmail, clock, log }: Deps) {
+export function supportService ({ db, repo, events, failures, mailer, supportEmail, clock, log }: Deps) {
   return {
     async create (credential: Credential, store: StoreEnv, input: { subject: string, body: string }) {
       const failedRequestIds = await failures.list(actorOf(credential))
       const outbox = mailer.kind === 'outbox'
+      const where = { orgId: store.orgId, storeEnvId: store.id }
       const created = await db.transaction(async (trx) => {
         const request = await repo.create({
           orgId: store.orgId,
@@ -43,6 +45,7 @@ export function supportService ({ db, repo, failures, mailer, supportEmail, cloc
         if (supportEmail && outbox) {
           await mailer.send(trx, { orgId: store.orgId, storeEnvId: store.id, to: supportEmail, subject: `[support] ${input.subject}`, text: mailText(store, request) })
         }
+        await events.append(trx, { ...where, type: 'support_request.created', data: request })
         return request
       })
       if (!supportEmail || outbox || !mailer.direct) return created
@@ -54,7 +57,10 @@ export function supportService ({ db, repo, failures, mailer, supportEmail, cloc
         log.warn({ err: { message: (err as Error).message }, supportRequest: created.id }, 'support mail failed')
         created.mailStatus = 'failed'
       }
-      await repo.setMailStatus(created.id, created.mailStatus)
+      await db.transaction(async (trx) => {
+        await repo.setMailStatus(created.id, created.mailStatus, trx)
+        await events.append(trx, { ...where, type: 'support_request.updated', data: created })
+      })
       return created
     },
 

@@ -24,24 +24,24 @@ export interface ReceiptRow {
  */
 export function webhooksRepository (db: Knex) {
   return {
-    async saveSecret (row: PlatformSecretRow): Promise<void> {
-      await db('platform_webhook_secrets').insert(row).onConflict(['store_env_id', 'platform']).merge(['secret_sealed', 'updated_at'])
+    async saveSecret (row: PlatformSecretRow, trx: Knex = db): Promise<void> {
+      await trx('platform_webhook_secrets').insert(row).onConflict(['store_env_id', 'platform']).merge(['secret_sealed', 'updated_at'])
     },
 
-    findSecret (storeId: string, platform: Platform): Promise<PlatformSecretRow | undefined> {
-      return db<PlatformSecretRow>('platform_webhook_secrets').where({ store_env_id: storeId, platform }).first()
+    findSecret (storeId: string, platform: Platform, trx: Knex = db): Promise<PlatformSecretRow | undefined> {
+      return trx<PlatformSecretRow>('platform_webhook_secrets').where({ store_env_id: storeId, platform }).first()
     },
 
     listSecrets (storeId: string): Promise<PlatformSecretRow[]> {
       return db<PlatformSecretRow>('platform_webhook_secrets').where({ store_env_id: storeId }).orderBy('platform')
     },
 
-    async saveApiCredentials (row: ApiCredentialsRow): Promise<void> {
-      await db('platform_api_credentials').insert(row).onConflict(['store_env_id', 'platform']).merge(['credentials_sealed', 'updated_at'])
+    async saveApiCredentials (row: ApiCredentialsRow, trx: Knex = db): Promise<void> {
+      await trx('platform_api_credentials').insert(row).onConflict(['store_env_id', 'platform']).merge(['credentials_sealed', 'updated_at'])
     },
 
-    findApiCredentials (storeId: string, platform: Platform): Promise<ApiCredentialsRow | undefined> {
-      return db<ApiCredentialsRow>('platform_api_credentials').where({ store_env_id: storeId, platform }).first()
+    findApiCredentials (storeId: string, platform: Platform, trx: Knex = db): Promise<ApiCredentialsRow | undefined> {
+      return trx<ApiCredentialsRow>('platform_api_credentials').where({ store_env_id: storeId, platform }).first()
     },
 
     listApiCredentials (storeId: string): Promise<ApiCredentialsRow[]> {
@@ -49,8 +49,8 @@ export function webhooksRepository (db: Knex) {
     },
 
     /** True when there was something to remove. */
-    async removeApiCredentials (storeId: string, platform: Platform): Promise<boolean> {
-      return await db('platform_api_credentials').where({ store_env_id: storeId, platform }).delete() > 0
+    async removeApiCredentials (storeId: string, platform: Platform, trx: Knex = db): Promise<boolean> {
+      return await trx('platform_api_credentials').where({ store_env_id: storeId, platform }).delete() > 0
     },
 
     /**

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { decrypt, encrypt } from '../../lib/secrets.js'
@@ -11,14 +12,17 @@ import { bigcommerceReader, checkBigCommerceCredentials, type BigCommerceCredent
 import { actionOf, parsePayload, topicOf, type Action } from './platform-payloads.js'
 import { verifyPlatformSignature, type Headers, type Platform } from './platform-signatures.js'
 import type { ReceiptRow, WebhooksRepository } from './webhooks.repository.js'
+import type { EventLog } from '../events/events.repository.js'
 
 interface Deps {
+  db: Knex
   repo: WebhooksRepository
+  events: EventLog
   stores: { find: (id: string) => Promise<StoreEnv | null> }
   products: ProductsService
   productRows: ProductsRepository
   orders: OrdersService
-  audit: { record: (entry: AuditEntry) => Promise<void> }
+  audit: { record: (entry: AuditEntry, trx?: Knex) => Promise<void> }
   clock: Clock
   secretKey: string
   publicUrl: string
@@ -33,7 +37,7 @@ const STALE_CLAIM_MS = 2 * 60_000
 
 const REFUSED = 'The platform signature is missing or does not match this store\'s secret for the platform'
 
-export function webhooksService ({ repo, stores, products, productRows, orders, audit, clock, secretKey, publicUrl, bigcommerce, log }: Deps) {
+export function webhooksService ({ db, repo, events, stores, products, productRows, orders, audit, clock, secretKey, publicUrl, bigcommerce, log }: Deps) {
   const receiverUrl = (storeId: string, platform: Platform) => `${publicUrl}/v1/webhooks/${platform}/${storeId}`
   const bigcommerceCredentials = async (storeId: string): Promise<BigCommerceCredentials | null> => {
     const row = await repo.findApiCredentials(storeId, 'bigcommerce')
@@ -62,11 +66,36 @@ export function webhooksService ({ repo, stores, products, productRows, orders, 
     return result.failed > 0 ? { outcome: 'rejected', detail: result.errors[0].message } : { outcome: 'applied', detail: null }
   }
 
+  /** A platform's settings as listed: whether and when its secret and API credentials were set, never the values. */
+  function presentPlatform (storeId: string, platform: Platform, secret: { updated_at: number } | undefined, api: { updated_at: number } | undefined) {
+    return {
+      platform,
+      receiverUrl: receiverUrl(storeId, platform),
+      updatedAt: iso(Math.max(Number(secret?.updated_at ?? 0), Number(api?.updated_at ?? 0)))!,
+      secretSet: Boolean(secret),
+      apiCredentials: api ? { updatedAt: iso(Number(api.updated_at))! } : null
+    }
+  }
+
+  /**
+   * A change of a platform's settings, in one transaction: the write, its audit entry, and the event every change
+   * appends (decisions.md section 15), which carries the platform as listed.
+   */
+  async function changePlatform (store: StoreEnv, platform: Platform, write: (trx: Knex.Transaction) => Promise<AuditEntry>) {
+    await db.transaction(async (trx) => {
+      await audit.record(await write(trx), trx)
+      const [secret, api] = await Promise.all([repo.findSecret(store.id, platform, trx), repo.findApiCredentials(store.id, platform, trx)])
+      await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'platform_webhook.updated', data: presentPlatform(store.id, platform, secret, api) })
+    })
+  }
+
   return {
     async setSecret (credential: Credential, store: StoreEnv, platform: Platform, secret: string, ip: string | null) {
       const now = clock()
-      await repo.saveSecret({ org_id: store.orgId, store_env_id: store.id, platform, secret_sealed: encrypt(secret, secretKey), created_at: now, updated_at: now })
-      await audit.record({ orgId: store.orgId, action: 'platform_webhook.secret_set', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform } })
+      await changePlatform(store, platform, async (trx) => {
+        await repo.saveSecret({ org_id: store.orgId, store_env_id: store.id, platform, secret_sealed: encrypt(secret, secretKey), created_at: now, updated_at: now }, trx)
+        return { orgId: store.orgId, action: 'platform_webhook.secret_set', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform } }
+      })
       return { platform, receiverUrl: receiverUrl(store.id, platform), updatedAt: iso(now)! }
     },
 
@@ -75,17 +104,7 @@ export function webhooksService ({ repo, stores, products, productRows, orders, 
       const [secrets, credentials] = await Promise.all([repo.listSecrets(store.id), repo.listApiCredentials(store.id)])
       const platforms = [...new Set([...secrets, ...credentials].map((row) => row.platform))].sort()
       return {
-        data: platforms.map((platform) => {
-          const secret = secrets.find((row) => row.platform === platform)
-          const api = credentials.find((row) => row.platform === platform)
-          return {
-            platform,
-            receiverUrl: receiverUrl(store.id, platform),
-            updatedAt: iso(Math.max(secret?.updated_at ?? 0, api?.updated_at ?? 0))!,
-            secretSet: Boolean(secret),
-            apiCredentials: api ? { updatedAt: iso(api.updated_at)! } : null
-          }
-        })
+        data: platforms.map((platform) => presentPlatform(store.id, platform, secrets.find((row) => row.platform === platform), credentials.find((row) => row.platform === platform)))
       }
     },
 
@@ -93,16 +112,20 @@ export function webhooksService ({ repo, stores, products, productRows, orders, 
     async setApiCredentials (credential: Credential, store: StoreEnv, input: BigCommerceCredentialsInput, ip: string | null) {
       const credentials = checkBigCommerceCredentials(input)
       const now = clock()
-      await repo.saveApiCredentials({
-        org_id: store.orgId, store_env_id: store.id, platform: 'bigcommerce', credentials_sealed: encrypt(JSON.stringify(credentials), secretKey), created_at: now, updated_at: now
+      await changePlatform(store, 'bigcommerce', async (trx) => {
+        await repo.saveApiCredentials({
+          org_id: store.orgId, store_env_id: store.id, platform: 'bigcommerce', credentials_sealed: encrypt(JSON.stringify(credentials), secretKey), created_at: now, updated_at: now
+        }, trx)
+        return { orgId: store.orgId, action: 'platform_webhook.api_credentials_set', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform: 'bigcommerce' } }
       })
-      await audit.record({ orgId: store.orgId, action: 'platform_webhook.api_credentials_set', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform: 'bigcommerce' } })
       return { platform: 'bigcommerce' as const, receiverUrl: receiverUrl(store.id, 'bigcommerce'), apiCredentials: { updatedAt: iso(now)! } }
     },
 
     async removeApiCredentials (credential: Credential, store: StoreEnv, ip: string | null): Promise<void> {
-      if (!await repo.removeApiCredentials(store.id, 'bigcommerce')) throw new errors.NotFound('BigCommerce API credentials')
-      await audit.record({ orgId: store.orgId, action: 'platform_webhook.api_credentials_removed', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform: 'bigcommerce' } })
+      await changePlatform(store, 'bigcommerce', async (trx) => {
+        if (!await repo.removeApiCredentials(store.id, 'bigcommerce', trx)) throw new errors.NotFound('BigCommerce API credentials')
+        return { orgId: store.orgId, action: 'platform_webhook.api_credentials_removed', actor: actorOf(credential), subject: `store:${store.id}`, ip, details: { platform: 'bigcommerce' } }
+      })
     },
 
     /**
