@@ -54,6 +54,17 @@ t.test('a backup whose addresses another deployment sealed is refused whole with
   t.same(await addressesIn(app, target), [], 'nothing restored')
 })
 
+t.test('a backup whose sealed address is not a sealed value is refused as damaged', async (t) => {
+  const { app, tenant, backup } = await reviewedStore(t)
+  const lines = await backupLines(app, backup.id)
+  for (const line of lines) if (line.table === 'reviews') line.row.author_email = { value: ADDRESS }
+  await rewriteBackup(app, backup.id, lines)
+  const target = await makeStore(app, tenant)
+  const res = await restore(app, tenant, backup.id, target)
+  t.equal(res.statusCode, 409)
+  t.match(res.json().message, /damaged/)
+})
+
 t.test('a backup made before addresses were sealed restores its plain addresses', async (t) => {
   const { app, tenant, backup } = await reviewedStore(t)
   const lines = await backupLines(app, backup.id)

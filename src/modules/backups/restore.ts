@@ -106,8 +106,9 @@ function opened (spec: ExportedTable, row: Record<string, unknown>, secretKey: s
   for (const column of spec.sealed) {
     const value = out[column] as { sealed?: unknown } | null | undefined
     if (value === null || typeof value !== 'object') continue
+    if (typeof value.sealed !== 'string') throw new errors.Conflict(`The backup is damaged: a ${spec.table} row's ${column} is neither a value nor a sealed one; nothing was restored`)
     try {
-      out[column] = decrypt(String(value.sealed), secretKey)
+      out[column] = decrypt(value.sealed, secretKey)
     } catch {
       throw new errors.Conflict(`The backup's ${spec.table} hold values sealed by another deployment (another SECRET_KEY); nothing was restored`)
     }
