@@ -1371,7 +1371,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List referrals, newest first */
+        /**
+         * List referrals, newest first
+         * @description With `updatedSince`, the referrals changed at or after it, oldest change first (ties by id), so a client that asks again from the last `updatedAt` it saw misses none. Each change appends `loyalty.referral.created`, `.updated` (completed, or the referee erased) or `.deleted` (a pending referral withdrawn by an erasure).
+         */
         get: operations["list_loyalty_referrals"];
         put?: never;
         /**
@@ -12755,6 +12758,7 @@ export interface operations {
                             /** @description Null for organization mail (invitations) */
                             storeEnvId: string | null;
                             subject: string;
+                            /** @description The recipient; for mail to a reviewer (kind `review_incentive`) only `…` and the address's last 4 characters, as reviews show it */
                             to: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -13395,6 +13399,8 @@ export interface operations {
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
+                /** @description Only attempts made at or after this instant (an attempt never changes once made) */
+                updatedSince?: string;
             };
             header?: {
                 /** @description The store environment this request acts on */
@@ -19790,6 +19796,7 @@ export interface operations {
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
                 status?: "pending" | "completed";
+                updatedSince?: string;
             };
             header?: {
                 /** @description The store environment this request acts on */
@@ -19819,6 +19826,11 @@ export interface operations {
                             refereeEmail: string | null;
                             referrerCustomerId: string;
                             status: "pending" | "completed";
+                            /**
+                             * Format: date-time
+                             * @description When it was made, completed, or lost its referee's address to an erasure
+                             */
+                            updatedAt: string;
                         }[];
                         meta: {
                             limit: number;
@@ -19989,6 +20001,11 @@ export interface operations {
                         refereeEmail: string | null;
                         referrerCustomerId: string;
                         status: "pending" | "completed";
+                        /**
+                         * Format: date-time
+                         * @description When it was made, completed, or lost its referee's address to an erasure
+                         */
+                        updatedAt: string;
                     };
                 };
             };
@@ -21500,6 +21517,8 @@ export interface operations {
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
+                /** @description Only grants made or changed at or after this instant, oldest change first */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -23737,6 +23756,8 @@ export interface operations {
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
+                /** @description Only grants made or changed at or after this instant, oldest change first */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -23763,6 +23784,11 @@ export interface operations {
                                 id: string;
                                 name: string;
                             }[];
+                            /**
+                             * Format: date-time
+                             * @description When the client last granted or changed the role
+                             */
+                            updatedAt: string;
                         }[];
                         meta: {
                             limit: number;
@@ -28180,6 +28206,10 @@ export interface operations {
     list_storefront_faqs: {
         parameters: {
             query?: {
+                /** @description Page size, 100 unless given; values above 100 are clamped to 100 (see meta.limit) */
+                limit?: number;
+                /** @description 1-based page number, at most 10000000 */
+                page?: number;
                 /** @description A platformProductId */
                 productId?: string;
             };
@@ -28206,6 +28236,12 @@ export interface operations {
                             productId: string | null;
                             question: string;
                         }[];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
                     };
                 };
             };
