@@ -50,6 +50,18 @@ t.test('with SMTP and SUPPORT_EMAIL the request is mailed there with its context
   t.equal(listed.json().data[0].mailStatus, 'sent')
 })
 
+t.test('a support request mailed by SMTP appends support_request.created, then .updated with how the mail went', async (t) => {
+  const smtp = await smtpReceiver(t)
+  const app = await build(t, { config: { smtpUrl: smtp.url, supportEmail: 'help@operator.example' } })
+  const tenant = await makeTenant(app)
+  const { id } = (await call(app, { method: 'POST', url: '/v1/support/requests', key: tenant.key, store: tenant.storeId, payload: ask })).json()
+  const events = await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', 'support_request.%').orderBy('id')
+  t.match(events.map((e: { type: string, data: string }) => ({ type: e.type, data: JSON.parse(e.data) })), [
+    { type: 'support_request.created', data: { id, mailStatus: 'queued' } },
+    { type: 'support_request.updated', data: { id, mailStatus: 'sent' } }
+  ])
+})
+
 t.test('without SMTP the mail waits in the local outbox with the request', async (t) => {
   const app = await build(t, { config: { supportEmail: 'help@operator.example' } })
   const tenant = await makeTenant(app)
