@@ -153,6 +153,12 @@ export function statementsOf (t: Test, app: FastifyInstance, matching?: RegExp):
   return statements
 }
 
+/** The store's logged events whose type starts with `prefix`, oldest first: type, parsed data, and the data as stored. */
+export async function eventsOf (app: FastifyInstance, storeId: string, prefix: string): Promise<Array<{ type: string, data: any, raw: string }>> {
+  const rows: Array<{ type: string, data: string }> = await app.db('events').where({ store_env_id: storeId }).where('type', 'like', `${prefix}%`).orderBy('id')
+  return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data), raw: row.data }))
+}
+
 export interface Call extends Omit<InjectOptions, 'headers'> {
   key?: string
   store?: string | null

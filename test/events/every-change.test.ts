@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { build, call, eventsOf } from '../helper.js'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
 
 /**
@@ -17,10 +17,7 @@ async function store (t: Parameters<typeof build>[0]) {
   return { app, tenant, api }
 }
 
-async function eventsOf (app: FastifyInstance, tenant: Tenant, prefix: string) {
-  const rows = await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', `${prefix}%`).orderBy('id')
-  return rows.map((row: { type: string, data: string }) => ({ type: row.type, data: JSON.parse(row.data), raw: row.data }))
-}
+const storeEvents = (app: FastifyInstance, tenant: Tenant, prefix: string) => eventsOf(app, tenant.storeId, prefix)
 
 t.test('an email provider set up, changed and removed appends email_provider.created, .updated and .deleted, without its key', async (t) => {
   const { app, tenant, api } = await store(t)
@@ -28,7 +25,7 @@ t.test('an email provider set up, changed and removed appends email_provider.cre
   t.equal((await api('PUT', '/email/providers/klaviyo', { enabled: false })).statusCode, 200)
   t.equal((await api('DELETE', '/email/providers/klaviyo')).statusCode, 204)
   t.equal((await api('DELETE', '/email/providers/klaviyo')).statusCode, 404, 'a second removal finds nothing')
-  const events = await eventsOf(app, tenant, 'email_provider.')
+  const events = await storeEvents(app, tenant, 'email_provider.')
   t.match(events, [
     { type: 'email_provider.created', data: { provider: 'klaviyo', enabled: true, apiKeyLast4: '9876' } },
     { type: 'email_provider.updated', data: { provider: 'klaviyo', enabled: false } },
@@ -43,7 +40,7 @@ t.test('a webhook provider\'s signing secret is shown once and never logged', as
   const created = await api('PUT', '/email/providers/webhook', { baseUrl: 'https://receiver.example/in' })
   const secret = created.json().signingSecret as string
   t.match(secret, /^whsec_/)
-  t.notOk((await eventsOf(app, tenant, 'email_provider.')).some((e) => e.raw.includes(secret.slice(6))))
+  t.notOk((await storeEvents(app, tenant, 'email_provider.')).some((e) => e.raw.includes(secret.slice(6))))
 })
 
 t.test('codes added to a coupon pool append review_incentive.updated with the pool\'s count, never the codes', async (t) => {
@@ -51,7 +48,7 @@ t.test('codes added to a coupon pool append review_incentive.updated with the po
   const { id } = (await api('POST', '/review-incentives', { type: 'coupon', verifiedOnly: false })).json()
   t.match((await api('POST', `/review-incentives/${id}/codes`, { codes: ['THANKS-1A', 'THANKS-2B'] })).json(), { added: 2 })
   t.match((await api('POST', `/review-incentives/${id}/codes`, { codes: ['THANKS-1A'] })).json(), { added: 0, duplicates: 1 })
-  const updates = (await eventsOf(app, tenant, 'review_incentive.')).filter((e) => e.type === 'review_incentive.updated')
+  const updates = (await storeEvents(app, tenant, 'review_incentive.')).filter((e) => e.type === 'review_incentive.updated')
   t.equal(updates.length, 1, 'one change, one event: a re-send of known codes changes nothing')
   t.match(updates[0].data, { id, pool: { available: 2 } })
   t.notOk(updates[0].raw.includes('THANKS-'))
@@ -60,7 +57,7 @@ t.test('codes added to a coupon pool append review_incentive.updated with the po
 t.test('a support request appends support_request.created', async (t) => {
   const { app, tenant, api } = await store(t)
   const created = (await api('POST', '/support/requests', { subject: 'Import stuck', body: 'Since this morning.' })).json()
-  t.match(await eventsOf(app, tenant, 'support_request.'), [{ type: 'support_request.created', data: { id: created.id, subject: 'Import stuck' } }])
+  t.match(await storeEvents(app, tenant, 'support_request.'), [{ type: 'support_request.created', data: { id: created.id, subject: 'Import stuck' } }])
 })
 
 t.test('a platform\'s secret and API credentials set or removed append platform_webhook.updated, never the values', async (t) => {
@@ -70,7 +67,7 @@ t.test('a platform\'s secret and API credentials set or removed append platform_
   t.equal((await api('PUT', '/webhooks/platforms/bigcommerce/credentials', credentials)).statusCode, 200)
   t.equal((await api('DELETE', '/webhooks/platforms/bigcommerce/credentials')).statusCode, 204)
   t.equal((await api('DELETE', '/webhooks/platforms/bigcommerce/credentials')).statusCode, 404)
-  const events = await eventsOf(app, tenant, 'platform_webhook.')
+  const events = await storeEvents(app, tenant, 'platform_webhook.')
   t.match(events.map((e) => e.data), [
     { platform: 'bigcommerce', secretSet: true, apiCredentials: null },
     { platform: 'bigcommerce', secretSet: true, apiCredentials: { updatedAt: String } },

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, manualClock } from '../helper.js'
+import { build, call, eventsOf, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { freshKey, makeCustomers } from './support.js'
 
@@ -19,9 +19,8 @@ async function referralStore (t: Parameters<typeof build>[0]) {
     const as = await freshKey(app, tenant)
     return (await call(app, { method: 'GET', url: `/v1/loyalty/referrals${query}`, key: as.key, store: as.storeId })).json()
   }
-  const eventsOf = async (prefix: string) => (await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', `${prefix}%`).orderBy('id'))
-    .map((e: { type: string, data: string }) => ({ type: e.type, data: JSON.parse(e.data) }))
-  return { clock, app, tenant, ids, refer, list, eventsOf }
+  const referralEvents = () => eventsOf(app, tenant.storeId, 'loyalty.referral.')
+  return { clock, app, tenant, ids, refer, list, referralEvents }
 }
 
 t.test('referrals listed with updatedSince are those changed since, oldest change first, completion included', async (t) => {
@@ -46,20 +45,20 @@ t.test('updatedSince on referrals that is not a date is a 400, not an unfiltered
 })
 
 t.test('a referral appends loyalty.referral.created, its completion loyalty.referral.updated', async (t) => {
-  const { app, tenant, refer, eventsOf } = await referralStore(t)
+  const { app, tenant, refer, referralEvents } = await referralStore(t)
   const made = await refer('ana@example.com')
   await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o1', customerEmail: 'ana@example.com', platformCustomerId: 'ana' }] } })
-  t.match(await eventsOf('loyalty.referral.'), [
+  t.match(await referralEvents(), [
     { type: 'loyalty.referral.created', data: { id: made.id, status: 'pending', refereeEmail: 'ana@example.com' } },
     { type: 'loyalty.referral.updated', data: { id: made.id, status: 'completed', orderId: 'o1' } }
   ])
 })
 
 t.test('erasing a referee withdraws a pending referral with loyalty.referral.deleted and leaves no address in its events', async (t) => {
-  const { app, tenant, ids, refer, eventsOf } = await referralStore(t)
+  const { app, tenant, ids, refer, referralEvents } = await referralStore(t)
   const made = await refer('ana@example.com')
   t.equal((await call(app, { method: 'DELETE', url: `/v1/customers/${ids.ana}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
-  const events = await eventsOf('loyalty.referral.')
+  const events = await referralEvents()
   t.match(events, [{ type: 'loyalty.referral.created', data: { id: made.id } }, { type: 'loyalty.referral.deleted', data: { id: made.id } }])
   t.notOk(JSON.stringify(events).includes('ana@example.com'), 'the address is gone from the log')
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, sharedApp, testConfig } from '../helper.js'
+import { build, call, eventsOf, sharedApp, testConfig } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { smtpReceiver } from '../smtp.js'
 import { loadConfig } from '../../src/config.js'
@@ -55,8 +55,7 @@ t.test('a support request mailed by SMTP appends support_request.created, then .
   const app = await build(t, { config: { smtpUrl: smtp.url, supportEmail: 'help@operator.example' } })
   const tenant = await makeTenant(app)
   const { id } = (await call(app, { method: 'POST', url: '/v1/support/requests', key: tenant.key, store: tenant.storeId, payload: ask })).json()
-  const events = await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', 'support_request.%').orderBy('id')
-  t.match(events.map((e: { type: string, data: string }) => ({ type: e.type, data: JSON.parse(e.data) })), [
+  t.match(await eventsOf(app, tenant.storeId, 'support_request.'), [
     { type: 'support_request.created', data: { id, mailStatus: 'queued' } },
     { type: 'support_request.updated', data: { id, mailStatus: 'sent' } }
   ])
