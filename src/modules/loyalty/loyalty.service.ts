@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
-import { parseDateTime } from '../../lib/formats.js'
+import { toMs } from '../../lib/formats.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { EventLog } from '../events/events.repository.js'
 import type { StoreEnv } from '../../types.js'
@@ -113,8 +113,7 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
 
     async listAccounts (storeId: string, query: PageQuery & { updatedSince?: string }) {
       const page = toPage(query)
-      const since = query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
-      const [{ total, rows }, tiers] = await Promise.all([repo.listAccounts(storeId, since, page), tiersOf(storeId, db)])
+      const [{ total, rows }, tiers] = await Promise.all([repo.listAccounts(storeId, toMs(query.updatedSince), page), tiersOf(storeId, db)])
       return envelope(rows.map((row) => presentAccount(row, row.customer_id, tiers)), total, page)
     },
 
@@ -174,8 +173,7 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
 
     async listReferrals (storeId: string, query: PageQuery & { status?: string, updatedSince?: string }) {
       const page = toPage(query)
-      const updatedSince = query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
-      const { total, rows } = await repo.listReferrals(storeId, { status: query.status, updatedSince }, page)
+      const { total, rows } = await repo.listReferrals(storeId, { status: query.status, updatedSince: toMs(query.updatedSince) }, page)
       return envelope(rows.map(presentReferral), total, page)
     },
 
