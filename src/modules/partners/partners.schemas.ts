@@ -3,6 +3,12 @@ import { authErrors, DateTime, PageQuery, Paged } from '../../schemas.js'
 
 const OrgId = Type.String({ minLength: 1, maxLength: 40, description: 'An organization id (`org_…`)' })
 
+/** Both partner lists: a page, or with `updatedSince` the grants made or changed since (routes `paged`). */
+const GrantsSince = Type.Object({
+  ...PageQuery,
+  updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only grants made or changed at or after this instant, oldest change first' }))
+})
+
 export const PartnerGrant = Type.Object({
   partnerOrgId: Type.String(),
   partnerOrgName: Type.String(),
@@ -29,10 +35,7 @@ export const grantPartner = {
 export const listPartners = {
   tags: ['orgs'],
   summary: 'The partner organizations this organization has granted access',
-  querystring: Type.Object({
-    ...PageQuery,
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only grants made or changed at or after this instant, oldest change first' }))
-  }),
+  querystring: GrantsSince,
   response: { 200: Paged(PartnerGrant), ...authErrors }
 }
 
@@ -55,9 +58,6 @@ export const Client = Type.Object({
 export const listClients = {
   tags: ['partner'],
   summary: 'The client organizations that granted this organization partner access, with their stores',
-  querystring: Type.Object({
-    ...PageQuery,
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only grants made or changed at or after this instant, oldest change first' }))
-  }),
+  querystring: GrantsSince,
   response: { 200: Paged(Client), ...authErrors }
 }
