@@ -13072,6 +13072,7 @@ export interface operations {
                      */
                     baseUrl?: string;
                     enabled?: boolean;
+                    /** @description Event types whose resource the caller may read (`customer.*`: `customers:read`, …); omitted: the loyalty rewards (`loyalty:read`) */
                     events?: string[];
                     listId?: string;
                 };

@@ -36,7 +36,7 @@ export const putProvider = {
     apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     baseUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Klaviyo: https://a.klaviyo.com; Mailchimp: from the key\'s data centre' })),
     listId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' })),
-    events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, uniqueItems: true })),
+    events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Event types whose resource the caller may read (`customer.*`: `customers:read`, …); omitted: the loyalty rewards (`loyalty:read`)' })),
     enabled: Type.Optional(Type.Boolean())
   }, { additionalProperties: false, examples: [{ apiKey: 'pk_live_0123456789abcdef', events: ['loyalty.referral_reward', 'loyalty.birthday_reward'] }] }),
   response: { 200: ProviderView, ...authErrors }

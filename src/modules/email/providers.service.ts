@@ -14,6 +14,7 @@ import { presentAttempt, type AttemptRow } from '../outbound-webhooks/outbound-w
 import type { Credential, StoreEnv } from '../../types.js'
 import { actorOf } from '../../types.js'
 import { isEventType } from '../events/event-types.js'
+import { assertMayReadEvent } from '../events/event-access.js'
 import { lockEventLog, type EventLog } from '../events/events.repository.js'
 
 interface Deps { db: Knex, outbox: OutboxRepository, events: EventLog, clock: Clock, secretKey: string, allowPrivate: boolean }
@@ -82,11 +83,15 @@ export function emailProvidersService ({ db, outbox, events, clock, secretKey, a
      */
     async put (actor: Credential, store: StoreEnv, provider: Provider, input: ProviderInput) {
       for (const type of input.events ?? []) if (!isEventType(type)) throw new errors.InvalidEventType(type)
+      // decisions.md section 8: a subscription carries only event types its creator may read, and a provider is one
+      // (it is sent each event whole, to a URL the store may choose).
+      for (const type of input.events ?? []) assertMayReadEvent(actor, type)
       // A URL the store gives is checked first, outside the lock (a DNS lookup); one already stored was checked then.
       if (input.baseUrl) await checked(input.baseUrl, provider, input.apiKey ?? configOf(await find(store.id, provider))?.apiKey)
       return db.transaction(async (trx) => {
         await lockEventLog(trx, store.id)
         const before = await find(store.id, provider, trx)
+        if (!before && !input.events) for (const type of DEFAULT_PROVIDER_EVENTS) assertMayReadEvent(actor, type)
         const old = configOf(before)
         const apiKey = input.apiKey ?? old?.apiKey
         if (provider !== 'webhook' && !apiKey) throw new errors.InvalidRequest(`apiKey: ${provider} needs an API key`)
