@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { call, sharedApp } from '../helper.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeKey, makeTenant, makeStore, type Tenant } from '../factories.js'
 import { base62 } from '../../src/lib/ids.js'
 import { tablesHolding } from './tables-holding.js'
@@ -210,4 +210,18 @@ t.test('erasure finds the orders stored under the address in another case and li
   t.same(rows, [{ platform_order_id: 'other', customer_email: `other-${tag}@example.test` }, { platform_order_id: 'upper', customer_email: null }])
   const deleted = await app.db('events').where({ store_env_id: tenant.storeId, type: 'customer.deleted' }).first()
   t.same(JSON.parse(deleted.data).orderIds, ['upper'])
+})
+
+t.test('erasure moves the updatedAt of the orders it clears, so incremental syncs of GET /orders drop the address', async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o-1', customerEmail: 'ann@example.test' }] } })
+  await put(app, tenant, [{ platformCustomerId: 'ann', email: 'ann@example.test' }])
+  const first = (await get(app, tenant, '/v1/orders?updatedSince=2000-01-01T00:00:00Z')).json()
+  clock.advance(60_000)
+  const id = (await get(app, tenant, '/v1/customers')).json().data[0].id
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  const next = (await get(app, tenant, `/v1/orders?cursor=${first.meta.nextCursor}`)).json()
+  t.same(next.data.map((o: { customerEmail: string | null, updatedAt: string }) => [o.customerEmail, o.updatedAt]), [[null, new Date(clock()).toISOString()]])
 })

@@ -95,6 +95,19 @@ t.test('a due request is sent through the local outbox and moves to sent', async
   t.equal((await requestOf(app, tenant)).state, 'sent', 'a re-sent order stays sent')
 })
 
+t.test('a request the scheduler moves on moves its order\'s updatedAt, so incremental syncs of GET /orders see it', async (t) => {
+  const { app, tenant, clock } = await setup(t)
+  await upsert(app, tenant, order())
+  const list = async (query: string) => (await call(app, { method: 'GET', url: `/v1/orders?${query}`, key: tenant.key, store: tenant.storeId })).json()
+  const first = await list('updatedSince=2000-01-01T00:00:00Z')
+  clock.advance(48 * HOUR)
+  const sentAt = new Date(clock()).toISOString()
+  await app.services.reviewRequests.runDue(tenant.storeId)
+  const next = await list(`cursor=${first.meta.nextCursor}`)
+  t.same(next.data.map((o: { reviewRequest: { state: string }, updatedAt: string }) => [o.reviewRequest.state, o.updatedAt]), [['sent', sentAt]])
+  t.equal((await list(`updatedSince=${sentAt}`)).meta.total, 1)
+})
+
 t.test('a request the mail transport refuses moves to failed with the reason', async (t) => {
   const { app, tenant, clock } = await setup(t, { smtpUrl: 'smtp://127.0.0.1:1' })
   await upsert(app, tenant, order())

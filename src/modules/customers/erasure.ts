@@ -78,10 +78,10 @@ export async function eraseCustomerData (trx: Knex.Transaction, { store, custome
   const addresses = [...new Set([own, ...orders.map((o) => emailKey(o.customer_email))].filter((a): a is string => a !== null))]
   if (orders.length) {
     const ids = orders.map((o) => o.id)
-    await trx('orders').whereIn('id', ids).update({ customer_email: null, customer_name: null, platform_customer_id: null, customer_id: customerId })
+    await trx('orders').whereIn('id', ids).update({ customer_email: null, customer_name: null, platform_customer_id: null, customer_id: customerId, updated_at: now })
     // Through the funnel's tracker: the skipped requests leave "scheduled" in GET /analytics/review-requests too.
     await trackOrders(trx, storeId, orders.map((o) => o.platform_order_id), () => trx('orders').whereIn('id', ids).where({ review_request_state: 'scheduled' })
-      .update({ review_request_state: 'skipped', review_request_reason: 'The customer was erased', review_request_updated_at: now }))
+      .update({ review_request_state: 'skipped', review_request_reason: 'The customer was erased', review_request_updated_at: now, updated_at: now }))
   }
   const orderIds = orders.map((o) => o.platform_order_id)
   const reviews: Array<{ id: string, title: string | null, body: string, reply: string | null }> = (addresses.length || orderIds.length)

@@ -95,7 +95,7 @@ export function ordersRepository (db: Knex) {
     },
 
     async advanceReviewRequest (id: number, next: { state: ReviewRequestState, reason: string, step: number | null, scheduledFor: number | null }, now: number, trx: Knex.Transaction) {
-      await trx('orders').where({ id }).update({ review_request_state: next.state, review_request_reason: next.reason, review_request_step: next.step, review_request_scheduled_for: next.scheduledFor, review_request_updated_at: now })
+      await trx('orders').where({ id }).update({ review_request_state: next.state, review_request_reason: next.reason, review_request_step: next.step, review_request_scheduled_for: next.scheduledFor, review_request_updated_at: now, updated_at: now })
     }
   }
 }

@@ -97,7 +97,7 @@ export function reviewRequestScheduler ({ db, repo, products, events, sender, se
       const next = await decide(order, trx, now)
       await trackOrders(trx, order.store_env_id, [order.platform_order_id], () => repo.advanceReviewRequest(id, next, now, trx))
       const updated: OrderRow = {
-        ...order, review_request_state: next.state, review_request_reason: next.reason, review_request_step: next.step, review_request_scheduled_for: next.scheduledFor, review_request_updated_at: now
+        ...order, review_request_state: next.state, review_request_reason: next.reason, review_request_step: next.step, review_request_scheduled_for: next.scheduledFor, review_request_updated_at: now, updated_at: now
       }
       await events.append(trx, { orgId: order.org_id, storeEnvId: order.store_env_id, type: 'order.review_request.updated', data: presentOrder(updated) })
       return next.state
