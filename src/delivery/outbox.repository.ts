@@ -3,6 +3,7 @@ import { isMysql } from '../db.js'
 import { withDeadlockRetry } from '../lib/bulk.js'
 import { matchesEvent, type SubscriptionKind, type SubscriptionStatus, type SubscriptionsRepository } from './subscriptions.repository.js'
 import { countAndPage } from '../lib/pagination.js'
+import { prefix } from '../lib/text.js'
 
 /** A claimed delivery with what it takes to send it. */
 export interface ClaimedDelivery {
@@ -51,7 +52,7 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       outcome,
       response_code: a.responseCode,
       duration_ms: Math.round(a.durationMs),
-      error: a.error?.slice(0, 500) ?? null,
+      error: a.error == null ? null : prefix(a.error, 500),
       next_retry_at: nextRetryAt,
       at: a.now
     }
@@ -64,7 +65,7 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
   /** Ends the claim; false when the lease was lost (another worker owns the delivery now), so nothing is recorded. */
   async function finish (trx: Knex, a: AttemptRecord, changes: Record<string, unknown>): Promise<boolean> {
     const changed = await trx('webhook_deliveries').where({ id: a.delivery.id, claim_token: a.token })
-      .update({ claim_token: null, attempts: a.delivery.attempts + 1, last_response_code: a.responseCode, last_error: a.error?.slice(0, 500) ?? null, ...changes })
+      .update({ claim_token: null, attempts: a.delivery.attempts + 1, last_response_code: a.responseCode, last_error: a.error == null ? null : prefix(a.error, 500), ...changes })
     return changed === 1
   }
 

@@ -108,6 +108,22 @@ t.test('a request the scheduler moves on moves its order\'s updatedAt, so increm
   t.equal((await list(`updatedSince=${sentAt}`)).meta.total, 1)
 })
 
+t.test('a subject cut to its maximum ends in whole characters, in the message log and in the mail', async (t) => {
+  const { app, tenant, clock } = await setup(t)
+  const as = { key: tenant.key, store: tenant.storeId }
+  await call(app, { method: 'PUT', url: '/v1/email/templates/review_request', ...as, payload: { subject: 'Hi {{customerName}}', body: 'Tell us about {{orderId}}' } })
+  // 200 emoji, the longest name: "Hi " and 297 of them fill the 300 characters a subject may hold.
+  const name = '😀'.repeat(200)
+  await upsert(app, tenant, order({ customerName: name }))
+  clock.advance(48 * HOUR)
+  t.equal(await app.services.reviewRequests.runDue(tenant.storeId), 1)
+  const [message] = (await call(app, { method: 'GET', url: '/v1/email/messages', ...as })).json().data
+  t.notMatch(message.subject, /\uFFFD/)
+  t.ok(`Hi ${name}`.startsWith(message.subject.replace(/…$/, '')), 'the subject as composed, cut')
+  const mail = await app.db('mail_outbox').where({ store_env_id: tenant.storeId }).first()
+  t.notMatch(mail.subject, /\uFFFD/)
+})
+
 t.test('a request the mail transport refuses moves to failed with the reason', async (t) => {
   const { app, tenant, clock } = await setup(t, { smtpUrl: 'smtp://127.0.0.1:1' })
   await upsert(app, tenant, order())

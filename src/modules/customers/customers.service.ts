@@ -11,6 +11,7 @@ import { actorOf, type Credential, type StoreEnv } from '../../types.js'
 import { CUSTOMER_FIELDS, emailKey, type CustomerRow, type CustomersRepository } from './customers.repository.js'
 import { CustomerItem } from './customers.schemas.js'
 import { eraseCustomerData, scrubEvents, type ErasureStep } from './erasure.js'
+import { prefix } from '../../lib/text.js'
 
 export const MAX_BATCH = 250
 
@@ -54,7 +55,7 @@ export interface LeadInput { orgId: string, storeEnvId: string, email: string, n
 /** A lead's one name field as first and last name: its first word, then the rest, each cut to the columns' 100 characters. */
 export function splitName (name: string | null): { first_name: string | null, last_name: string | null } {
   const [first, ...rest] = (name ?? '').trim().split(/\s+/)
-  const cut = (text: string) => Array.from(text).slice(0, 100).join('') || null
+  const cut = (text: string) => prefix(text, 100) || null
   return { first_name: cut(first), last_name: cut(rest.join(' ')) }
 }
 

@@ -4,6 +4,9 @@
  * itself contains `{{…}}` is never expanded again), and every character of both the template and the values is
  * escaped when the HTML part is made. No expression, loop or helper exists to inject.
  */
+
+import { clip } from '../../lib/text.js'
+
 export const TEMPLATE_KEYS = ['review_request', 'review_reminder', 'loyalty_birthday', 'loyalty_referral', 'review_incentive'] as const
 export type TemplateKey = typeof TEMPLATE_KEYS[number]
 
@@ -93,7 +96,7 @@ function substitute (template: string, values: Values, literal: (text: string) =
 /** Header-safe: no line breaks in a subject (a header), whatever a value holds. */
 export function renderSubject (subject: string, values: Values): string {
   const text = substitute(subject, values, (s) => s, (v) => typeof v === 'string' ? v : v.text)
-  return text.replace(/[\r\n]+/g, ' ').trim().slice(0, SUBJECT_MAX)
+  return clip(text.replace(/[\r\n]+/g, ' ').trim(), SUBJECT_MAX)
 }
 
 export function renderText (body: string, values: Values): string {

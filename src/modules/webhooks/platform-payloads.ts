@@ -1,5 +1,6 @@
 import { currency, date, fullName, idOf, latest, lineItems, list, money, obj, text, type Json, type LineItem } from './payload-fields.js'
 import type { Platform } from './platform-signatures.js'
+import { prefix } from '../../lib/text.js'
 
 /**
  * What a platform notification asks of the store's data, in the shape of the bulk endpoints' items
@@ -164,7 +165,7 @@ export function actionOf (platform: Platform, topic: string | null, body: unknow
 /** The topic to record: the header's, or BigCommerce's `scope`. */
 export function topicOf (platform: Platform, topic: string | null, body: unknown): string {
   const named = platform === 'bigcommerce' ? text(obj(body).scope) : topic
-  return (named ?? 'unknown').slice(0, 100)
+  return prefix(named ?? 'unknown', 100)
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { Platform } from './platform-signatures.js'
 import { isDuplicateKey } from '../../db.js'
+import { prefix } from '../../lib/text.js'
 
 export interface PlatformSecretRow { org_id: string, store_env_id: string, platform: Platform, secret_sealed: string, created_at: number, updated_at: number }
 
@@ -76,7 +77,7 @@ export function webhooksRepository (db: Knex) {
 
     async settle (storeId: string, platform: Platform, deliveryId: string, outcome: ReceiptRow['outcome'], detail: string | null): Promise<void> {
       await db('platform_webhook_receipts').where({ store_env_id: storeId, platform, delivery_id: deliveryId })
-        .update({ outcome, detail: detail?.slice(0, 500) ?? null })
+        .update({ outcome, detail: detail == null ? null : prefix(detail, 500) })
     },
 
     /** Lets a delivery that could not be applied be received again (the platform retries it). */

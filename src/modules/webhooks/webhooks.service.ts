@@ -13,6 +13,7 @@ import { actionOf, parsePayload, topicOf, type Action } from './platform-payload
 import { verifyPlatformSignature, type Headers, type Platform } from './platform-signatures.js'
 import type { ReceiptRow, WebhooksRepository } from './webhooks.repository.js'
 import type { EventLog } from '../events/events.repository.js'
+import { prefix } from '../../lib/text.js'
 
 interface Deps {
   db: Knex
@@ -141,7 +142,7 @@ export function webhooksService ({ db, repo, events, stores, products, productRo
       if (!store || !verified) throw new errors.InvalidSignature(REFUSED)
       const body = parsePayload(raw)
       const topic = topicOf(platform, verified.topic, body)
-      const deliveryId = verified.deliveryId.slice(0, 191)
+      const deliveryId = prefix(verified.deliveryId, 191)
       const now = clock()
       const claim = await repo.claimDelivery({
         org_id: store.orgId, store_env_id: store.id, platform, delivery_id: deliveryId, topic, outcome: 'processing', detail: null, received_at: now
