@@ -18,7 +18,9 @@ if (!hasChromium) {
 
   // The shop: one product page that embeds the widget, with styles of its own that must not reach it.
   let html = ''
-  const shop = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html))
+  // Pages of their own for the tests of faulty placements; every other path is the product page.
+  const pages = new Map<string, string>()
+  const shop = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(pages.get(req.url ?? '') ?? html))
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve))
   t.teardown(() => shop.close())
   const port = (shop.address() as AddressInfo).port
@@ -127,4 +129,26 @@ if (!hasChromium) {
     t.same([...new Set(failed)], ['/v1/storefront/placements'], 'the widget asked for the page\'s placements only, in vain')
     t.same(answers, [], 'the CORS preflight was refused, so no answer of the API reached the page')
   })
+
+  for (const [n, label, selector] of [[1, 'a selector the page cannot parse', '#1-reviews'], [2, 'an element that cannot hold a shadow root', 'ul.reviews']] as const) {
+    t.test(`a placement on ${label} leaves the page's other placements standing`, async (t) => {
+      const path = `/faulty/${n}`
+      const faulty = (await api('POST', '/web-pages', { url: `${allowed}${path}`, type: 'product' })).json()
+      // Created first, so served first: placements are served oldest first.
+      await api('POST', '/placements', { webPageId: faulty.id, widget: 'summary', selector, settings: { productId: 'shirt' } })
+      await api('POST', '/placements', { webPageId: faulty.id, widget: 'faqs', selector: '#faqs', settings: { productId: 'shirt' } })
+      pages.set(path, `<!doctype html><html lang="en"><head><title>Shirt</title></head><body><ul class="reviews" id="1-reviews"><li>Listed</li></ul>
+<div id="faqs"></div><script src="${base}/widget.js" data-store="${tenant.storeId}" async></script></body></html>`)
+      const { page: shopper } = await newPage(t, browser)
+      await shopper.goto(`${allowed}${path}`)
+      await shopper.getByText('Does it shrink?').waitFor()
+      t.pass('the FAQs are shown')
+      if (n === 2) {
+        const inList = shopper.locator('ul.reviews > [data-evidence-hub]')
+        await inList.locator('[data-widget="summary"]').waitFor()
+        t.pass('the summary is shown in a box of its own inside the list')
+        t.equal(await shopper.locator('ul.reviews > li').textContent(), 'Listed', 'the list keeps its own items')
+      }
+    })
+  }
 }

@@ -248,11 +248,23 @@
 
   const WIDGETS = { summary, badge, reviews, gallery, faqs }
 
+  // Not every element may hold a shadow root (a list, a table): the widget then lives in a div of its own inside it.
+  function shadowOf (host) {
+    if (host.shadowRoot) return host.shadowRoot
+    try {
+      return host.attachShadow({ mode: 'open' })
+    } catch (e) {
+      const inner = host.querySelector(':scope > [data-evidence-hub]') || host.appendChild(el('div', { 'data-evidence-hub': true }))
+      return inner.shadowRoot || inner.attachShadow({ mode: 'open' })
+    }
+  }
+
   function mount (placement) {
-    const host = document.querySelector(placement.selector)
+    let host = null
+    try { host = document.querySelector(placement.selector) } catch (e) { /* a selector this page cannot parse */ }
     const render = WIDGETS[placement.widget]
     if (!host || !render) return
-    const root = host.shadowRoot || host.attachShadow({ mode: 'open' })
+    const root = shadowOf(host)
     root.replaceChildren(el('style', {}, [CSS]))
     const box = el('div', { 'data-widget': placement.widget })
     root.append(box)
@@ -260,6 +272,7 @@
   }
 
   call('GET', '/storefront/placements?url=' + encodeURIComponent(window.location.href)).then(function (res) {
-    res.data.forEach(mount)
+    // One placement that fails to mount leaves the page's others standing.
+    res.data.forEach(function (placement) { try { mount(placement) } catch (e) { /* skipped */ } })
   }, function () { /* not allowed here, or unreachable: show nothing */ })
 })()
