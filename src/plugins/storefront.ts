@@ -7,6 +7,7 @@ import type { Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
 import { marker } from '../lib/freshness.js'
 import { originKey, originNotAllowedMessage } from '../lib/origins.js'
+import { PUBLIC_WINDOWS } from './rate-limit.js'
 import type { StoreEnv } from '../types.js'
 
 /** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
@@ -139,10 +140,21 @@ export default fp(async (app) => {
     }
   })
 
+  /**
+   * A call refused before any store's budget applies (no store named, an unknown store, a refused origin) spends
+   * the visitor's public budget instead, as unknown URLs do: it carries RateLimit-* like every answer under /v1
+   * (decisions.md section 3), and refusals from one IP are bounded, while the stores' budgets stay for calls that
+   * passed the origin check (section 7).
+   */
+  async function refuse (request: FastifyRequest, reply: FastifyReply, err: Error): Promise<never> {
+    await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
+    throw err
+  }
+
   /** The refusals a store gives a call before and after its budget is spent. */
-  function admit (request: FastifyRequest, store: StoreEnv | null | undefined): StoreEnv {
-    if (!store) throw new errors.StoreEnvNotFound()
-    if (!originAllowed(store, request.headers.origin)) throw new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+  async function admit (request: FastifyRequest, reply: FastifyReply, store: StoreEnv | null | undefined): Promise<StoreEnv> {
+    if (!store) return refuse(request, reply, new errors.StoreEnvNotFound())
+    if (!originAllowed(store, request.headers.origin)) return refuse(request, reply, new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id)))
     return store
   }
 
@@ -152,11 +164,11 @@ export default fp(async (app) => {
     const endpoint = config.storefrontLimit
     if (!endpoint) throw new Error(`Storefront route ${request.routeOptions.url} has no storefrontLimit`)
     const header = request.headers['x-store-env-id']
-    if (typeof header !== 'string' || !header.trim()) throw new errors.StoreEnvRequired()
+    if (typeof header !== 'string' || !header.trim()) return refuse(request, reply, new errors.StoreEnvRequired())
     // The store as this instance last read it decides provisionally; the limiter call below reads its marker (and
     // that of the storefront's cached answers) in the same round trip, and a changed marker means reading it again.
     const held = await storeOf(request)
-    let store = admit(request, held.store)
+    let store = await admit(request, reply, held.store)
     // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
     // and only calls that passed the origin check spend it.
     const markers = freshness.shared ? [freshness.keyOf(marker.store(store.id)), freshness.keyOf(marker.reviews(store.id))] : undefined
@@ -165,7 +177,7 @@ export default fp(async (app) => {
     if (seen && held.seen !== seen[0]) {
       // Read after the marker, so safe to keep under its value.
       const now = app.clock()
-      store = admit(request, await app.stores.find(store.id))
+      store = await admit(request, reply, await app.stores.find(store.id))
       cache.keepStore(store, seen[0], now)
     }
     app.applyVerdict(reply, verdict)
