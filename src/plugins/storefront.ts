@@ -151,11 +151,11 @@ export default fp(async (app) => {
     throw err
   }
 
-  /** The refusals a store gives a call before and after its budget is spent. */
-  async function admit (request: FastifyRequest, reply: FastifyReply, store: StoreEnv | null | undefined): Promise<StoreEnv> {
-    if (!store) return refuse(request, reply, new errors.StoreEnvNotFound())
-    if (!originAllowed(store, request.headers.origin)) return refuse(request, reply, new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id)))
-    return store
+  /** The refusal a store gives a call, before and after its budget is spent; null when it admits it. */
+  function refusalOf (request: FastifyRequest, store: StoreEnv | null | undefined): Error | null {
+    if (!store) return new errors.StoreEnvNotFound()
+    if (!originAllowed(store, request.headers.origin)) return new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    return null
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -168,7 +168,9 @@ export default fp(async (app) => {
     // The store as this instance last read it decides provisionally; the limiter call below reads its marker (and
     // that of the storefront's cached answers) in the same round trip, and a changed marker means reading it again.
     const held = await storeOf(request)
-    let store = await admit(request, reply, held.store)
+    const refused = refusalOf(request, held.store)
+    if (refused) return refuse(request, reply, refused)
+    let store = held.store!
     // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
     // and only calls that passed the origin check spend it.
     const markers = freshness.shared ? [freshness.keyOf(marker.store(store.id)), freshness.keyOf(marker.reviews(store.id))] : undefined
@@ -177,7 +179,10 @@ export default fp(async (app) => {
     if (seen && held.seen !== seen[0]) {
       // Read after the marker, so safe to keep under its value.
       const now = app.clock()
-      store = await admit(request, reply, await app.stores.find(store.id))
+      const read = await app.stores.find(store.id)
+      const gone = refusalOf(request, read)
+      if (gone) return refuse(request, reply, gone)
+      store = read!
       cache.keepStore(store, seen[0], now)
     }
     app.applyVerdict(reply, verdict)
