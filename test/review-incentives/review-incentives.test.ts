@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { call, sharedApp } from '../helper.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
 import type { StoreEnv } from '../../src/types.js'
 import { account, makeCustomers } from '../loyalty/support.js'
@@ -99,6 +99,33 @@ t.test('an empty pool is reported on the incentive and in the event, and publish
   t.equal(res.json().status, 'published')
   t.match(await issued(app, tenant.storeId), [{ reviewId: review, status: 'pool_empty', code: null }])
   t.match((await call(app, { method: 'GET', url: `/v1/review-incentives/${id}`, key: tenant.key, store: tenant.storeId })).json(), { poolEmpty: { count: 1, lastAt: /^2\d{3}-/ } })
+})
+
+t.test('an incentive\'s updatedAt moves when codes join its pool, when one is issued and when the pool is found empty', async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const as = { key: tenant.key, store: tenant.storeId }
+  const { id } = (await create(app, tenant, { type: 'coupon', verifiedOnly: false })).json()
+  const updatedAt = async () => (await call(app, { method: 'GET', url: `/v1/review-incentives/${id}`, ...as })).json().updatedAt
+  const step = () => { clock.advance(60_000); return new Date(clock()).toISOString() }
+
+  let at = step()
+  await call(app, { method: 'POST', url: `/v1/review-incentives/${id}/codes`, ...as, payload: { codes: ['ONLY'] } })
+  t.equal(await updatedAt(), at, 'a code added')
+  const before = at
+  step()
+  await call(app, { method: 'POST', url: `/v1/review-incentives/${id}/codes`, ...as, payload: { codes: ['ONLY'] } })
+  t.equal(await updatedAt(), before, 'a duplicate changes nothing')
+  const reviews = [await writeReview(app, tenant), await writeReview(app, tenant)]
+  at = step()
+  await publish(app, { key: tenant.key, storeId: tenant.storeId }, reviews[0])
+  t.equal(await updatedAt(), at, 'the code issued')
+  at = step()
+  await publish(app, { key: tenant.key, storeId: tenant.storeId }, reviews[1])
+  t.equal(await updatedAt(), at, 'the pool found empty')
+  const since = (await call(app, { method: 'GET', url: `/v1/review-incentives?updatedSince=${at}`, ...as })).json()
+  t.same(since.data.map((i: { id: string }) => i.id), [id], 'updatedSince finds it')
 })
 
 t.test('two reviews published at once with one code left: one gets it, the other finds the pool empty', async (t) => {

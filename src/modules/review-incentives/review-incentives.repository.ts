@@ -51,6 +51,10 @@ export function reviewIncentivesRepository (db: Knex) {
 
     async insert (row: IncentiveRow, trx: Knex) { await trx('review_incentives').insert(row) },
     async update (id: string, patch: Partial<IncentiveRow>, trx: Knex) { await trx('review_incentives').where({ id }).update(patch) },
+    /** One more publication found the pool empty: counted in place, so concurrent ones each count. */
+    async countPoolEmpty (id: string, now: number, trx: Knex) {
+      await trx('review_incentives').where({ id }).update({ pool_empty_count: trx.raw('pool_empty_count + 1'), pool_empty_at: now, updated_at: now })
+    },
     async remove (id: string, trx: Knex): Promise<boolean> { return (await trx('review_incentives').where({ id }).delete()) === 1 },
 
     /** Available and issued codes per incentive, in one query. */

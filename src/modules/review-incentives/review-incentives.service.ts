@@ -74,9 +74,13 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
   /** The reward itself: a code from the pool, or points through the ledger (once per review, by its id). */
   async function reward (trx: Knex.Transaction, store: StoreEnv, incentive: IncentiveRow, review: ReviewRow, now: number): Promise<Partial<IssueRow>> {
     if (incentive.type === 'coupon') {
+      // The pool (or its empty count) is part of the incentive as it reads, so either outcome moves its updatedAt.
       const code = await repo.claimCode(incentive.id, review.id, now, trx)
-      if (code) return { status: 'issued', code }
-      await repo.update(incentive.id, { pool_empty_count: Number(incentive.pool_empty_count) + 1, pool_empty_at: now }, trx)
+      if (code) {
+        await repo.update(incentive.id, { updated_at: now }, trx)
+        return { status: 'issued', code }
+      }
+      await repo.countPoolEmpty(incentive.id, now, trx)
       return { status: 'pool_empty' }
     }
     const customer = await customers.byEmailKey(store.id, emailKey(review.author_email) ?? '', trx)
@@ -154,8 +158,10 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
         // meet the pool's unique key. Taken in turn, the second sees the first's codes and counts them duplicates.
         const row = await load(store.id, id, trx, true)
         if (row.type !== 'coupon') throw new errors.Conflict('A points incentive has no code pool')
-        const added = await repo.addCodes(row, codes, clock(), trx)
-        const out = await presented(row, trx)
+        const now = clock()
+        const added = await repo.addCodes(row, codes, now, trx)
+        if (added > 0) await repo.update(row.id, { updated_at: now }, trx)
+        const out = await presented(added > 0 ? { ...row, updated_at: now } : row, trx)
         // The pool is part of the incentive as it reads: it changed when a code was added (the codes stay out of the log).
         if (added > 0) await append(trx, store, 'review_incentive.updated', out)
         return { added, duplicates: codes.length - added, pool: out.pool }
