@@ -23,12 +23,12 @@ export function sendingDomainRepository (db: Knex) {
       return trx<SendingDomainRow>('sending_domains').where({ store_env_id: storeId }).first()
     },
 
-    async put (row: SendingDomainRow) {
-      await db('sending_domains').insert(row).onConflict('store_env_id').merge()
+    async put (row: SendingDomainRow, trx: Knex = db) {
+      await trx('sending_domains').insert(row).onConflict('store_env_id').merge()
     },
 
-    async recordCheck (storeId: string, checks: string, verifiedAt: number | null, now: number) {
-      await db('sending_domains').where({ store_env_id: storeId }).update({ checks, verified_at: verifiedAt, checked_at: now, updated_at: now })
+    async recordCheck (storeId: string, checks: string, verifiedAt: number | null, now: number, trx: Knex = db) {
+      await trx('sending_domains').where({ store_env_id: storeId }).update({ checks, verified_at: verifiedAt, checked_at: now, updated_at: now })
     }
   }
 }

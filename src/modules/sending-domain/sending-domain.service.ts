@@ -45,8 +45,8 @@ export function sendingDomainService ({ db, repo, events, resolver, clock, secre
     return row
   }
 
-  async function announce (store: StoreEnv, view: ReturnType<typeof present>) {
-    await db.transaction((trx) => events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'sending_domain.updated', data: view }))
+  async function announce (trx: Knex.Transaction, store: StoreEnv, view: ReturnType<typeof present>) {
+    await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'sending_domain.updated', data: view })
   }
 
   return {
@@ -73,9 +73,12 @@ export function sendingDomainService ({ db, repo, events, resolver, clock, secre
         created_at: now,
         updated_at: now
       }
-      await repo.put(row)
       const view = present(row)
-      await announce(store, view)
+      // The domain and its event commit together: a failed append leaves no change the log does not show.
+      await db.transaction(async (trx) => {
+        await repo.put(row, trx)
+        await announce(trx, store, view)
+      })
       return view
     },
 
@@ -87,9 +90,11 @@ export function sendingDomainService ({ db, repo, events, resolver, clock, secre
       const checks = Object.fromEntries(records.map((r, i) => [r.purpose, statuses[i]]))
       const now = clock()
       const verifiedAt = checks.dkim === 'verified' ? (row.verified_at ?? now) : null
-      await repo.recordCheck(store.id, JSON.stringify(checks), verifiedAt, now)
       const view = present({ ...row, checks: JSON.stringify(checks), verified_at: verifiedAt, checked_at: now, updated_at: now })
-      if (Boolean(row.verified_at) !== Boolean(verifiedAt)) await announce(store, view)
+      await db.transaction(async (trx) => {
+        await repo.recordCheck(store.id, JSON.stringify(checks), verifiedAt, now, trx)
+        if (Boolean(row.verified_at) !== Boolean(verifiedAt)) await announce(trx, store, view)
+      })
       return view
     },
 
