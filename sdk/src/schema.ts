@@ -2103,7 +2103,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a review video to the signed URL from POST /reviews/video-upload-url (the raw bytes as the body)
-         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. MP4, WebM or QuickTime decided by content (415 `unsupported_media_type`), no larger than the size asked for (413 `payload_too_large`). The URL works once and for 15 minutes (410 `upload_url_expired`).
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The body is the video's raw bytes (a JSON or text body is 415 `unsupported_media_type`, none 400 `invalid_request`): MP4, WebM or QuickTime, of the `contentType` the URL was issued for, decided by content (415 `unsupported_media_type`), no larger than the size asked for (413 `payload_too_large`). The URL works once and for 15 minutes (410 `upload_url_expired`); a body refused for its type, or as empty, leaves it unused for the right file.
          */
         put: operations["replace_uploads_video"];
         post?: never;
@@ -27535,7 +27535,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Checked again against the bytes on upload */
+                    /** @description Checked again against the bytes on upload: a video of another type is refused (415 `unsupported_media_type`) */
                     contentType: "video/mp4" | "video/webm" | "video/quicktime";
                     /** @description Bytes; at most 100 MB. The upload may not be larger. */
                     size: number;

@@ -53,6 +53,18 @@ t.test('a photo that is not an image by content, or too large, is refused and no
   t.equal((await app.db('gallery_photos').where({ store_env_id: tenant.storeId }).count({ n: '*' }))[0].n, 0)
 })
 
+t.test('a photo in a multipart body without a boundary, or cut off before its closing boundary, is refused with invalid_request', async (t) => {
+  const { app, tenant, gallery, visitor } = await setup()
+  const { payload, headers } = formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG })
+  const noBoundary = await visitor('POST', `/galleries/${gallery.id}/photos`, { payload, headers: { 'content-type': 'multipart/form-data' }, ip: '192.0.2.21' })
+  t.equal(noBoundary.statusCode, 400, noBoundary.body)
+  t.equal(noBoundary.json().code, 'invalid_request')
+  const cutOff = await visitor('POST', `/galleries/${gallery.id}/photos`, { payload: payload.subarray(0, payload.length - 30), headers, ip: '192.0.2.22' })
+  t.equal(cutOff.statusCode, 400, cutOff.body)
+  t.equal(cutOff.json().code, 'invalid_request')
+  t.equal(Number((await app.db('gallery_photos').where({ store_env_id: tenant.storeId }).count({ n: '*' }))[0].n), 0)
+})
+
 t.test('a draft gallery is not shown and takes no photos, leads or favourites', async (t) => {
   const { api, visitor } = await setup()
   const draft = (await api('POST', '/galleries', { name: 'Soon' })).json()

@@ -77,6 +77,25 @@ t.test('the image must come in the multipart field "image"', async (t) => {
   t.equal(res.json().code, 'invalid_request')
 })
 
+t.test('an image upload whose multipart Content-Type names no boundary is refused with invalid_request', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const { payload } = multipart('a.png', 'image/png', png())
+  const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, payload, headers: { 'content-type': 'multipart/form-data' } })
+  t.equal(res.statusCode, 400, res.body)
+  t.same(res.json(), { message: 'The multipart body cannot be read: its Content-Type names no boundary (multipart/form-data; boundary=…)', code: 'invalid_request' })
+})
+
+t.test('an image upload cut off before its closing boundary is refused with invalid_request and not stored', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const { payload, headers } = multipart('a.png', 'image/png', png())
+  const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, payload: payload.subarray(0, payload.length - 30), headers })
+  t.equal(res.statusCode, 400, res.body)
+  t.same(res.json(), { message: 'The multipart body cannot be read: it is malformed or ends before its closing boundary', code: 'invalid_request' })
+  t.equal(Number((await app.db('uploads').where({ store_env_id: tenant.storeId }).count({ n: '*' }))[0].n), 0)
+})
+
 t.test('an upload from a refused origin is not stored', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
@@ -98,4 +117,22 @@ t.test('a review can carry the store\'s uploads as media but not another store\'
   t.same(stored.json().media, [{ id: mine.id, type: 'image', url: mine.url, mime: 'image/png' }])
   const refused = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { ...review, mediaIds: [theirs.id] } })
   t.equal(refused.statusCode, 400)
+})
+
+t.test('a review naming an empty media id is refused with invalid_request', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  await app.inject({ method: 'PUT', url: '/v1/products', headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId }, payload: { products: [{ platformProductId: 'p1' }] } })
+  const res = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', rating: 4, body: 'See photo', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds: [''] } })
+  t.equal(res.statusCode, 400, res.body)
+  t.equal(res.json().code, 'invalid_request')
+  t.match(res.json().errors, [{ path: 'mediaIds.0' }])
+})
+
+t.test('the uploads service refuses an empty upload id as one the store does not have, as media and as a use', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const refused = { statusCode: 400, message: /names an upload this store does not have/ }
+  await t.rejects(app.services.uploads.media(tenant.storeId, ['']), refused)
+  await t.rejects(app.db.transaction((trx) => app.services.uploads.attach(trx, tenant.storeId, [''], 'logoUploadId', 'branding')), refused)
 })

@@ -10,6 +10,13 @@ function mp4 (bytes = 1000): Buffer {
   return Buffer.concat([ftyp, Buffer.alloc(Math.max(0, bytes - ftyp.length), 7)])
 }
 
+/** The head of a WebM file (an EBML header with DocType webm) and some media bytes. */
+function webm (bytes = 1000): Buffer {
+  const header = Buffer.from([0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84, ...Buffer.from('webm'), 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02])
+  const ebml = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x80 | header.length]), header])
+  return Buffer.concat([ebml, Buffer.alloc(Math.max(0, bytes - ebml.length), 7)])
+}
+
 async function setup (t: Parameters<typeof build>[0]) {
   const clock = manualClock()
   const app = await build(t, { clock })
@@ -68,6 +75,39 @@ t.test('a file that is not a video by content is 415 whatever its declared type,
   const png = await put((await issue(100_000)).uploadUrl, Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, ...Buffer.alloc(5000)]))
   t.equal(png.statusCode, 415, 'an image is not a video')
   t.equal((await app.db('uploads').where({ store_env_id: tenant.storeId }).count({ n: '*' }))[0].n, 0)
+})
+
+t.test('a JSON or text body to a video URL is refused with unsupported_media_type and leaves the URL for the video', async (t) => {
+  const { issue, put, visitor } = await setup(t)
+  const url = await issue()
+  const path = new URL(url.uploadUrl).pathname + new URL(url.uploadUrl).search
+  for (const [type, body] of [['application/json', '{"video":"mp4"}'], ['text/plain', 'hello video']]) {
+    const res = await visitor('PUT', path, body, { 'content-type': type })
+    t.equal(res.statusCode, 415, `${type}: ${res.body}`)
+    t.equal(res.json().code, 'unsupported_media_type')
+  }
+  t.equal((await put(url.uploadUrl, mp4())).statusCode, 201, 'the URL still takes the video')
+})
+
+t.test('a PUT to a video URL without a body is refused with invalid_request and leaves the URL for the video', async (t) => {
+  const { issue, put, visitor } = await setup(t)
+  const url = await issue()
+  const res = await visitor('PUT', new URL(url.uploadUrl).pathname + new URL(url.uploadUrl).search)
+  t.equal(res.statusCode, 400, res.body)
+  t.equal(res.json().code, 'invalid_request')
+  t.equal((await put(url.uploadUrl, mp4())).statusCode, 201, 'the URL still takes the video')
+})
+
+t.test('a video of another type than the URL was issued for is refused with unsupported_media_type and leaves the URL for the right file', async (t) => {
+  const { app, tenant, issue, put } = await setup(t)
+  const url = await issue(1000, 'video/webm')
+  const res = await put(url.uploadUrl, mp4(), 'video/webm')
+  t.equal(res.statusCode, 415, res.body)
+  t.equal(res.json().code, 'unsupported_media_type')
+  t.equal(Number((await app.db('uploads').where({ store_env_id: tenant.storeId }).count({ n: '*' }))[0].n), 0)
+  const right = await put(url.uploadUrl, webm(), 'video/webm')
+  t.equal(right.statusCode, 201, right.body)
+  t.same(right.json(), { videoId: url.videoId, mime: 'video/webm', size: 1000 })
 })
 
 t.test('an upload larger than the size asked for is 413, and more than 100 MB cannot be asked for', async (t) => {

@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart'
 import { errors } from '../../errors.js'
 import { firstUnstorable } from '../../lib/storable.js'
 import { MAX_IMAGE_BYTES } from '../uploads/uploads.service.js'
+import { readImagePart } from '../uploads/multipart.js'
 import { crudRoutes } from '../content/routes.js'
 import type { GalleriesService } from './galleries.service.js'
 import type { GalleryVisitorsService, PhotoInput } from './gallery-visitors.service.js'
@@ -45,10 +46,8 @@ export const galleriesRoutes: FastifyPluginAsyncTypebox<{ service: GalleriesServ
   })
 
   app.post('/galleries/:id/photos', { schema: schemas.submitPhoto, config: { auth: 'storefront', storefrontLimit: 'galleries.photo' } }, async (request, reply) => {
-    const file = await request.file()
-    if (!file || file.fieldname !== 'image') throw new errors.InvalidRequest('Send the photo as the multipart field "image"')
-    const bytes = await file.toBuffer()
-    const created = await visitors.submitPhoto(request.store!, request.params.id, bytes, photoFields(file.fields as Record<string, unknown>))
+    const { bytes, fields } = await readImagePart(request, 'photo')
+    const created = await visitors.submitPhoto(request.store!, request.params.id, bytes, photoFields(fields as Record<string, unknown>))
     return reply.status(201).send(created)
   })
 

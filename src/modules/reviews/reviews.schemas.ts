@@ -83,7 +83,7 @@ export const submitReview = {
   body: Type.Object({
     ...ReviewInput,
     authorEmail: Str({ format: 'email', maxLength: 320 }),
-    mediaIds: Type.Optional(Type.Array(Str({ maxLength: 64 }), { maxItems: 10, description: 'Ids from POST /uploads/image, and the videoId of POST /reviews/video-upload-url once its upload is done' }))
+    mediaIds: Type.Optional(Type.Array(Str({ minLength: 1, maxLength: 64 }), { maxItems: 10, description: 'Ids from POST /uploads/image, and the videoId of POST /reviews/video-upload-url once its upload is done' }))
   }, { additionalProperties: false, examples: [{ productId: 'sku-1001', rating: 5, title: 'Fits perfectly', body: 'Soft linen, true to size.', authorName: 'Ann', authorEmail: 'ann@example.com', orderId: '#1042' }] }),
   response: { 201: Type.Object({ id: Str(), status: Status }), ...storefrontErrors }
 }

@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import multipart from '@fastify/multipart'
-import { errors } from '../../errors.js'
 import { MAX_IMAGE_BYTES, type UploadsService } from './uploads.service.js'
+import { readImagePart } from './multipart.js'
 import * as schemas from './uploads.schemas.js'
 
 export const uploadsRoutes: FastifyPluginAsyncTypebox<{ service: UploadsService }> = async (app, { service }) => {
   await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 }, throwFileSizeLimit: true })
 
   app.post('/uploads/image', { schema: schemas.uploadImage, config: { auth: 'storefront', storefrontLimit: 'uploads.image' } }, async (request, reply) => {
-    const file = await request.file()
-    if (!file || file.fieldname !== 'image') throw new errors.InvalidRequest('Send the image as the multipart field "image"')
-    const bytes = await file.toBuffer()
+    const { bytes } = await readImagePart(request, 'image')
     return reply.status(201).send(await service.storeImage(request.store!, bytes))
   })
 

@@ -19,7 +19,7 @@ interface Deps { repo: UploadsRepository, storage: BlobStorage, publicUrl: strin
 /** A 400 naming the first of `ids` the store does not have (`found`: the ones it has). */
 function refuseMissing (field: string, ids: string[], found: { has: (id: string) => boolean }) {
   const missing = ids.find((id) => !found.has(id))
-  if (missing) throw new errors.InvalidRequest(`${field} names an upload this store does not have: ${missing}`)
+  if (missing !== undefined) throw new errors.InvalidRequest(`${field} names an upload this store does not have: ${missing}`)
 }
 
 export function uploadsService ({ repo, storage, publicUrl, clock, warn = () => {} }: Deps) {

@@ -12,7 +12,7 @@ export const issueUrl = {
     'and origin); then name `videoId` in `mediaIds` of POST /reviews within 24 hours: a video no review names by then is deleted.',
   security: [],
   body: Type.Object({
-    contentType: Type.Union(VIDEO_TYPES.map((type) => Type.Literal(type)), { description: 'Checked again against the bytes on upload' }),
+    contentType: Type.Union(VIDEO_TYPES.map((type) => Type.Literal(type)), { description: 'Checked again against the bytes on upload: a video of another type is refused (415 `unsupported_media_type`)' }),
     size: Type.Integer({ minimum: 1, maximum: MAX_VIDEO_BYTES, description: 'Bytes; at most 100 MB. The upload may not be larger.' })
   }, { additionalProperties: false, examples: [{ contentType: 'video/mp4', size: 7_340_032 }] }),
   response: {
@@ -27,8 +27,11 @@ export const issueUrl = {
 export const upload = {
   tags: ['reviews'],
   summary: 'Upload a review video to the signed URL from POST /reviews/video-upload-url (the raw bytes as the body)',
-  description: storefrontDoc + ' MP4, WebM or QuickTime decided by content (415 `unsupported_media_type`), no larger ' +
-    'than the size asked for (413 `payload_too_large`). The URL works once and for 15 minutes (410 `upload_url_expired`).',
+  description: storefrontDoc + ' The body is the video\'s raw bytes (a JSON or text body is 415 `unsupported_media_type`, ' +
+    'none 400 `invalid_request`): MP4, WebM or QuickTime, of the `contentType` the URL was issued for, decided by ' +
+    'content (415 `unsupported_media_type`), no larger than the size asked for (413 `payload_too_large`). The URL ' +
+    'works once and for 15 minutes (410 `upload_url_expired`); a body refused for its type, or as empty, leaves it ' +
+    'unused for the right file.',
   security: [],
   consumes: ['video/mp4', 'video/webm', 'video/quicktime', 'application/octet-stream'],
   params: IdParams,

@@ -22,34 +22,52 @@ export type OnVideoUpload = (trx: Knex.Transaction, engagement: { storeEnvId: st
 interface Deps { db: Knex, uploads: UploadsRepository, storage: BlobStorage, clock: Clock, publicUrl: string, onEngagement?: OnVideoUpload }
 
 /**
- * Bytes from `body`, refusing past `max` (413) and checking the head by content before anything is kept: a file
- * that is not MP4, WebM or QuickTime is 415 whatever its declared type.
+ * The head of `body` (its first HEAD_BYTES, or all of a shorter body) and what it is by content: a file that is not
+ * MP4, WebM or QuickTime, or not the `declared` type the URL was issued for, is 415 whatever its Content-Type; an
+ * empty one is 400. `rest` reads on from the end of the head. The size is checked by videoBytes.
  */
-async function * checkedVideo (body: AsyncIterable<Buffer>, max: number, detected: (mime: string) => void) {
-  let size = 0
-  let head: Buffer | null = Buffer.alloc(0)
-  const decide = async (bytes: Buffer) => {
-    const type = await sniff(bytes)
-    if (!type || !(VIDEO_TYPES as readonly string[]).includes(type.mime)) throw new errors.UnsupportedMediaType('The file is not an MP4, WebM or QuickTime video')
-    detected(type.mime)
-  }
-  for await (const chunk of body) {
-    size += chunk.length
-    if (size > max) throw new errors.PayloadTooLarge()
-    if (head === null) {
-      yield chunk
-      continue
+async function videoHead (body: AsyncIterable<Buffer>, declared: string) {
+  const rest = body[Symbol.asyncIterator]()
+  try {
+    const chunks: Buffer[] = []
+    let size = 0
+    while (size < HEAD_BYTES) {
+      const next = await rest.next()
+      if (next.done) break
+      size += next.value.length
+      chunks.push(next.value)
     }
-    head = Buffer.concat([head, chunk])
-    if (head.length < HEAD_BYTES) continue
-    await decide(head)
-    yield head
-    head = null
+    if (size === 0) throw new errors.InvalidRequest('The upload is empty')
+    const head = Buffer.concat(chunks)
+    const type = await sniff(head)
+    if (!type || !(VIDEO_TYPES as readonly string[]).includes(type.mime)) throw new errors.UnsupportedMediaType('The file is not an MP4, WebM or QuickTime video')
+    if (type.mime !== declared) throw new errors.UnsupportedMediaType(`The file is ${type.mime}, not the ${declared} this upload URL was issued for; ask for a URL with contentType ${type.mime}`)
+    return { head, mime: type.mime, rest }
+  } catch (err) {
+    // As a `for await` that throws would: the rest of the body is not read.
+    await rest.return?.()
+    throw err
   }
-  if (head !== null) {
-    if (head.length === 0) throw new errors.InvalidRequest('The upload is empty')
-    await decide(head)
+}
+
+/** The head, then the rest of the body, refusing once the whole is past `max` (413). */
+async function * videoBytes (head: Buffer, rest: AsyncIterator<Buffer>, max: number) {
+  let ended = false
+  try {
+    let size = head.length
+    if (size > max) throw new errors.PayloadTooLarge()
     yield head
+    for (;;) {
+      const next = await rest.next()
+      if (next.done) break
+      size += next.value.length
+      if (size > max) throw new errors.PayloadTooLarge()
+      yield next.value
+    }
+    ended = true
+  } finally {
+    // As a `for await` left early would: the rest of the body is not read.
+    if (!ended) await rest.return?.()
   }
 }
 
@@ -78,23 +96,29 @@ export function videosService ({ db, uploads, storage, clock, publicUrl, onEngag
     },
 
     /**
-     * Claims the URL first (one use, even for two requests at once), then stores the video. A refused file leaves
-     * the URL used: the form asks for a new one, as it would after any failed upload.
+     * Checks the URL (410 when it is unknown, used or expired), reads the head of the body and checks its type: an
+     * empty body (400), a file that is no video or not of the type the URL was issued for (415) is refused with the
+     * URL left unused, to send the right file to. Then claims the URL (one use, even for two requests at once) and
+     * stores the video; a file refused from there on (413 larger than the size asked for) leaves the URL used: the
+     * form asks for a new one, as it would after any failed upload.
      */
     async receive (store: StoreEnv, id: string, token: string, body: AsyncIterable<Buffer>) {
       const now = clock()
-      const claimed = await db('upload_urls')
-        .where({ store_env_id: store.id, id, token_hash: sha256(token) })
-        .whereNull('used_at').where('expires_at', '>', now)
-        .update({ used_at: now })
-      if (claimed !== 1) throw new errors.UploadUrlExpired()
-      const url = await db<UrlRow>('upload_urls').where({ id }).first() as UrlRow
-      let mime = ''
+      const valid = { store_env_id: store.id, id, token_hash: sha256(token) }
+      const url = await db<UrlRow>('upload_urls').where(valid).whereNull('used_at').where('expires_at', '>', now).first()
+      if (!url) throw new errors.UploadUrlExpired()
+      const max = Number(url.max_size)
+      const { head, mime, rest } = await videoHead(body, url.content_type)
+      const claimed = await db('upload_urls').where(valid).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now })
+      if (claimed !== 1) {
+        await rest.return?.()
+        throw new errors.UploadUrlExpired()
+      }
       let size = 0
       // No extension (uploadKey): the type is the one found in the bytes, kept with the row and served as Content-Type.
       const path = uploadKey(store.id, id, 'video')
       const counted = async function * () {
-        for await (const chunk of checkedVideo(body, Number(url.max_size), (found) => { mime = found })) {
+        for await (const chunk of videoBytes(head, rest, max)) {
           size += chunk.length
           yield chunk
         }
