@@ -1,6 +1,6 @@
 import t from 'tap'
 import { createHash, randomBytes } from 'node:crypto'
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Test } from 'tap'
@@ -11,6 +11,7 @@ import { storefront } from '../storefront.js'
 import { tickingClock } from '../content/app.js'
 import { formData, JPEG } from '../content/multipart.js'
 import { CHUNK_BYTES } from '../../src/modules/backups/backup-uploads.js'
+import { EXPORTED_TABLES } from '../../src/modules/backups/tables.js'
 import { as, backupLines, completedBackup, rewriteBackup } from './backup-app.js'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
@@ -161,6 +162,24 @@ t.test('a backup with an altered file part is refused with 409 and leaves the ta
   t.equal(await countIn(app, 'backup_restores', target), 0, 'not recorded as restored')
 })
 
+t.test('a backup holding a row twice is refused with 409 and leaves the target without rows or files', async (t) => {
+  const { app, backup, target, restore } = await backedUpStore(t)
+  const lines = await backupLines(app, backup.id)
+  // A product (its id is made again: the platform's id repeats) and a review (its id repeats), after the files.
+  for (const table of ['products', 'reviews']) {
+    const at = lines.findIndex((line) => line.table === table)
+    await rewriteBackup(app, backup.id, [...lines.slice(0, at + 1), lines[at], ...lines.slice(at + 1)])
+    const res = await restore()
+    t.equal(res.statusCode, 409, table)
+    t.same(res.json(), { code: 'conflict', message: `The backup is damaged: it holds ${table} rows with the same key (a row twice); nothing was restored` })
+    for (const { table: exported } of EXPORTED_TABLES) t.equal(await countIn(app, exported, target), 0, `no ${exported}`)
+    t.same(await filesOnDisk(app, target), [], 'no file left in the target\'s storage')
+    t.equal(await countIn(app, 'backup_restores', target), 0, 'not recorded as restored')
+  }
+  await rewriteBackup(app, backup.id, lines)
+  t.equal((await restore()).statusCode, 200, 'the target takes the backup as it was made')
+})
+
 t.test('a backup cut short inside a file is refused, naming the upload', async (t) => {
   const { app, backup, target, restore } = await backedUpStore(t)
   const lines = await backupLines(app, backup.id)
@@ -232,6 +251,19 @@ t.test('a file missing from storage is listed in the backup\'s footer; the backu
   const copy = await filesOf(app, tenant, target)
   t.equal(copy.urls.logo, null, 'the restored branding names no file that is not there')
   t.equal(await countIn(app, 'uploads', target), 3)
+})
+
+t.test('a backup that fails while copying a file is failed, and leaves neither its file nor the rows it had read on disk', async (t) => {
+  const app = await build(t, { clock: tickingClock() })
+  const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
+  const { logoId } = await storeWithFiles(app, tenant)
+  // The logo's file becomes a folder: opened, it cannot be read.
+  const logo = await app.services.db('uploads').where({ id: logoId }).first()
+  await rm(join(app.services.config.dataDir, logo.path))
+  await mkdir(join(app.services.config.dataDir, logo.path))
+  const { backup } = await completedBackup(app, tenant)
+  t.match(backup, { status: 'failed', error: /^The export failed: / })
+  t.same(await readdir(join(app.services.config.dataDir, 'backups', tenant.storeId)), [])
 })
 
 t.test('a backup never reads another store\'s files, even through an upload row naming one', async (t) => {

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs'
-import { rename } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 import { createGunzip, createGzip } from 'node:zlib'
 import { once } from 'node:events'
@@ -27,20 +27,35 @@ export interface Manifest { count: number, bytes: number, missing: Array<{ id: s
 export interface Footer { end: true, counts: Record<string, number>, files?: Manifest }
 export type Line = Header | { table: string, row: Record<string, unknown> } | FilePart | FileEnd | Footer
 
-/** Writes NDJSON lines gzipped to `path` (through a temporary name, so a half-written file is never seen). */
-export async function writeBackup (path: string, produce: (write: (line: Line) => Promise<void>) => Promise<void>) {
-  const gzip = createGzip()
+/**
+ * Writes NDJSON lines gzipped to `path` (through a temporary name, so a half-written file is never seen; a failure
+ * removes it). `level` is gzip's: the export's spool of rows (backups.service.ts) is written fast rather than small.
+ */
+export async function writeBackup (path: string, produce: (write: (line: Line) => Promise<void>) => Promise<void>, { level }: { level?: number } = {}) {
+  const gzip = createGzip({ level })
   const hash = createHash('sha256')
   let size = 0
   gzip.on('data', (chunk: Buffer) => { hash.update(chunk); size += chunk.length })
   const partial = `${path}.partial`
   const done = pipelineAsync(gzip, createWriteStream(partial, { mode: 0o600 }))
-  await produce(async (line) => {
-    if (!gzip.write(`${JSON.stringify(line)}\n`)) await once(gzip, 'drain')
-  })
-  gzip.end()
-  await done
-  await rename(partial, path)
+  // Awaited below; until then a failed disk write must not go unhandled (it also fails the write that waits on it).
+  done.catch(() => {})
+  try {
+    await produce(async (line) => {
+      // A disk write that failed ended the pipeline: its error, rather than a wait for a drain that never comes.
+      if (gzip.destroyed) await done
+      if (!gzip.write(`${JSON.stringify(line)}\n`)) await once(gzip, 'drain')
+    })
+    gzip.end()
+    await done
+    await rename(partial, path)
+  } catch (err) {
+    // Closes the file (a pipeline left waiting would hold it open) before removing it.
+    gzip.destroy()
+    await done.catch(() => {})
+    await rm(partial, { force: true })
+    throw err
+  }
   return { size, checksum: hash.digest('hex') }
 }
 

@@ -1,5 +1,5 @@
-import type { Knex } from 'knex'
-import { mkdir, stat } from 'node:fs/promises'
+import knex, { type Knex } from 'knex'
+import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
@@ -12,12 +12,13 @@ import type { EventLog } from '../events/events.repository.js'
 import type { StoresRepository } from '../account/stores.repository.js'
 import type { BackupRow, BackupsRepository } from './backups.repository.js'
 import type { BlobStorage } from '../uploads/storage.js'
-import { checksumOf, FORMAT, VERSION, writeBackup, type Header } from './backup-file.js'
+import { checksumOf, FORMAT, readBackup, VERSION, writeBackup, type Header } from './backup-file.js'
 import { emptyManifest, exportUpload } from './backup-uploads.js'
 import { restoreRows } from './restore.js'
 import { lockStore } from '../../lib/bulk.js'
 import { EXPORTED_TABLES, TENANT_COLUMNS, type ExportedTable } from './tables.js'
 import { encrypt } from '../../lib/secrets.js'
+import { isMysql } from '../../db.js'
 
 interface Deps {
   db: Knex
@@ -37,6 +38,7 @@ interface Deps {
 
 /** A runner that has not finished in this long is presumed gone, and another instance takes the backup over. */
 export const STALE_AFTER_MS = 30 * 60_000
+/** Rows per read of the export. */
 const PAGE = 1000
 
 export function presentBackup (row: BackupRow) {
@@ -65,6 +67,71 @@ function exportable (row: Record<string, unknown>, spec: ExportedTable, secretKe
   return out
 }
 
+/**
+ * Where the export's read transaction runs. MySQL: a connection of the pool, REPEATABLE READ. SQLite: the process
+ * has one connection (db.ts), and a transaction on it would hold every other query of the process back for as long
+ * as the rows take to read (some 18 s for a store of 100,000 reviews), or wait forever on a query made through `db`
+ * meanwhile; so the export reads through a read-only connection of its own, whose transaction sees the database as
+ * it was at its first read while the process's connection goes on writing (WAL). Its queries are announced on `db`
+ * as the process's own are.
+ */
+function snapshotReader (db: Knex): { db: Knex, options?: Knex.TransactionConfig, close: () => Promise<void> } {
+  if (isMysql(db)) return { db, options: { isolationLevel: 'repeatable read' }, close: async () => {} }
+  const config = db.client.config as Knex.Config
+  const connection = config.connection as Knex.BetterSqlite3ConnectionConfig | undefined
+  if (!connection?.filename || connection.filename === ':memory:') return { db, close: async () => {} }
+  const reader = knex({
+    client: config.client,
+    connection: { ...connection, options: { ...connection.options, readonly: true } },
+    useNullAsDefault: true,
+    pool: {
+      min: 0,
+      max: 1,
+      afterCreate (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma('busy_timeout = 10000')
+        done(null, conn)
+      }
+    }
+  })
+  for (const event of ['query', 'query-response', 'query-error']) reader.on(event, (...args: unknown[]) => db.emit(event, ...args))
+  return { db: reader, close: () => reader.destroy() }
+}
+
+/** A line of the export's spool: an exported row, and for an upload the storage key of its file. */
+type Spooled = { table: string, row: Record<string, unknown>, key?: string }
+
+/**
+ * The store's rows of `spec`'s table in its order, a page at a time by keyset (`WHERE (order) > (last row's)`):
+ * a page starts where the last one ended (through the key's index where there is one), not by counting off the
+ * rows before it as OFFSET does. The order is a unique key of the store's rows (test/backups checks it against the
+ * schema), so every row comes once. Nulls sort first on both databases: only a page ending on a null key could
+ * leave rows out, and that fails the backup instead.
+ */
+async function * rowsOf (trx: Knex, spec: ExportedTable, storeId: string): AsyncGenerator<Record<string, unknown>> {
+  let last: unknown[] | null = null
+  for (;;) {
+    const query = trx(spec.table).where({ store_env_id: storeId }).orderBy(spec.orderBy).limit(PAGE)
+    if (last) query.where(after(spec.orderBy, last))
+    const rows: Array<Record<string, unknown>> = await query
+    yield * rows
+    if (rows.length < PAGE) return
+    last = spec.orderBy.map((column) => rows.at(-1)![column])
+    if (last.some((value) => value == null)) throw new Error(`${spec.table} has a row without its ${spec.orderBy.join(', ')}`)
+  }
+}
+
+/** `(columns) > (values)`, written out (`a > ? OR (a = ? AND b > ?)`) as every MySQL, MariaDB and SQLite version reads it. */
+function after (columns: string[], values: unknown[]) {
+  return (query: Knex.QueryBuilder) => {
+    columns.forEach((column, i) => {
+      query.orWhere((branch) => {
+        for (let j = 0; j < i; j++) branch.where(columns[j], values[j] as Knex.Value)
+        branch.where(column, '>', values[i] as Knex.Value)
+      })
+    })
+  }
+}
+
 export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, storage, secretKey, log, reviewsChanged = () => {} }: Deps) {
   const pathOf = (row: BackupRow) => join(dataDir, 'backups', row.store_env_id, `${row.id}.ndjson.gz`)
 
@@ -74,26 +141,64 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
     return row
   }
 
-  /** Every exported table of the store, page by page, as NDJSON lines, each upload's file after its row (docs/backups.md). */
+  /**
+   * Every exported table of the store as NDJSON lines, each upload's file after its row (docs/backups.md), in two
+   * steps. The rows are read in one read transaction, so the file holds the store as it was at one moment across
+   * all its tables (writes made meanwhile are in none of them), and spooled to a local file; the backup file is
+   * written from the spool once the transaction is over, the uploaded files read from storage then. The transaction
+   * lasts as long as reading the rows, not as long as the uploads' files take to copy (a long one holds back
+   * InnoDB's purge and DDL on the tables, and SQLite's checkpoints). The spool (the rows, gzipped, beside the backup
+   * file) is removed whatever the outcome.
+   */
   async function exportStore (row: BackupRow) {
-    await mkdir(join(dataDir, 'backups', row.store_env_id), { recursive: true })
-    const counts: Record<string, number> = {}
+    const dir = join(dataDir, 'backups', row.store_env_id)
+    await mkdir(dir, { recursive: true })
+    // Its own name per run: a runner taken over after STALE_AFTER_MS may still be writing one.
+    const spool = join(dir, `${row.id}.${base62(8)}.rows.gz`)
+    try {
+      await spoolRows(row.store_env_id, spool)
+      return await writeFromSpool(row, spool)
+    } finally {
+      await rm(spool, { force: true })
+    }
+  }
+
+  /**
+   * Writes the store's exported rows to `spool` (gzipped NDJSON, fast) from one read transaction, whose snapshot is
+   * taken at its first read and serves every later one: on MySQL REPEATABLE READ, on SQLite a read transaction
+   * (BEGIN, then reads) on a read-only connection of its own (snapshotReader).
+   */
+  async function spoolRows (storeId: string, spool: string) {
+    const reader = snapshotReader(db)
+    try {
+      await reader.db.transaction(async (trx) => {
+        await writeBackup(spool, async (write) => {
+          for (const spec of EXPORTED_TABLES) {
+            for await (const r of rowsOf(trx, spec, storeId)) {
+              const exported = exportable(r, spec, secretKey)
+              // An upload's storage key is not exported; the spool keeps it for reading the file afterwards.
+              await write(spec.table === 'uploads' ? { table: spec.table, row: exported, key: String(r.path) } as Spooled : { table: spec.table, row: exported })
+            }
+          }
+        }, { level: 1 })
+      }, reader.options)
+    } finally {
+      await reader.close()
+    }
+  }
+
+  /** The backup file from the spool: its rows in order, each upload's row followed by its file (or left out, listed missing). */
+  async function writeFromSpool (row: BackupRow, spool: string) {
+    const counts: Record<string, number> = Object.fromEntries(EXPORTED_TABLES.map((spec) => [spec.table, 0]))
     const files = emptyManifest()
     const header: Header = { format: FORMAT, version: VERSION, backupId: row.id, storeEnvId: row.store_env_id, orgId: row.org_id, createdAt: iso(row.created_at)!, tables: EXPORTED_TABLES.map((t) => t.table) }
     const file = await writeBackup(pathOf(row), async (write) => {
       await write(header)
-      for (const spec of EXPORTED_TABLES) {
-        counts[spec.table] = 0
-        for (let offset = 0; ; offset += PAGE) {
-          const rows = await db(spec.table).where({ store_env_id: row.store_env_id }).orderBy(spec.orderBy).offset(offset).limit(PAGE)
-          for (const r of rows) {
-            const exported = exportable(r, spec, secretKey)
-            if (spec.table !== 'uploads') await write({ table: spec.table, row: exported })
-            else if (!await exportUpload(storage, row.store_env_id, r, exported, write, files)) continue
-            counts[spec.table]++
-          }
-          if (rows.length < PAGE) break
-        }
+      for await (const line of readBackup(spool)) {
+        const { table, row: exported, key } = line as Spooled
+        if (table !== 'uploads') await write({ table, row: exported })
+        else if (!await exportUpload(storage, row.store_env_id, { id: exported.id, path: key }, exported, write, files)) continue
+        counts[table]++
       }
       await write({ end: true, counts, files })
     })

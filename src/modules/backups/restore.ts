@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
+import { isDuplicateKey } from '../../db.js'
 import { newId } from '../../lib/ids.js'
 import { decrypt } from '../../lib/secrets.js'
 import type { StoreEnv } from '../../types.js'
@@ -138,7 +139,14 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv, fi
   const counts: Record<string, number> = {}
   let pending: { table: string, rows: Array<Record<string, unknown>> } = { table: '', rows: [] }
   const flush = async () => {
-    for (let i = 0; i < pending.rows.length; i += CHUNK) await trx(pending.table).insert(pending.rows.slice(i, i + CHUNK))
+    try {
+      for (let i = 0; i < pending.rows.length; i += CHUNK) await trx(pending.table).insert(pending.rows.slice(i, i + CHUNK))
+    } catch (err) {
+      // The target was empty and its rows take fresh ids: a key met twice comes from the file (an export that held a
+      // row twice, or a file edited by hand), and the transaction this throws out of writes nothing.
+      if (isDuplicateKey(err)) throw new errors.Conflict(`The backup is damaged: it holds ${pending.table} rows with the same key (a row twice); nothing was restored`)
+      throw err
+    }
     pending.rows = []
   }
   const lines = readBackup(path)
