@@ -53,6 +53,16 @@ export function subscriptionsRepository (db: Knex) {
       return changed === 1
     },
 
+    /**
+     * Deletes the REST hooks the given credentials (`oauth:<grant>`) made in an organization: a platform's hooks end
+     * with its connection. Their queued deliveries are cancelled by the worker, which sends only to active ones.
+     */
+    async endHooksOf (orgId: string, creators: string[], reason: string, now: number, trx: Knex = db): Promise<number> {
+      if (!creators.length) return 0
+      return trx('webhook_subscriptions').where({ org_id: orgId, kind: 'hook' }).whereIn('created_by', creators).whereIn('status', ['active', 'disabled'])
+        .update({ status: 'deleted', status_reason: reason, status_changed_at: now })
+    },
+
     /** A disabled subscription back to active, with its failure count cleared (re-enabled by a person). */
     async enable (id: string, now: number): Promise<boolean> {
       const changed = await db('webhook_subscriptions').where({ id, status: 'disabled' })

@@ -9,8 +9,9 @@ import { actorOf, type Credential } from '../../../types.js'
 import type { GrantsRepository } from './grants.repository.js'
 import type { OauthClients } from './oauth-clients.repository.js'
 import { marker, type Freshness } from '../../../lib/freshness.js'
+import type { SubscriptionsRepository } from '../../../delivery/subscriptions.repository.js'
 
-interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, fresh: Freshness }
+interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, fresh: Freshness, subscriptions: SubscriptionsRepository }
 
 /** Removes the provider's grant and every code and token issued under it. */
 export async function destroyGrantModels (db: Knex, grantId: string): Promise<void> {
@@ -26,7 +27,11 @@ function mayRevoke (actor: Pick<Credential, 'role' | 'personId'>, connectionPers
 }
 
 /** Connections (grants) of an organization and its OAuth clients: decisions.md section 10. */
-export function connectionsService ({ db, grants, clients, audit, clock, fresh }: Deps) {
+export function connectionsService ({ db, grants, clients, audit, clock, fresh, subscriptions }: Deps) {
+  /** The REST hooks a connection made stop with it (decisions.md section 2: a revoked connection leaves nothing behind). */
+  const endHooks = (orgId: string, grantIds: string[], trx: Knex) =>
+    subscriptions.endHooksOf(orgId, grantIds.map((id) => `oauth:${id}`), 'Its connection was revoked', clock(), trx)
+
   return {
     mayRevoke,
 
@@ -53,6 +58,7 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh }
         if (await grants.revoke(id, clock(), actor.orgId, trx)) {
           await audit.record({ orgId: actor.orgId, action: 'oauth.connection_revoked', actor: actorOf(actor), subject: `oauth:${id}`, ip }, trx)
         }
+        await endHooks(actor.orgId, [id], trx)
       })
       await destroyGrantModels(db, id)
       await fresh.bump([marker.grant(id)])
@@ -65,6 +71,7 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh }
      */
     async endPersonConnections (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) {
       const ids = await grants.revokeAllOfPerson(input.orgId, input.personId, clock(), trx)
+      await endHooks(input.orgId, ids, trx)
       for (const id of ids) {
         await audit.record({ orgId: input.orgId, action: 'oauth.connection_revoked', actor: input.actor, subject: `oauth:${id}`, ip: input.ip, details: { reason: 'member_removed', personId: input.personId } }, trx)
         await destroyGrantModels(trx, id)
@@ -80,6 +87,7 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh }
         if (await grants.revoke(id, clock(), grant.orgId, trx)) {
           await audit.record({ orgId: grant.orgId, action: 'oauth.connection_revoked', actor: 'system', subject: `oauth:${id}`, ip: null }, trx)
         }
+        await endHooks(grant.orgId, [id], trx)
       })
       await fresh.bump([marker.grant(id)])
     },
