@@ -73,3 +73,25 @@ t.test('the store switcher offers client stores; there the partner acts with the
   t.notMatch(after.body, 'Client stores (partner access)')
   t.notMatch(after.body, 'partner from')
 })
+
+t.test('a partner admin in a client\'s store is refused member and OAuth client management however the path is spelt', async (t) => {
+  const app = await sharedApp()
+  const client = await makeTenant(app)
+  const { tenant: agency, agent: partner } = await signedInOwner(app)
+  const clientOwner = new Agent(app)
+  await clientOwner.signIn(client.owner.email, client.owner.password)
+  await clientOwner.get('/admin/partners')
+  await clientOwner.post('/admin/partners', { partnerOrgId: agency.orgId, role: 'admin' })
+  await partner.get('/admin/stores')
+  await partner.post('/admin/stores/select', { store: client.storeId })
+  await partner.get('/admin/stores')
+  for (const path of ['/admin/members/invite', '/admin/%6Dembers/invite', '/admin/%6d%65mbers/invite']) {
+    const res = await partner.post(path, { email: 'mole@example.test', role: 'admin' })
+    t.equal(res.statusCode, 403, path)
+  }
+  for (const path of ['/admin/connections/clients', '/admin/connections/%63lients']) {
+    t.equal((await partner.post(path, { name: 'Mole app', redirect_uris: 'https://evil.example/cb' })).statusCode, 403, path)
+  }
+  const members = (await call(app, { method: 'GET', url: '/v1/account/members', key: client.key, store: client.storeId })).json().data
+  t.notOk(members.some((m: { email: string }) => m.email === 'mole@example.test'))
+})

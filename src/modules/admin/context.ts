@@ -71,9 +71,13 @@ function partnerContext (person: Person, orgs: AdminContext['orgs'], own: AdminC
 /** Pages that manage the organization itself (keys, members, OAuth clients, partners): never for a client. */
 const PARTNER_REFUSED_PATHS = ['/admin/keys', '/admin/members', '/admin/connections/clients', '/admin/partners']
 
-/** Refuses, as the API does, org-level management by a partner working in a client's store (any change is a POST). */
+/**
+ * Refuses, as the API does, org-level management by a partner working in a client's store (any change is a POST).
+ * Decided on the route the request reached, not on its URL as sent: the router decodes the path, so a URL that
+ * spells a page in percent-escapes (`/admin/%6Dembers/invite`) reaches the same route.
+ */
 export function refusePartnerManagement (request: FastifyRequest): void {
-  const path = request.url.split('?')[0]
+  const path = request.routeOptions.url ?? request.url.split('?')[0]
   if (request.admin?.partnerOf && request.method === 'POST' && PARTNER_REFUSED_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
     throw new errors.CredentialNotAllowed()
   }
