@@ -116,3 +116,20 @@ t.test('sign-in only redirects to this site\'s admin or OAuth pages', async (t) 
   const ok = await agent2.post('/admin/login', { email: tenant.owner.email, password: tenant.owner.password, next: '/oauth/interaction/abc' })
   t.equal(ok.headers.location, '/oauth/interaction/abc')
 })
+
+t.test('sign-in with a next that is not printable ASCII signs the person in and goes to /admin, never a 5xx', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  for (const next of ['/admin/stores?q=€', '/admin/stores?q=\ud800', '/admin/stores?q=\u0007']) {
+    const agent = new Agent(app)
+    await agent.get('/admin/login')
+    const res = await agent.post('/admin/login', { email: tenant.owner.email, password: tenant.owner.password, next })
+    t.equal(res.statusCode, 303, JSON.stringify(next))
+    t.equal(res.headers.location, '/admin')
+    t.ok(agent.cookies.has('eh_session'))
+  }
+  const kept = new Agent(app)
+  await kept.get('/admin/login')
+  const escaped = await kept.post('/admin/login', { email: tenant.owner.email, password: tenant.owner.password, next: '/admin/stores?q=%E2%82%AC' })
+  t.equal(escaped.headers.location, '/admin/stores?q=%E2%82%AC', 'a URL as the browser sent it, escapes kept, still goes through')
+})

@@ -15,9 +15,12 @@ const NextQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 200
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 64 }) })
 const AcceptBody = Type.Object({ password: Type.String({ maxLength: 1024 }), name: Type.Optional(Type.String({ maxLength: 200 })) })
 
-/** Only our own pages: the admin application, or the OAuth consent screen that sent the person here. */
+/**
+ * Only our own pages: the admin application, or the OAuth consent screen that sent the person here. Printable ASCII
+ * only, as a URL the browser sent is (its own escapes kept): anything else cannot go into a Location header.
+ */
 export function safeNext (next: string | undefined): string {
-  return next && /^\/(admin|oauth)(\/|\?|$)/.test(next) && !/[\\\s]|\/\//.test(next) ? next : '/admin'
+  return next && /^\/(admin|oauth)(\/|\?|$)/.test(next) && /^[\x21-\x7e]+$/.test(next) && !/\\|\/\//.test(next) ? next : '/admin'
 }
 
 /** Sign-in, sign-out and accepting an invitation: the pages a person reaches without a session. */
