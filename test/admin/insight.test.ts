@@ -1,8 +1,8 @@
 import t from 'tap'
 import { gunzipSync } from 'node:zlib'
 import { call, sharedApp } from '../helper.js'
-import { makeStore } from '../factories.js'
-import { signedInMember, signedInOwner } from './agent.js'
+import { makeStore, makeTenant } from '../factories.js'
+import { Agent, signedInMember, signedInOwner } from './agent.js'
 
 /** The admin pages of issue 18: analytics with server-rendered charts, the evidence preview, backups. */
 
@@ -70,4 +70,16 @@ t.test('an editor sees analytics and evidence but not backups', async (t) => {
   t.notMatch(stores.body, 'href="/admin/backups"')
   t.equal((await agent.get('/admin/backups')).statusCode, 403)
   t.equal((await agent.post('/admin/backups')).statusCode, 403)
+})
+
+t.test('a lapsed store\'s backups page refuses as the API does: no list, no new backup', async (t) => {
+  const app = await sharedApp()
+  const lapsed = await makeTenant(app, { status: 'lapsed' })
+  const owner = new Agent(app)
+  await owner.signIn(lapsed.owner.email, lapsed.owner.password)
+  t.equal((await owner.get('/admin/backups')).statusCode, 403)
+  await owner.get('/admin/stores')
+  t.equal((await owner.post('/admin/backups', {})).statusCode, 403)
+  t.same(await app.db('backups').where({ store_env_id: lapsed.storeId }), [])
+  t.equal((await owner.get('/admin/billing')).statusCode, 200, 'the plan page still serves, to renew')
 })

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
 import { PLANS, type Plan } from '../../types.js'
 import { PLAN_PRICES, CURRENCY } from '../billing/billing.provider.js'
-import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
 
@@ -17,11 +17,6 @@ function money (amount: number, currency: string): string {
   return `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')} ${currency}`
 }
 
-function currentStore (ctx: AdminContext) {
-  if (!ctx.store) throw new errors.NotFound('Store environment')
-  return ctx.store
-}
-
 /**
  * Plan and invoices, organization settings and support: the admin faces of /v1/billing, /v1/orgs and /v1/support,
  * calling the same services with the same role rules (owners change the plan and the organization; a lapsed store
@@ -33,7 +28,7 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
 
   app.get('/billing', async (request, reply) => {
     const ctx = requireAccess(request, 'billing', 'read')
-    const store = currentStore(ctx)
+    const store = currentStore(ctx, { lapsed: true })
     const subscription = services.billing.subscription(store)
     const invoices = await services.billing.invoices(store, { page: 1, limit: 50 })
     const plans = PLANS.map((plan) => ({ plan, price: money(PLAN_PRICES[plan], CURRENCY) }))
@@ -44,7 +39,7 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
 
   app.post<{ Body: Static<typeof PlanBody> }>('/billing/plan', { schema: { body: PlanBody } }, async (request, reply) => {
     const ctx = requireAccess(request, 'billing', 'write')
-    const store = currentStore(ctx)
+    const store = currentStore(ctx, { lapsed: true })
     if (!(PLANS as readonly string[]).includes(request.body.plan)) throw new errors.InvalidRequest('Choose free, growth or pro')
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     const sub = await services.billing.change(ctx.actor, store, request.body.plan as Plan, request.ip)
@@ -86,7 +81,7 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
 
   async function supportPage (request: Req, reply: Reply, extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'support', 'read')
-    const store = currentStore(ctx)
+    const store = currentStore(ctx, { lapsed: true })
     const requests = await services.support.list(store, { page: 1, limit: 50 })
     return render(request, reply, 'support', { title: 'Support', store, requests: requests.data, canAsk: can(ctx, 'support', 'write'), values: { subject: '', body: '' }, ...extra }, status)
   }
@@ -95,7 +90,7 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
 
   app.post<{ Body: Static<typeof SupportBody> }>('/support', { schema: { body: SupportBody } }, async (request, reply) => {
     const ctx = requireAccess(request, 'support', 'write')
-    const store = currentStore(ctx)
+    const store = currentStore(ctx, { lapsed: true })
     try {
       if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
       if (!request.body.subject.trim() || !request.body.body.trim()) throw new errors.InvalidRequest('Give a subject and describe the problem')

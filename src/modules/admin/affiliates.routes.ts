@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
-import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
 
@@ -14,13 +14,6 @@ const AffiliateBody = Type.Object({
   customerId: Type.Optional(Type.String({ maxLength: 64 }))
 })
 const RatesBody = Type.Object({ rates: Type.String({ maxLength: 200 * 32 }) })
-
-/** As the API's tenancy step: a store is needed and a lapsed one is not served. */
-function currentStore (ctx: AdminContext) {
-  if (!ctx.store) throw new errors.NotFound('Store environment')
-  if (ctx.store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-  return ctx.store
-}
 
 /** "EUR 1.08" a line (or "EUR=1.08"); blank lines are skipped. */
 function ratesFromText (text: string): Record<string, string> {

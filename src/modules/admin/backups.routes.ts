@@ -1,19 +1,13 @@
 import { createReadStream } from 'node:fs'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
 import { actorOf } from '../../types.js'
-import { type AdminContext, formErrorStatus, redirect, render, requireAccess } from './context.js'
+import { currentStore, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const RestoreBody = Type.Object({ targetStoreEnvId: Type.String({ maxLength: 64 }) })
-
-function currentStore (ctx: AdminContext) {
-  if (!ctx.store) throw new errors.NotFound('Store environment')
-  return ctx.store
-}
 
 /** Backups of the current store: start one, download it, restore it into an empty store of the organization. */
 export const backupsRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {

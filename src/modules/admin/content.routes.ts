@@ -4,7 +4,7 @@ import { errors } from '../../errors.js'
 import type { FaqsService } from '../faqs/faqs.service.js'
 import type { WebPagesService } from '../web-pages/web-pages.service.js'
 import type { PlacementsService, PlacementInput } from '../placements/placements.service.js'
-import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 
 export interface ContentServices { faqs: FaqsService, webPages: WebPagesService, placements: PlacementsService }
@@ -26,12 +26,6 @@ const PlacementBody = Type.Object({
 })
 const EnabledBody = Type.Object({ enabled: Type.Union([Type.Literal('true'), Type.Literal('false')]) })
 const PlacementParams = Type.Object({ id: Type.String({ maxLength: 64 }), placementId: Type.String({ maxLength: 64 }) })
-
-function currentStore (ctx: AdminContext) {
-  if (!ctx.store) throw new errors.NotFound('Store environment')
-  if (ctx.store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-  return ctx.store
-}
 
 const blank = (value: string | undefined) => (value?.trim() ? value.trim() : undefined)
 

@@ -83,6 +83,16 @@ export function refusePartnerManagement (request: FastifyRequest): void {
   }
 }
 
+/**
+ * The store the person works in. A lapsed store's pages refuse as the API does (403 subscription_expired), except
+ * the ones the API serves then too (billing, support): `lapsed: true`.
+ */
+export function currentStore (ctx: AdminContext, { lapsed = false }: { lapsed?: boolean } = {}): StoreEnv {
+  if (!ctx.store) throw new errors.NotFound('Store environment')
+  if (!lapsed && ctx.store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
+  return ctx.store
+}
+
 /** The same role table as the API (decisions.md section 2), plus a least role for owner/admin-only pages. */
 export function can (ctx: AdminContext | null, resource: Resource, access: Access, minRole?: Role): boolean {
   if (!ctx) return false

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
 import { TEMPLATE_KEYS, isTemplateKey } from '../email/templates.js'
-import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
 
@@ -16,12 +16,6 @@ const DomainBody = Type.Object({ domain: Type.String({ maxLength: 254 }) })
 // A checkbox is sent when ticked and left out when not.
 const SettingsBody = Type.Object({ loyaltyRewardMails: Type.Optional(Type.String({ maxLength: 20 })), reviewIncentiveMails: Type.Optional(Type.String({ maxLength: 20 })) })
 const PreviewQuery = Type.Object({ templateKey: Type.Optional(Type.String({ maxLength: 40 })) })
-
-export function currentStore (ctx: AdminContext) {
-  if (!ctx.store) throw new errors.NotFound('Store environment')
-  if (ctx.store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-  return ctx.store
-}
 
 /** Branding, preview, the reward mails, suppressions, the message log, sequences and the sending domain of the current store. */
 export const emailRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
 import { distributionChart, trendChart } from './chart.js'
-import { type AdminContext, formErrorStatus, render, requireAccess } from './context.js'
+import { currentStore, formErrorStatus, render, requireAccess } from './context.js'
 import type { AdminServices } from './services.js'
 
 const AnalyticsQuery = Type.Object({
@@ -12,12 +11,6 @@ const AnalyticsQuery = Type.Object({
   productId: Type.Optional(Type.String({ maxLength: 191 }))
 })
 const EvidenceQuery = Type.Object({ productId: Type.Optional(Type.String({ maxLength: 191 })) })
-
-function currentStore (ctx: AdminContext) {
-  if (!ctx.store) throw new errors.NotFound('Store environment')
-  if (ctx.store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-  return ctx.store
-}
 
 const blank = (value: string | undefined) => value?.trim() || undefined
 

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
 import { toPage } from '../../lib/pagination.js'
 import type { ReviewsRepository, ReviewRow } from '../reviews/reviews.repository.js'
 import { presentReview, type ReviewsService } from '../reviews/reviews.service.js'
 import type { GalleriesService } from '../galleries/galleries.service.js'
-import { type AdminContext, can, redirect, render, requireAccess } from './context.js'
+import { currentStore, can, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 
 export interface ModerationServices { reviews: ReviewsService, reviewRows: ReviewsRepository, galleries: GalleriesService }
@@ -17,12 +16,6 @@ const Moderate = Type.Object({ status: Type.Optional(Status), reply: Type.Option
 const PhotoQuery = Type.Object({ status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])) })
 const PhotoParams = Type.Object({ id: Type.String({ maxLength: 64 }), photoId: Type.String({ maxLength: 64 }) })
 const PhotoBody = Type.Object({ status: Type.Union([Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('pending')]) })
-
-function currentStore (ctx: AdminContext) {
-  if (!ctx.store) throw new errors.NotFound('Store environment')
-  if (ctx.store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-  return ctx.store
-}
 
 /**
  * A review as the moderator sees it: everything, including the reviewer's full address — this page is the only

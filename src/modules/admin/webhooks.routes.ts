@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
 import { planRefusal } from '../../features.js'
 import { EVENT_TYPES } from '../events/event-types.js'
-import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
+import { type AdminContext, currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
 
@@ -17,14 +17,6 @@ const WebhookBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 500 })),
   events: Type.Optional(Type.Union([Type.String({ maxLength: 80 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })]))
 })
-
-/** The same store gate as the API's tenancy step: a lapsed subscription (decisions.md section 2). */
-function currentStore (ctx: AdminContext) {
-  const store = ctx.store
-  if (!store) throw new errors.NotFound('Store environment')
-  if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-  return store
-}
 
 /** Outbound webhooks of the current store: list, register (secret shown once), retire, and the delivery log. */
 export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
