@@ -49,3 +49,16 @@ t.test('a successful sign-in does not count toward the lock-out', async (t) => {
   t.equal((await attempt('not-the-password')).statusCode, 401, 'the fifth failure is still checked')
   t.equal((await attempt(tenant.owner.password)).statusCode, 429, 'then the email is locked, even for the right password')
 })
+
+t.test('every spelling of an email that signs into the account spends its one lock-out budget', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const agent = new Agent(app)
+  await agent.get('/admin/login')
+  const email = tenant.owner.email
+  // MariaDB's default collation finds the account under each of these (case and accents ignored).
+  const spellings = [email.toUpperCase(), email.replace('example', 'exámple'), email.replace('example', 'exa\u0301mple'), ` ${email} `, email]
+  for (const spelling of spellings) t.equal((await agent.post('/admin/login', { email: spelling, password: 'not-the-password' })).statusCode, 401, spelling)
+  t.equal((await agent.post('/admin/login', { email: email.replace('example', 'exámple'), password: tenant.owner.password })).statusCode, 429)
+  t.equal((await agent.post('/admin/login', { email, password: tenant.owner.password })).statusCode, 429, 'the account is locked under every spelling')
+})
