@@ -6,8 +6,8 @@ import { PLANS, type Plan } from './types.js'
  * the operator's overrides (`store set-feature`) all read. Everything not listed here works on every plan.
  */
 export const FEATURES = {
-  'outbound-webhooks': { label: 'Outbound webhooks: create and retire subscriptions', minPlan: 'growth' },
-  'connector-hooks': { label: 'Automation platform hooks (REST hooks): subscribe and unsubscribe', minPlan: 'growth' }
+  'outbound-webhooks': { label: 'Outbound webhooks: create subscriptions (retiring one needs no plan)', minPlan: 'growth' },
+  'connector-hooks': { label: 'Automation platform hooks (REST hooks): subscribe (unsubscribing needs no plan)', minPlan: 'growth' }
 } as const satisfies Record<string, { label: string, minPlan: Plan }>
 
 export type Feature = keyof typeof FEATURES

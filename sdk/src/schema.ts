@@ -9171,7 +9171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            /** @description Forbidden: `role_forbidden`, `role_read_only`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9179,7 +9179,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        code: "role_forbidden" | "role_read_only" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -22780,7 +22780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22788,7 +22788,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;

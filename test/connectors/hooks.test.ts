@@ -163,3 +163,15 @@ t.test('hooks need the growth plan and a known event type', async (t) => {
   const bad = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/', event: 'review.exploded' } })
   t.equal(bad.json().code, 'invalid_event_type')
 })
+
+t.test('a hook is unsubscribed with 204 after the store moves to a plan without hooks, and then receives nothing', async (t) => {
+  const app = await build(t, { clock: manualClock() })
+  const tenant = await makeTenant(app, { plan: 'growth' })
+  const rx = await receiver(t)
+  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })).json()
+  await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  await appendEvent(app, tenant, 'review.created', { id: 'rev_1', rating: 4 })
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
+  t.equal(rx.received.length, 0)
+})

@@ -44,6 +44,15 @@ t.test('events must be known types or ["*"] alone', async (t) => {
   t.equal(loyalty.statusCode, 201, 'loyalty rewards are event types')
 })
 
+t.test('a webhook is retired with 204 after the store moves to a plan without webhooks', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app, { plan: 'growth' })
+  const made = (await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['*'] } })).json()
+  await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/outbound-webhooks/${made.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  t.equal((await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${made.id}`, key: tenant.key, store: tenant.storeId })).json().status, 'retired')
+})
+
 t.test('registering a webhook on the free plan is refused with plan_required', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { plan: 'free' })

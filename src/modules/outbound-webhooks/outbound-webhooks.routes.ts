@@ -23,7 +23,7 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: Outbou
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.delete('/outbound-webhooks/:id', { schema: schemas.retireWebhook, config: { feature: 'outbound-webhooks' } }, async (request, reply) => {
+  app.delete('/outbound-webhooks/:id', { schema: schemas.retireWebhook }, async (request, reply) => {
     await service.retire(request.credential!, request.store!.id, request.params.id)
     return reply.status(204).send(null)
   })

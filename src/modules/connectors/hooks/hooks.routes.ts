@@ -20,7 +20,7 @@ export const hooksRoutes: FastifyPluginAsyncTypebox<{ service: HooksService }> =
     return service.get(request.credential!, request.store!.id, request.params.id)
   })
 
-  app.delete('/connectors/hooks/:id', { schema: schemas.unsubscribe, config: { feature: 'connector-hooks', scopeExempt: true } }, async (request, reply) => {
+  app.delete('/connectors/hooks/:id', { schema: schemas.unsubscribe, config: { scopeExempt: true } }, async (request, reply) => {
     await service.unsubscribe(request.credential!, request.store!.id, request.params.id)
     return reply.status(204).send(null)
   })
