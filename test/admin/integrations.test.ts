@@ -31,6 +31,19 @@ t.test('a store on the free plan is not offered webhook registration, and a dire
   t.equal((await call(app, { method: 'GET', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId })).json().data.length, 0)
 })
 
+t.test('a store that moved to the free plan can still retire its webhooks from the webhooks page', async (t) => {
+  const app = await build(t)
+  const { tenant, agent } = await signedInOwner(app)
+  const hook = await createWebhook(app, tenant, 'http://127.0.0.1:9/hook')
+  await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
+  const page = await agent.get('/admin/webhooks')
+  t.match(page.body, `/admin/webhooks/${hook.id}/retire`, 'the page offers to retire it')
+  t.equal((await agent.get(`/admin/webhooks/${hook.id}/retire`)).statusCode, 200)
+  t.equal((await agent.post(`/admin/webhooks/${hook.id}/retire`)).statusCode, 303)
+  const after = await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}`, key: tenant.key, store: tenant.storeId })
+  t.equal(after.json().status, 'retired')
+})
+
 t.test('a webhook form without events is refused with a message and keeps what was typed', async (t) => {
   const app = await build(t)
   const { agent } = await signedInOwner(app)

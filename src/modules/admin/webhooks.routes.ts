@@ -58,7 +58,8 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
 
   app.get<{ Params: Static<typeof IdParams> }>('/webhooks/:id/retire', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
-    const webhook = await services.webhooks.get((await entitledStore(ctx)).id, request.params.id)
+    // Retiring needs no plan, as through the API: a store that moved to the free plan can still stop its webhooks.
+    const webhook = await services.webhooks.get(currentStore(ctx).id, request.params.id)
     return render(request, reply, 'confirm', {
       title: 'Retire webhook',
       question: `Retire the webhook to ${webhook.url}?`,
@@ -71,7 +72,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
 
   app.post<{ Params: Static<typeof IdParams> }>('/webhooks/:id/retire', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
-    await services.webhooks.retire(ctx.actor, (await entitledStore(ctx)).id, request.params.id)
+    await services.webhooks.retire(ctx.actor, currentStore(ctx).id, request.params.id)
     setFlash(reply, { notice: 'The webhook is retired.' })
     return redirect(reply, '/admin/webhooks')
   })
