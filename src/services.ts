@@ -11,7 +11,8 @@ import type { Clock } from './lib/clock.js'
 import { mailTransport, type MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
 import { afterCommit, freshness as markers, marker } from './lib/freshness.js'
-import type { Log } from './types.js'
+import type { Log, StoreEnv } from './types.js'
+import { planRefusal, type FeatureOverrides } from './features.js'
 import { auditRepository } from './modules/audit/audit.repository.js'
 import { peopleRepository } from './modules/account/people.repository.js'
 import { storesRepository } from './modules/account/stores.repository.js'
@@ -317,12 +318,29 @@ export function buildServices (deps: ServiceDeps) {
     if (queued > 0) wakeups.queued(trx)
   })
 
+  /**
+   * Whether a store's entitlements still include a kind of subscription, for the delivery worker: read at most once
+   * a second per store (a batch of deliveries mostly shares its stores), so a plan change stops them within a second.
+   */
+  const entitlementsRead = new Map<string, { at: number, plan: Promise<{ plan: StoreEnv['plan'], overrides: FeatureOverrides } | null> }>()
+  async function entitled (storeId: string, kind: 'webhook' | 'hook'): Promise<boolean> {
+    const now = Date.now()
+    let read = entitlementsRead.get(storeId)
+    if (!read || now - read.at > 1_000) {
+      if (entitlementsRead.size > 10_000) entitlementsRead.clear()
+      read = { at: now, plan: stores.find(storeId).then(async (store) => store && { plan: store.plan, overrides: await features.overrides(storeId) }) }
+      entitlementsRead.set(storeId, read)
+    }
+    const found = await read.plan
+    return found !== null && planRefusal(found.plan, found.overrides, { feature: kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks' }) === null
+  }
+
   /** The delivery pipeline shared by outbound webhooks and connector hooks; jobs and tests start workers from it. */
   const delivery = {
     subscriptions,
     outbox,
     createWorker: (options: Partial<WorkerOptions> = {}) => deliveryWorker({
-      outbox, clock, secretKey, publicUrl, allowPrivate, redis: deps.redis, redisPrefix: deps.redisPrefix ?? 'eh:', log, hookItem: toItem, wakeups
+      outbox, clock, secretKey, publicUrl, allowPrivate, redis: deps.redis, redisPrefix: deps.redisPrefix ?? 'eh:', log, hookItem: toItem, wakeups, entitled
     }, options)
   }
 

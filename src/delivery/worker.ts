@@ -51,6 +51,12 @@ export interface WorkerDeps {
   log: { warn: (obj: object, msg: string) => void, error: (obj: object, msg: string) => void }
   /** The item a connector hook receives (modules/connectors/items.ts), passed in so delivery imports no module. */
   hookItem: HookItem
+  /**
+   * Whether the store's plan (and operator overrides) still includes the subscription's kind: a store that moved
+   * to a plan without outbound webhooks or hooks gets no more deliveries to them (queued ones are cancelled).
+   * Absent: every store is.
+   */
+  entitled?: (storeId: string, kind: 'webhook' | 'hook') => Promise<boolean>
   /** Wake-ups from other processes that committed deliveries (delivery/wakeups.ts); without them it polls. */
   wakeups?: Pick<DeliveryWakeups, 'listen'>
 }
@@ -240,6 +246,9 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     // Never start an attempt that could outlive the claim: another worker may own the delivery by then.
     if (started + options.timeoutMs + 1_000 > leaseUntil) return () => outbox.release(d.id, token, started)
     if (d.subscription_status !== 'active') return () => outbox.cancel(d.id, token, `Subscription ${d.subscription_status}`, started)
+    if (d.kind !== 'provider' && deps.entitled && !await deps.entitled(d.store_env_id, d.kind)) {
+      return () => outbox.cancel(d.id, token, 'The store\'s plan no longer includes them', started)
+    }
     stats.attempted++
     if (d.kind === 'provider') return attemptProvider(d, token, started)
     const body = deliveryBody(d, deps.hookItem)

@@ -175,3 +175,16 @@ t.test('a hook is unsubscribed with 204 after the store moves to a plan without 
   await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
   t.equal(rx.received.length, 0)
 })
+
+t.test('a hook of a store that moved to a plan without hooks is sent nothing more, and its queued deliveries are cancelled', async (t) => {
+  const app = await build(t, { clock: manualClock() })
+  const tenant = await makeTenant(app, { plan: 'growth' })
+  const rx = await receiver(t)
+  await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })
+  await appendEvent(app, tenant, 'review.created', { id: 'rev_1', rating: 4 })
+  await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
+  t.equal(rx.received.length, 0)
+  const [delivery] = await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId })
+  t.equal(delivery.status, 'cancelled')
+})
