@@ -1,7 +1,8 @@
 import t from 'tap'
+import type { FastifyInstance } from 'fastify'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { build, call, probeRoutes, sharedApp } from '../helper.js'
-import { makeKey, makeTenant } from '../factories.js'
+import { makeKey, makeTenant, type Tenant } from '../factories.js'
 import { baseOf, callTool, connectClient, errorOf, toolNames } from './mcp-client.js'
 import { roleAllows, type Access, type Resource } from '../../src/lib/permissions.js'
 
@@ -12,6 +13,15 @@ function routeOf (method: string, path: string): string {
 
 /** Writes no key can make: billing and orgs are read-only for admins, and owner authority is never put in a key. */
 const OWNER_WRITES = /^\/v1\/(billing|orgs)\//
+
+/** One POST to /mcp as a raw JSON-RPC client sends it (the SDK's client never sends a batch or a malformed body). */
+function post (app: FastifyInstance, tenant: Tenant, payload: string, protocolVersion?: string) {
+  const headers: Record<string, string> = { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }
+  if (protocolVersion) headers['mcp-protocol-version'] = protocolVersion
+  return app.inject({ method: 'POST', url: '/mcp', headers, payload })
+}
+
+const toolsList = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })))
 
 t.test('every credential operation of the OpenAPI document has a tool for an admin key, but the owner\'s writes', async (t) => {
   const app = await sharedApp()
@@ -171,6 +181,80 @@ t.test('an unknown tool is an MCP InvalidParams error', async (t) => {
   const err = await callTool(client, 'drop_everything').then(() => null, (e: unknown) => e)
   t.ok(err instanceof McpError)
   t.equal((err as McpError).code, ErrorCode.InvalidParams)
+})
+
+t.test('tools/call with params of the wrong shape is InvalidParams naming the field, not an internal error', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  for (const [params, field] of [[{ name: 123 }, 'params.name'], [{ name: 'list_reviews', arguments: 'x' }, 'params.arguments'], [{}, 'params.name']] as const) {
+    const res = await post(app, tenant, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }), '2025-06-18')
+    t.equal(res.statusCode, 200, JSON.stringify(params))
+    const { id, error } = res.json() as { id: number, error: { code: number, message: string } }
+    t.equal(id, 7)
+    t.equal(error.code, ErrorCode.InvalidParams, JSON.stringify(params))
+    t.match(error.message, `Invalid params for tools/call: ${field}: Invalid input: expected `)
+    t.notMatch(error.message, /\n/, 'one line, not a dump of the Zod issues')
+  }
+})
+
+t.test('tools/call with arguments nested 10,000 levels deep is InvalidParams, not an internal error', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)
+  const res = await post(app, tenant, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_reviews","arguments":{"rating":${deep}}}}`, '2025-06-18')
+  t.equal(res.statusCode, 200)
+  t.match(res.json(), { id: 3, error: { code: ErrorCode.InvalidParams, message: /the arguments of list_reviews are nested too deeply/ } }, res.body.slice(0, 300))
+})
+
+t.test('wrong params of the other requests are InvalidParams too: initialize, tools/list and resources/read', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  for (const [method, params, field] of [['initialize', {}, 'params.protocolVersion'], ['tools/list', { cursor: 5 }, 'params.cursor'], ['resources/read', { uri: 5 }, 'params.uri']] as const) {
+    const res = await post(app, tenant, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), '2025-06-18')
+    const { error } = res.json() as { error: { code: number, message: string } }
+    t.equal(error.code, ErrorCode.InvalidParams, method)
+    t.match(error.message, `Invalid params for ${method}: ${field}: `, method)
+  }
+})
+
+t.test('malformed JSON is the JSON-RPC parse error (-32700, id null, HTTP 400) the transport gives any unparseable body', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  for (const payload of ['{"jsonrpc":"2.0","id":1,', '']) {
+    const res = await post(app, tenant, payload, '2025-06-18')
+    t.equal(res.statusCode, 400, JSON.stringify(payload))
+    t.match(res.headers['content-type'], /^application\/json/)
+    t.match(res.json(), { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON', data: String } }, res.body.slice(0, 300))
+  }
+})
+
+t.test('under MCP 2025-06-18, which removed JSON-RPC batching, a batch is refused whole as an Invalid Request', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await post(app, tenant, toolsList(2), '2025-06-18')
+  t.equal(res.statusCode, 400)
+  t.match(res.json(), { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: /no JSON-RPC batches/ } }, res.body.slice(0, 300))
+})
+
+t.test('a 2025-03-26 batch may hold no more requests than a credential may send in a second, as it is counted once', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const eleven = await post(app, tenant, toolsList(11))
+  t.equal(eleven.statusCode, 400)
+  t.match(eleven.json(), { id: null, error: { code: ErrorCode.InvalidRequest, message: /at most 10 requests other than tools\/call .* this one holds 11/ } }, eleven.body.slice(0, 300))
+  t.equal(eleven.headers['ratelimit-remaining'], '9', 'the refusal is counted as one request')
+  const ten = await post(app, tenant, toolsList(10), '2025-03-26')
+  t.equal(ten.statusCode, 200)
+  t.equal((ten.json() as unknown[]).length, 10, 'ten are answered')
+  t.ok(Number(ten.headers['ratelimit-remaining']) >= 8, `counted as one request: ${ten.headers['ratelimit-remaining']} left`)
+})
+
+t.test('an empty batch is refused as an Invalid Request', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await post(app, tenant, '[]')
+  t.equal(res.statusCode, 400)
+  t.match(res.json(), { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the batch is empty' } })
 })
 
 t.test('bad arguments give an error result with the REST { message, code }', async (t) => {

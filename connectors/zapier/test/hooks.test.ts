@@ -1,4 +1,5 @@
 import t from 'tap'
+import { createHmac } from 'node:crypto'
 import { App, append, appTester, zapierBundle } from './harness.js'
 import { connectZapier } from './oauth-harness.js'
 import { deliverUntil, receiver, testWorker } from '../../../test/webhooks/support.js'
@@ -37,4 +38,37 @@ t.test('a delivery that is not signed with the hook\'s secret starts nothing', a
   t.same(await appTester(trigger.perform, zapierBundle(forged, authData, hook)), [])
   t.same(await appTester(trigger.perform, zapierBundle(delivery, authData, { ...hook, secret: 'whsec_other' })), [])
   t.equal((await appTester(trigger.perform, zapierBundle(delivery, authData, hook))).length, 1)
+})
+
+/** A delivery as the service would have signed it at `unix` seconds: its body, and a v2 header for that time. */
+function signedAt (delivery: { headers: Record<string, unknown>, body: string }, secret: string, unix: number) {
+  const v1 = createHmac('sha256', secret).update(`${unix}.${delivery.body}`).digest('hex')
+  return { ...delivery, headers: { ...delivery.headers, 'x-service-signature-v2': `t=${unix},v1=${v1}` } }
+}
+
+t.test('a captured delivery replayed more than 300 seconds after it was signed starts nothing', async (t) => {
+  const { app, tenant, authData } = await connectZapier(t)
+  const rx = await receiver(t)
+  const trigger = App.triggers.new_order_instant.operation
+  const hook = await appTester(trigger.performSubscribe, { authData, targetUrl: rx.url })
+  await append(app, tenant, 'order.upserted', { platformOrderId: '1001' })
+  await testWorker(t, app, [tenant.storeId]).runOnce()
+  const delivery = rx.received[0] as never as { headers: Record<string, unknown>, body: string }
+  const now = Math.floor(Date.now() / 1000)
+  t.equal((await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, now - 240), authData, hook))).length, 1, 'signed four minutes ago: still verifies')
+  t.same(await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, now - 360), authData, hook)), [], 'signed six minutes ago: refused')
+  t.same(await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, now - 86_400), authData, hook)), [], 'signed a day ago: refused')
+})
+
+t.test('a delivery signed more than 300 seconds ahead of the receiver\'s clock starts nothing', async (t) => {
+  const { app, tenant, authData } = await connectZapier(t)
+  const rx = await receiver(t)
+  const trigger = App.triggers.new_order_instant.operation
+  const hook = await appTester(trigger.performSubscribe, { authData, targetUrl: rx.url })
+  await append(app, tenant, 'order.upserted', { platformOrderId: '1001' })
+  await testWorker(t, app, [tenant.storeId]).runOnce()
+  const delivery = rx.received[0] as never as { headers: Record<string, unknown>, body: string }
+  const now = Math.floor(Date.now() / 1000)
+  t.equal((await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, now + 240), authData, hook))).length, 1, 'four minutes ahead: still verifies')
+  t.same(await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, now + 360), authData, hook)), [], 'six minutes ahead: refused')
 })

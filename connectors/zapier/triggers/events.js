@@ -1,7 +1,7 @@
 'use strict'
 
 const { apiUrl } = require('../lib/api')
-const { verifyDelivery } = require('../lib/signature')
+const { verifyDelivery, TOLERANCE_SECONDS } = require('../lib/signature')
 
 /** The newest items of one event type, newest first; Zapier de-duplicates on `id` (the event id). */
 const pollEvents = (eventType) => async (z) => {
@@ -31,11 +31,12 @@ const unsubscribe = async (z, bundle) => {
 
 /**
  * A delivery is one item in the polling shape. One not signed with this hook's secret is dropped, so a leaked
- * target URL cannot start Zaps.
+ * target URL cannot start Zaps, and so is one signed more than 300 seconds away from now, so a captured delivery
+ * cannot be replayed.
  */
 const receive = async (z, bundle) => {
   if (!verifyDelivery(bundle.rawRequest, bundle.subscribeData && bundle.subscribeData.secret)) {
-    z.console.log('Dropped a delivery without a valid x-service-signature-v2')
+    z.console.log(`Dropped a delivery without a valid x-service-signature-v2 signed within ${TOLERANCE_SECONDS} seconds of now`)
     return []
   }
   return [bundle.cleanedRequest]

@@ -4,7 +4,7 @@
  * The credential /mcp resolved moments ago is handed over (app.injectAs) rather than looked up a second time.
  */
 import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { Credential } from '../../types.js'
 import type { ToolSpec } from './tools.js'
 
@@ -50,7 +50,17 @@ export type LimitHeaders = Record<string, string>
 const LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']
 
 export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, caller: Caller, limits: LimitHeaders): Promise<CallToolResult> {
-  const { url, body } = restRequest(tool, args)
+  let url: string
+  let payload: string | undefined
+  try {
+    const request = restRequest(tool, args)
+    url = request.url
+    payload = request.body === undefined ? undefined : JSON.stringify(request.body)
+  } catch (err) {
+    // JSON.stringify recurses: arguments nested some thousands deep overflow the stack before any REST call is made.
+    if (err instanceof RangeError) throw new McpError(ErrorCode.InvalidParams, `Invalid params for tools/call: the arguments of ${tool.name} are nested too deeply to make its REST call`)
+    throw err
+  }
   const headers: Record<string, string> = {}
   for (const name of PASSED_ON) {
     const value = caller.request.headers[name]
@@ -58,9 +68,9 @@ export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, 
   }
   if (caller.storeId) headers['x-store-env-id'] = caller.storeId
   const options: InjectOptions = { method: tool.operation.method as InjectOptions['method'], url, headers, remoteAddress: caller.request.ip }
-  if (body !== undefined) {
+  if (payload !== undefined) {
     headers['content-type'] = 'application/json'
-    options.payload = JSON.stringify(body)
+    options.payload = payload
   }
   const res = await app.injectAs(caller.credential, options)
   for (const name of LIMIT_HEADERS) {

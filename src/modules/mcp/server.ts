@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
 import {
-  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
-  type Tool
+  CallToolRequestSchema, ErrorCode, InitializeRequestSchema, isJSONRPCRequest, ListResourcesRequestSchema, ListToolsRequestSchema, McpError,
+  PingRequestSchema, ReadResourceRequestSchema, type JSONRPCErrorResponse, type JSONRPCMessage, type Tool
 } from '@modelcontextprotocol/sdk/types.js'
 import { accessFor, refusalFor } from '../../lib/permissions.js'
 import type { Credential, StoreEnv } from '../../types.js'
@@ -97,4 +97,29 @@ export function mcpServer (app: FastifyInstance, catalogue: Catalogue, caller: C
   })
 
   return server
+}
+
+interface RequestSchema { safeParse: (request: unknown) => { success: boolean, error?: { issues: ReadonlyArray<{ path: readonly PropertyKey[], message: string }> } } }
+
+/** The requests this server answers, each with the schema the SDK parses it with before its handler runs. */
+const REQUESTS = new Map<string, RequestSchema>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['resources/list', ListResourcesRequestSchema],
+  ['resources/read', ReadResourceRequestSchema]
+])
+
+/**
+ * The SDK parses a request with its method's schema inside the handler it registers, and answers a failed parse
+ * with -32603 Internal error and the Zod issues dumped as the message. Checked here before the server sees the
+ * request, wrong params are -32602 Invalid params, with a message naming each wrong field.
+ */
+export function invalidParams (message: JSONRPCMessage): JSONRPCErrorResponse | null {
+  if (!isJSONRPCRequest(message)) return null
+  const parsed = REQUESTS.get(message.method)?.safeParse(message)
+  if (!parsed || parsed.success) return null
+  const problems = (parsed.error?.issues ?? []).map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`)
+  return { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${problems.join('; ')}` } }
 }

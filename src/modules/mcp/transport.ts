@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { Caller, LimitHeaders } from './invoke.js'
-import { mcpServer, type Catalogue } from './server.js'
+import { invalidParams, mcpServer, type Catalogue } from './server.js'
 
 /** The MCP transport reads these; everything else (the credential above all) stays with fastify. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id']
@@ -38,6 +38,14 @@ export async function handleMcp (app: FastifyInstance, catalogue: Catalogue, cal
   const server = mcpServer(app, catalogue, caller, limits)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
+  // A request whose params do not fit its method is answered here (server.ts, invalidParams), not by the server.
+  const deliver = transport.onmessage
+  transport.onmessage = (message, extra) => {
+    const refusal = invalidParams(message)
+    if (!refusal) return deliver?.(message, extra)
+    // The answer to its request id: the transport answers the POST once every request of it has one.
+    transport.send(refusal).catch((err: unknown) => app.log.error({ err }, 'could not answer an MCP request with wrong params'))
+  }
   const response = await transport.handleRequest(webRequest(caller.request), { parsedBody: caller.request.body })
   const text = await response.text()
   reply.code(response.status)
