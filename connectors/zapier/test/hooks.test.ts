@@ -27,13 +27,7 @@ t.test('turning a Zap on subscribes a hook; a delivery becomes one item with the
 })
 
 t.test('a delivery that is not signed with the hook\'s secret starts nothing', async (t) => {
-  const { app, tenant, authData } = await connectZapier(t)
-  const rx = await receiver(t)
-  const trigger = App.triggers.new_order_instant.operation
-  const hook = await appTester(trigger.performSubscribe, { authData, targetUrl: rx.url })
-  await append(app, tenant, 'order.upserted', { platformOrderId: '1001' })
-  await testWorker(t, app, [tenant.storeId]).runOnce()
-  const delivery = rx.received[0] as never as { headers: Record<string, unknown>, body: string }
+  const { delivery, hook, authData, trigger } = await receivedDelivery(t)
   const forged = { ...delivery, body: delivery.body.replace('1001', '9999') }
   t.same(await appTester(trigger.perform, zapierBundle(forged, authData, hook)), [])
   t.same(await appTester(trigger.perform, zapierBundle(delivery, authData, { ...hook, secret: 'whsec_other' })), [])
@@ -56,7 +50,7 @@ async function receivedDelivery (t: Parameters<typeof connectZapier>[0]) {
   await testWorker(t, app, [tenant.storeId]).runOnce()
   const delivery = rx.received[0] as never as { headers: Record<string, unknown>, body: string }
   const startsAt = async (unix: number) => (await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, unix), authData, hook))).length
-  return { startsAt, now: Math.floor(Date.now() / 1000) }
+  return { delivery, hook, authData, trigger, startsAt, now: Math.floor(Date.now() / 1000) }
 }
 
 t.test('a captured delivery replayed more than 300 seconds after it was signed starts nothing', async (t) => {
