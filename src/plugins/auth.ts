@@ -7,7 +7,7 @@ import type { Feature } from '../features.js'
 import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
 import type { Credential, CredentialClaim } from '../types.js'
-import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS } from './rate-limit.js'
+import { AUTH_FAILURE_WINDOWS, CREDENTIAL_WINDOWS, PUBLIC_WINDOWS, publicLimitKey } from './rate-limit.js'
 import { CredentialCache, sameValues, type CredentialEntry } from './credential-cache.js'
 
 export type { Credential, CredentialClaim }
@@ -310,7 +310,7 @@ export default fp(async (app) => {
     // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
     const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
     if (auth === 'public') {
-      await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
+      await app.enforceLimit(reply, publicLimitKey(request.ip), PUBLIC_WINDOWS)
       return
     }
     if (auth !== 'credential') return

@@ -20,6 +20,8 @@ export const CREDENTIAL_WINDOWS: Window[] = [...REQUEST_WINDOWS]
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ ms: 60_000, limit: 30 }]
 /** Unauthenticated, non-storefront routes (health, OpenAPI): generous, but not unbounded. */
 export const PUBLIC_WINDOWS: Window[] = [{ ms: 10_000, limit: 100 }]
+/** The key of a visitor IP's public budget: public routes, unknown URLs and refused storefront calls share it. */
+export const publicLimitKey = (ip: string): string => `ip:public:${ip}`
 
 export function setLimitHeaders (reply: FastifyReply, verdict: Verdict): void {
   reply.header('RateLimit-Limit', verdict.limit)

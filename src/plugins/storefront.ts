@@ -7,7 +7,7 @@ import type { Window } from '../lib/rate-limiter.js'
 import { errors } from '../errors.js'
 import { marker } from '../lib/freshness.js'
 import { originKey, originNotAllowedMessage } from '../lib/origins.js'
-import { PUBLIC_WINDOWS } from './rate-limit.js'
+import { PUBLIC_WINDOWS, publicLimitKey } from './rate-limit.js'
 import type { StoreEnv } from '../types.js'
 
 /** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
@@ -147,7 +147,7 @@ export default fp(async (app) => {
    * passed the origin check (section 7).
    */
   async function refuse (request: FastifyRequest, reply: FastifyReply, err: Error): Promise<never> {
-    await app.enforceLimit(reply, `ip:public:${request.ip}`, PUBLIC_WINDOWS)
+    await app.enforceLimit(reply, publicLimitKey(request.ip), PUBLIC_WINDOWS)
     throw err
   }
 
