@@ -330,6 +330,8 @@ export function buildServices (deps: ServiceDeps) {
       if (entitlementsRead.size > 10_000) entitlementsRead.clear()
       read = { at: now, plan: stores.find(storeId).then(async (store) => store && { plan: store.plan, overrides: await features.overrides(storeId) }) }
       entitlementsRead.set(storeId, read)
+      // A failed read is not kept: the delivery is tried again later (its claim lapses), and reads again then.
+      read.plan.catch(() => { if (entitlementsRead.get(storeId) === read) entitlementsRead.delete(storeId) })
     }
     const found = await read.plan
     return found !== null && planRefusal(found.plan, found.overrides, { feature: kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks' }) === null
