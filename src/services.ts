@@ -11,8 +11,7 @@ import type { Clock } from './lib/clock.js'
 import { mailTransport, type MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
 import { afterCommit, freshness as markers, marker } from './lib/freshness.js'
-import type { Log, StoreEnv } from './types.js'
-import { planRefusal, type FeatureOverrides } from './features.js'
+import type { Log } from './types.js'
 import { auditRepository } from './modules/audit/audit.repository.js'
 import { peopleRepository } from './modules/account/people.repository.js'
 import { storesRepository } from './modules/account/stores.repository.js'
@@ -318,24 +317,8 @@ export function buildServices (deps: ServiceDeps) {
     if (queued > 0) wakeups.queued(trx)
   })
 
-  /**
-   * Whether a store's entitlements still include a kind of subscription, for the delivery worker: read at most once
-   * a second per store (a batch of deliveries mostly shares its stores), so a plan change stops them within a second.
-   */
-  const entitlementsRead = new Map<string, { at: number, plan: Promise<{ plan: StoreEnv['plan'], overrides: FeatureOverrides } | null> }>()
-  async function entitled (storeId: string, kind: 'webhook' | 'hook'): Promise<boolean> {
-    const now = Date.now()
-    let read = entitlementsRead.get(storeId)
-    if (!read || now - read.at > 1_000) {
-      if (entitlementsRead.size > 10_000) entitlementsRead.clear()
-      read = { at: now, plan: stores.find(storeId).then(async (store) => store && { plan: store.plan, overrides: await features.overrides(storeId) }) }
-      entitlementsRead.set(storeId, read)
-      // A failed read is not kept: the delivery is tried again later (its claim lapses), and reads again then.
-      read.plan.catch(() => { if (entitlementsRead.get(storeId) === read) entitlementsRead.delete(storeId) })
-    }
-    const found = await read.plan
-    return found !== null && planRefusal(found.plan, found.overrides, { feature: kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks' }) === null
-  }
+  /** For the delivery worker: whether the store's plan still includes the subscription's kind (features.includes). */
+  const entitled = (storeId: string, kind: 'webhook' | 'hook') => features.includes(storeId, kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks')
 
   /** The delivery pipeline shared by outbound webhooks and connector hooks; jobs and tests start workers from it. */
   const delivery = {

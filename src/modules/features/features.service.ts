@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js'
 import type { Clock } from '../../lib/clock.js'
-import { entitlementsOf, FEATURE_KEYS, isFeature, REQUEST_WINDOWS, type FeatureOverrides } from '../../features.js'
+import { entitlementsOf, FEATURE_KEYS, isFeature, planRefusal, REQUEST_WINDOWS, type Feature, type FeatureOverrides } from '../../features.js'
 import { marker, type Freshness } from '../../lib/freshness.js'
 import { MAX_LIMIT } from '../../lib/pagination.js'
 import type { StoreEnv } from '../../types.js'
@@ -12,6 +12,9 @@ interface Deps { repo: FeaturesRepository, stores: StoresRepository, clock: Cloc
 
 /** The store's entitlements (decisions.md section 15 `features`): its plan's, with the operator's overrides. */
 export function featuresService ({ repo, stores, clock, fresh }: Deps) {
+  /** The plans and overrides `includes` read, each kept a second (real time) per store. */
+  const held = new Map<string, { at: number, read: Promise<{ plan: StoreEnv['plan'], overrides: FeatureOverrides } | null> }>()
+
   return {
     /** What the pipeline's plan check reads (plugins/tenancy.ts caches it under the store's marker). */
     overrides: (storeId: string): Promise<FeatureOverrides> => repo.overrides(storeId),
@@ -28,6 +31,26 @@ export function featuresService ({ repo, stores, clock, fresh }: Deps) {
           pageSize: MAX_LIMIT
         }
       }
+    },
+
+    /**
+     * Whether a store's entitlements include `feature`, for work outside a request (the delivery worker): its plan
+     * and overrides are read at most once a second per store, so a change is seen within a second. A failed read is
+     * not kept.
+     */
+    async includes (storeId: string, feature: Feature): Promise<boolean> {
+      const now = Date.now()
+      let entry = held.get(storeId)
+      if (!entry || now - entry.at > 1_000) {
+        if (held.size > 10_000) held.clear()
+        const read = stores.find(storeId).then(async (store) => store && { plan: store.plan, overrides: await repo.overrides(storeId) })
+        const kept = { at: now, read }
+        entry = kept
+        held.set(storeId, kept)
+        read.catch(() => { if (held.get(storeId) === kept) held.delete(storeId) })
+      }
+      const found = await entry.read
+      return found !== null && planRefusal(found.plan, found.overrides, { feature }) === null
     },
 
     /**
