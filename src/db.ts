@@ -51,7 +51,7 @@ export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'da
       max: 1,
       afterCreate (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL')
-        conn.pragma('busy_timeout = 10000')
+        conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
         conn.pragma('foreign_keys = ON')
         done(null, conn)
       }
@@ -62,6 +62,36 @@ export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'da
 
 export function createKnex (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseConnectTimeoutMs'>): Knex {
   return knex(knexConfig(config))
+}
+
+/** How long an embedded connection waits for another's write lock before SQLITE_BUSY. */
+const SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+/**
+ * A read-only connection of its own to the embedded database `db` works on, for a long read that must not hold the
+ * process's one connection (WAL lets it read while that one writes); its queries are announced on `db` as the
+ * process's own are. Null on MySQL, whose pool has connections to spare, and for an in-memory database.
+ */
+export function sqliteReader (db: Knex): Knex | null {
+  if (isMysql(db)) return null
+  const config = db.client.config as Knex.Config
+  const connection = config.connection as Knex.BetterSqlite3ConnectionConfig | undefined
+  if (!connection?.filename || connection.filename === ':memory:') return null
+  const reader = knex({
+    client: config.client,
+    connection: { ...connection, options: { ...connection.options, readonly: true } },
+    useNullAsDefault: true,
+    pool: {
+      min: 0,
+      max: 1,
+      afterCreate (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
+        done(null, conn)
+      }
+    }
+  })
+  for (const event of ['query', 'query-response', 'query-error']) reader.on(event, (...args: unknown[]) => db.emit(event, ...args))
+  return reader
 }
 
 export function isMysql (db: Knex): boolean {

@@ -1,4 +1,4 @@
-import knex, { type Knex } from 'knex'
+import type { Knex } from 'knex'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errors } from '../../errors.js'
@@ -18,7 +18,7 @@ import { restoreRows } from './restore.js'
 import { lockStore } from '../../lib/bulk.js'
 import { EXPORTED_TABLES, TENANT_COLUMNS, type ExportedTable } from './tables.js'
 import { encrypt } from '../../lib/secrets.js'
-import { isMysql } from '../../db.js'
+import { isMysql, sqliteReader } from '../../db.js'
 
 interface Deps {
   db: Knex
@@ -71,30 +71,13 @@ function exportable (row: Record<string, unknown>, spec: ExportedTable, secretKe
  * Where the export's read transaction runs. MySQL: a connection of the pool, REPEATABLE READ. SQLite: the process
  * has one connection (db.ts), and a transaction on it would hold every other query of the process back for as long
  * as the rows take to read (some 18 s for a store of 100,000 reviews), or wait forever on a query made through `db`
- * meanwhile; so the export reads through a read-only connection of its own, whose transaction sees the database as
- * it was at its first read while the process's connection goes on writing (WAL). Its queries are announced on `db`
- * as the process's own are.
+ * meanwhile; so the export reads through a read-only connection of its own (db.ts sqliteReader), whose transaction
+ * sees the database as it was at its first read while the process's connection goes on writing.
  */
 function snapshotReader (db: Knex): { db: Knex, options?: Knex.TransactionConfig, close: () => Promise<void> } {
   if (isMysql(db)) return { db, options: { isolationLevel: 'repeatable read' }, close: async () => {} }
-  const config = db.client.config as Knex.Config
-  const connection = config.connection as Knex.BetterSqlite3ConnectionConfig | undefined
-  if (!connection?.filename || connection.filename === ':memory:') return { db, close: async () => {} }
-  const reader = knex({
-    client: config.client,
-    connection: { ...connection, options: { ...connection.options, readonly: true } },
-    useNullAsDefault: true,
-    pool: {
-      min: 0,
-      max: 1,
-      afterCreate (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
-        conn.pragma('busy_timeout = 10000')
-        done(null, conn)
-      }
-    }
-  })
-  for (const event of ['query', 'query-response', 'query-error']) reader.on(event, (...args: unknown[]) => db.emit(event, ...args))
-  return { db: reader, close: () => reader.destroy() }
+  const reader = sqliteReader(db)
+  return reader ? { db: reader, close: () => reader.destroy() } : { db, close: async () => {} }
 }
 
 /** A line of the export's spool: an exported row, and for an upload the storage key of its file. */
