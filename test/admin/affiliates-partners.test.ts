@@ -42,14 +42,20 @@ t.test('an owner grants and revokes a partner on the partners page; an admin see
   t.notMatch((await agent.get('/admin/partners')).body, `data-partner-id="${agency.orgId}"`)
 })
 
-t.test('the store switcher offers client stores; there the partner acts with the lesser role, audited, and never manages the client', async (t) => {
+/** A client organization that granted the signed-in owner's agency a partner role, both signed in. */
+async function partnerGranted (role: 'admin' | 'editor') {
   const app = await sharedApp()
   const client = await makeTenant(app)
-  const { tenant: agency, agent: owner } = await signedInOwner(app)
+  const { tenant: agency, agent: partner } = await signedInOwner(app)
   const clientOwner = new Agent(app)
   await clientOwner.signIn(client.owner.email, client.owner.password)
   await clientOwner.get('/admin/partners')
-  await clientOwner.post('/admin/partners', { partnerOrgId: agency.orgId, role: 'editor' })
+  await clientOwner.post('/admin/partners', { partnerOrgId: agency.orgId, role })
+  return { app, client, agency, partner, clientOwner }
+}
+
+t.test('the store switcher offers client stores; there the partner acts with the lesser role, audited, and never manages the client', async (t) => {
+  const { app, client, agency, partner: owner, clientOwner } = await partnerGranted('editor')
 
   const stores = await owner.get('/admin/stores')
   t.match(stores.body, 'Client stores (partner access)')
@@ -75,13 +81,7 @@ t.test('the store switcher offers client stores; there the partner acts with the
 })
 
 t.test('a partner admin in a client\'s store is refused member and OAuth client management however the path is spelt', async (t) => {
-  const app = await sharedApp()
-  const client = await makeTenant(app)
-  const { tenant: agency, agent: partner } = await signedInOwner(app)
-  const clientOwner = new Agent(app)
-  await clientOwner.signIn(client.owner.email, client.owner.password)
-  await clientOwner.get('/admin/partners')
-  await clientOwner.post('/admin/partners', { partnerOrgId: agency.orgId, role: 'admin' })
+  const { app, client, partner } = await partnerGranted('admin')
   await partner.get('/admin/stores')
   await partner.post('/admin/stores/select', { store: client.storeId })
   await partner.get('/admin/stores')
