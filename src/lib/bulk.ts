@@ -1,6 +1,6 @@
 import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Knex } from 'knex'
-import type { TObject, Static } from '@sinclair/typebox'
+import type { TObject, TSchema, Static } from '@sinclair/typebox'
 import { addApiFormats } from './formats.js'
 import { isMysql } from '../db.js'
 import { firstUnstorable } from './storable.js'
@@ -23,10 +23,30 @@ type ItemValidator = ((item: unknown) => boolean) & { errors?: AjvIssue[] | null
 const compileItem = (AjvCompiler() as unknown as (external: object, options: object) => (route: { schema: object }) => ItemValidator)(
   {}, { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true }, plugins: [], onCreate: addApiFormats })
 
-function describe (issue: AjvIssue): string {
+/** What a schema refuses in a value: the dotted path of the field (empty for the whole value) and why. */
+export interface Problem { path: string, message: string }
+
+function problemIn (issue: AjvIssue): Problem {
   const extra = issue.params.missingProperty ?? issue.params.additionalProperty
   const path = [issue.instancePath.slice(1).replace(/\//g, '.'), extra].filter(Boolean).join('.')
-  return `${path || 'item'}: ${issue.message ?? 'is invalid'}`
+  return { path, message: issue.message ?? 'is invalid' }
+}
+
+function describe (problem: Problem): string {
+  return `${problem.path || 'item'}: ${problem.message}`
+}
+
+/**
+ * The first thing `schema` refuses in a value, judged as a JSON body of the API would be (the same checks as the
+ * items of a batch, below), or null. For forms that hand their input to an API service (the admin pages).
+ */
+export function firstProblem (schema: TSchema): (value: unknown) => Problem | null {
+  const validate = compileItem({ schema })
+  return (value) => {
+    if (!validate(value)) return problemIn(validate.errors![0])
+    const unstorable = firstUnstorable(value)
+    return unstorable ? problemIn({ ...unstorable, params: {} }) : null
+  }
 }
 
 /**
@@ -35,11 +55,10 @@ function describe (issue: AjvIssue): string {
  */
 export function itemChecker<S extends TObject> (schema: S, key: string, options: { unique?: boolean } = {}) {
   const unique = options.unique ?? true
-  const validate = compileItem({ schema })
+  const check = firstProblem(schema)
   const problemOf = (item: unknown): string | null => {
-    if (!validate(item)) return describe(validate.errors![0])
-    const unstorable = firstUnstorable(item)
-    return unstorable ? describe({ ...unstorable, params: {} }) : null
+    const problem = check(item)
+    return problem ? describe(problem) : null
   }
   return (items: unknown[]): CheckedItems<Static<S>> => {
     const valid: Array<{ index: number, item: Static<S> }> = []
