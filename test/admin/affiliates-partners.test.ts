@@ -1,7 +1,7 @@
 import t from 'tap'
 import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { Agent, signedInMember, signedInOwner } from './agent.js'
+import { partnerGranted, signedInMember, signedInOwner } from './agent.js'
 
 t.test('the affiliates page adds an affiliate, saves USD rates and shows its referrals with the commission', async (t) => {
   const app = await sharedApp()
@@ -41,18 +41,6 @@ t.test('an owner grants and revokes a partner on the partners page; an admin see
   t.equal((await agent.post(`/admin/partners/${agency.orgId}/revoke`)).statusCode, 303)
   t.notMatch((await agent.get('/admin/partners')).body, `data-partner-id="${agency.orgId}"`)
 })
-
-/** A client organization that granted the signed-in owner's agency a partner role, both signed in. */
-async function partnerGranted (role: 'admin' | 'editor') {
-  const app = await sharedApp()
-  const client = await makeTenant(app)
-  const { tenant: agency, agent: partner } = await signedInOwner(app)
-  const clientOwner = new Agent(app)
-  await clientOwner.signIn(client.owner.email, client.owner.password)
-  await clientOwner.get('/admin/partners')
-  await clientOwner.post('/admin/partners', { partnerOrgId: agency.orgId, role })
-  return { app, client, agency, partner, clientOwner }
-}
 
 t.test('the store switcher offers client stores; there the partner acts with the lesser role, audited, and never manages the client', async (t) => {
   const { app, client, agency, partner: owner, clientOwner } = await partnerGranted('editor')

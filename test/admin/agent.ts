@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { addMember, makeTenant, type Tenant } from '../factories.js'
+import { sharedApp } from '../helper.js'
 
 /**
  * A browser-like client over app.inject for the admin pages: it keeps cookies, reads the CSRF token of the
@@ -60,4 +61,28 @@ export async function signedInOwner (app: FastifyInstance) {
   const agent = new Agent(app)
   await agent.signIn(tenant.owner.email, tenant.owner.password)
   return { tenant, agent }
+}
+
+/**
+ * A client organization that granted the signed-in owner's agency a partner role, both signed in. The agency's
+ * owner then acts in the client's stores with the lesser of owner and `role`.
+ */
+export async function partnerGranted (role: 'admin' | 'editor' | 'viewer') {
+  const app = await sharedApp()
+  const client = await makeTenant(app)
+  const { tenant: agency, agent: partner } = await signedInOwner(app)
+  const clientOwner = new Agent(app)
+  await clientOwner.signIn(client.owner.email, client.owner.password)
+  await clientOwner.get('/admin/partners')
+  await clientOwner.post('/admin/partners', { partnerOrgId: agency.orgId, role })
+  return { app, client, agency, partner, clientOwner }
+}
+
+/** The partner of partnerGranted, switched to the client's store. */
+export async function partnerInClientStore (role: 'admin' | 'editor' | 'viewer') {
+  const granted = await partnerGranted(role)
+  await granted.partner.get('/admin/stores')
+  const switched = await granted.partner.post('/admin/stores/select', { store: granted.client.storeId })
+  if (switched.statusCode !== 303) throw new Error(`switching to the client store failed with ${switched.statusCode}`)
+  return granted
 }
