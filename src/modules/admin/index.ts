@@ -31,6 +31,7 @@ import { partnersRoutes } from './partners.routes.js'
 import { insightRoutes } from './insight.routes.js'
 import { backupsRoutes } from './backups.routes.js'
 import { categoriesRoutes } from './categories.routes.js'
+import { importsRoutes } from './imports.routes.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -146,6 +147,7 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(moderationRoutes, { services: { reviews: app.services.reviews, reviewRows: app.services.repos.reviews, galleries: app.services.galleries } })
     await signedIn.register(contentRoutes, { services: { faqs: app.services.faqs, webPages: app.services.webPages, placements: app.services.placements } })
     await signedIn.register(categoriesRoutes, { services: { categories: app.services.categories } })
+    await signedIn.register(importsRoutes, { services: { imports: app.services.imports } })
   })
 }
 

@@ -49,7 +49,22 @@
     sync()
   }
 
+  // A file chosen for a textarea (the import page) is read into it: the form itself posts only text.
+  function filePicker (input) {
+    const target = document.getElementById(input.getAttribute('data-fill'))
+    if (!target || typeof window.FileReader === 'undefined') return
+    input.closest('label').hidden = false
+    input.addEventListener('change', function () {
+      const file = input.files && input.files[0]
+      if (!file) return
+      const reader = new window.FileReader()
+      reader.onload = function () { target.value = reader.result }
+      reader.readAsText(file)
+    })
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    document.querySelectorAll('input[type="file"][data-fill]').forEach(filePicker)
     document.querySelectorAll('button[data-copy]').forEach(function (button) {
       button.addEventListener('click', function () { copy(button) })
     })
