@@ -32,6 +32,7 @@ import { insightRoutes } from './insight.routes.js'
 import { backupsRoutes } from './backups.routes.js'
 import { categoriesRoutes } from './categories.routes.js'
 import { importsRoutes } from './imports.routes.js'
+import { platformWebhooksRoutes } from './platform-webhooks.routes.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -148,6 +149,7 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(contentRoutes, { services: { faqs: app.services.faqs, webPages: app.services.webPages, placements: app.services.placements } })
     await signedIn.register(categoriesRoutes, { services: { categories: app.services.categories } })
     await signedIn.register(importsRoutes, { services: { imports: app.services.imports } })
+    await signedIn.register(platformWebhooksRoutes, { services: { webhooks: app.services.webhooks } })
   })
 }
 

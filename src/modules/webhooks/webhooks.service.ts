@@ -91,6 +91,9 @@ export function webhooksService ({ db, repo, events, stores, products, productRo
   }
 
   return {
+    /** Where the platform's webhooks go (the admin page shows it before any secret is set). */
+    receiverUrl,
+
     async setSecret (credential: Credential, store: StoreEnv, platform: Platform, secret: string, ip: string | null) {
       const now = clock()
       await changePlatform(store, platform, async (trx) => {
