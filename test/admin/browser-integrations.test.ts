@@ -4,9 +4,12 @@ import { call } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { connected } from '../oauth/oauth-helper.js'
 import { appendEvent, receiver, testWorker } from '../webhooks/support.js'
-import { hasChromium, launch, newPage, screenshot, serve, signIn, withoutChromium } from './browser.js'
+import { documented, hasChromium, launch, newPage, screenshot, serve, signIn, withoutChromium } from './browser.js'
 
-/** The admin app in real Chromium: outbound webhooks and OAuth connections, built on their own modules' services. */
+/**
+ * The admin app in real Chromium: outbound webhooks, OAuth connections, categories, platform webhook secrets and
+ * imports, built on their own modules' services.
+ */
 if (!hasChromium) {
   withoutChromium(t)
 } else {
@@ -90,5 +93,65 @@ if (!hasChromium) {
     await screenshot(page, '19-oauth-client-created')
     await page.reload()
     t.equal(await page.locator('#once-secret').count(), 0)
+  })
+
+  t.test('an owner adds a subcategory and sets a Shopify secret through the pages', async (t) => {
+    const { app, base } = await serve(t)
+    const tenant = await makeTenant(app)
+    const api = (method: 'POST' | 'PUT', url: string, payload: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+    const clothing = (await api('POST', '/v1/categories', { name: 'Clothing', slug: 'clothing' })).json().id
+    await api('POST', '/v1/categories', { name: 'Accessories', slug: 'accessories' })
+    const { page } = await newPage(t, browser)
+    await signIn(page, base, tenant.owner.email, tenant.owner.password)
+
+    await page.getByRole('link', { name: 'Categories' }).click()
+    await page.waitForURL(`${base}/admin/categories`)
+    await page.getByLabel('Name', { exact: true }).fill('Linen shirts')
+    await page.locator('select[name="parentId"]').selectOption({ label: 'Clothing' })
+    await page.getByRole('button', { name: 'Add category' }).click()
+    t.match(await page.locator('[role="status"]').textContent(), 'The category “Linen shirts” is created.')
+    const row = page.locator('tr', { hasText: 'Linen shirts' })
+    t.match(await row.locator('[data-label="Slug"]').textContent(), 'linen-shirts')
+    t.match(await row.locator('[data-label="Parent"]').textContent(), 'Clothing')
+    await documented(page, 'categories-admin')
+    const created = (await call(app, { method: 'GET', url: `/v1/categories?parentId=${clothing}`, key: tenant.key, store: tenant.storeId })).json().data
+    t.match(created, [{ name: 'Linen shirts', slug: 'linen-shirts', parentId: clothing }])
+
+    await page.getByRole('link', { name: 'Platform webhooks' }).click()
+    await page.waitForURL(`${base}/admin/platform-webhooks`)
+    const shopify = page.locator('section[data-platform="shopify"]')
+    t.match(await shopify.locator('[data-secret-state]').textContent(), 'Not set')
+    t.equal(await shopify.locator('#receiver-shopify').textContent(), `${app.config.publicUrl}/v1/webhooks/shopify/${tenant.storeId}`)
+    await shopify.getByLabel('Shopify signing secret').fill('shpss_browser_secret_0123456789')
+    await shopify.getByRole('button', { name: 'Set Shopify secret' }).click()
+    await page.waitForURL(`${base}/admin/platform-webhooks`)
+    t.match(await page.locator('[role="status"]').textContent(), 'The Shopify secret is set.')
+    t.match(await page.locator('section[data-platform="shopify"] [data-secret-state]').textContent(), 'Set')
+    t.notMatch(await page.content(), 'shpss_browser_secret', 'the secret is never shown again')
+    await documented(page, 'platform-webhooks-admin')
+    const listed = (await call(app, { method: 'GET', url: '/v1/webhooks/platforms', key: tenant.key, store: tenant.storeId })).json().data
+    t.match(listed, [{ platform: 'shopify', secretSet: true }])
+  })
+
+  t.test('an import file chosen on the imports page is read into the form and imported', async (t) => {
+    const { app, base } = await serve(t)
+    const tenant = await makeTenant(app)
+    const { page } = await newPage(t, browser)
+    await signIn(page, base, tenant.owner.email, tenant.owner.password)
+    await page.goto(`${base}/admin/imports`)
+    const items = [
+      { productId: 'linen-shirt', rating: 5, body: 'Soft and true to size.', authorName: 'Ann', writtenAt: '2025-05-02T09:00:00Z' },
+      { productId: 'linen-shirt', rating: 4, body: 'Creases, but lovely.', authorName: 'Ben', writtenAt: '2025-05-09T18:30:00Z' },
+      { productId: 'wool-scarf', rating: 7, body: 'Warm.', authorName: 'Cy', writtenAt: '2025-06-01T12:00:00Z' }
+    ]
+    await page.getByLabel('Choose a JSON file').setInputFiles({ name: 'reviews.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ type: 'reviews', items })) })
+    await page.waitForFunction(() => (document.getElementById('import-json') as HTMLTextAreaElement).value.includes('wool-scarf'))
+    await page.getByRole('button', { name: 'Import reviews' }).click()
+    await page.waitForURL(/\/admin\/imports\/imp_/)
+    t.match(await page.locator('[role="status"]').textContent(), '2 of 3 reviews imported; 1 refused, listed below.')
+    t.match(await page.locator('table.import-errors').textContent(), 'rating: must be <= 5')
+    await documented(page, 'import-admin')
+    await page.getByRole('link', { name: '← Imports' }).click()
+    t.equal(await page.locator('table.imports tbody tr').count(), 1)
   })
 }
