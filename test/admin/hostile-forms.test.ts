@@ -74,6 +74,7 @@ t.test('no admin form answers 5xx to hostile values in any of its fields', async
   await api('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', rating: 5, body: 'Fine', authorName: 'Ann', authorEmail: 'ann@example.test', writtenAt: '2026-01-01T00:00:00Z', status: 'pending' }] })
   await api('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })
   await api('POST', '/v1/faqs', { question: 'Does it shrink?', answer: 'No.' })
+  await api('POST', '/v1/categories', { name: 'Shirts', slug: 'shirts' })
   await api('POST', '/v1/web-pages', { url: 'https://shop.example/p', name: 'Product page' })
   await api('POST', '/v1/affiliates', { name: 'Ann', code: 'ANN10', commissionRate: '0.1' })
   await api('POST', '/v1/review-incentives', { type: 'points', points: 10 })
