@@ -144,7 +144,8 @@ if (!hasChromium) {
       { productId: 'linen-shirt', rating: 4, body: 'Creases, but lovely.', authorName: 'Ben', writtenAt: '2025-05-09T18:30:00Z' },
       { productId: 'wool-scarf', rating: 7, body: 'Warm.', authorName: 'Cy', writtenAt: '2025-06-01T12:00:00Z' }
     ]
-    await page.getByLabel('Choose a JSON file').setInputFiles({ name: 'reviews.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ type: 'reviews', items })) })
+    const file = { name: 'reviews.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ type: 'reviews', items })) }
+    await page.getByLabel('Choose a JSON file').setInputFiles(file)
     await page.waitForFunction(() => (document.getElementById('import-json') as HTMLTextAreaElement).value.includes('wool-scarf'))
     await page.getByRole('button', { name: 'Import reviews' }).click()
     await page.waitForURL(/\/admin\/imports\/imp_/)

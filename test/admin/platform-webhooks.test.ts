@@ -9,8 +9,8 @@ import { Agent, partnerInClientStore, signedInMember, signedInOwner } from './ag
 
 const SECRET = 'shpss_admin_page_secret_0123456789'
 
-const listed = async (app: FastifyInstance, tenant: Tenant) =>
-  (await call(app, { method: 'GET', url: '/v1/webhooks/platforms', key: tenant.key, store: tenant.storeId })).json().data as Array<{ platform: string, secretSet: boolean }>
+const listed = async (app: FastifyInstance, tenant: Tenant): Promise<Array<{ platform: string, secretSet: boolean }>> =>
+  (await call(app, { method: 'GET', url: '/v1/webhooks/platforms', key: tenant.key, store: tenant.storeId })).json().data
 
 const section = (body: string, platform: string) => body.split(`data-platform="${platform}"`)[1].split('</section>')[0]
 
@@ -18,7 +18,12 @@ const section = (body: string, platform: string) => body.split(`data-platform="$
 const shopifyDelivery = (app: FastifyInstance, storeId: string, secret: string, body: string) => app.inject({
   method: 'POST',
   url: `/v1/webhooks/shopify/${storeId}`,
-  headers: { 'content-type': 'application/json', 'x-shopify-topic': 'products/update', 'x-shopify-webhook-id': `dlv-${storeId}-${Date.now()}`, 'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64') },
+  headers: {
+    'content-type': 'application/json',
+    'x-shopify-topic': 'products/update',
+    'x-shopify-webhook-id': `dlv-${storeId}-${Date.now()}`,
+    'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64')
+  },
   payload: body
 })
 
@@ -51,7 +56,8 @@ t.test('a secret set on the page is never shown, verifies the platform\'s delive
   const body = JSON.stringify({ id: 1, title: 'Linen shirt', updated_at: '2026-01-01T00:00:00Z' })
   t.equal((await shopifyDelivery(app, tenant.storeId, SECRET, body)).statusCode, 200)
 
-  const log = (await call(app, { method: 'GET', url: '/v1/account/audit-log?action=platform_webhook.secret_set', key: tenant.key, store: tenant.storeId })).json().data
+  const audit = await call(app, { method: 'GET', url: '/v1/account/audit-log?action=platform_webhook.secret_set', key: tenant.key, store: tenant.storeId })
+  const log = audit.json().data
   t.match(log, [{ actor: `person:${tenant.owner.id}`, subject: `store:${tenant.storeId}`, details: { platform: 'shopify' } }])
   t.notMatch(JSON.stringify(log), SECRET)
 })

@@ -76,7 +76,8 @@ export const categoriesRoutes: FastifyPluginAsync<{ services: CategoryServices }
   async function listPage (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'categories', 'read')
     const store = currentStore(ctx)
-    return render(request, reply, 'categories', { title: 'Categories', store, ...await tree(store.id), canWrite: can(ctx, 'categories', 'write'), values: {}, ...extra }, status)
+    const shown = await tree(store.id)
+    return render(request, reply, 'categories', { title: 'Categories', store, ...shown, canWrite: can(ctx, 'categories', 'write'), values: {}, ...extra }, status)
   }
 
   async function editPage (request: FastifyRequest, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -110,7 +111,8 @@ export const categoriesRoutes: FastifyPluginAsync<{ services: CategoryServices }
     return redirect(reply, '/admin/categories')
   })
 
-  app.get<{ Params: Static<typeof IdParams> }>('/categories/:id', { schema: { params: IdParams } }, async (request, reply) => editPage(request, reply, request.params.id))
+  app.get<{ Params: Static<typeof IdParams> }>('/categories/:id', { schema: { params: IdParams } }, async (request, reply) =>
+    editPage(request, reply, request.params.id))
 
   app.post<{ Params: Static<typeof IdParams>, Body: Form }>('/categories/:id', { schema: { params: IdParams, body: CategoryForm } }, async (request, reply) => {
     const ctx = requireAccess(request, 'categories', 'write')

@@ -44,10 +44,12 @@ export const importsRoutes: FastifyPluginAsync<{ services: ImportServices }> = a
     const ctx = requireAccess(request, 'imports', 'read')
     const store = currentStore(ctx)
     const imports = await service.list(store.id, { page, limit: 50 })
-    return render(request, reply, 'imports', { title: 'Imports', store, imports, maxItems: MAX_IMPORT_ITEMS, canWrite: can(ctx, 'imports', 'write'), values: {}, ...extra }, status)
+    const canWrite = can(ctx, 'imports', 'write')
+    return render(request, reply, 'imports', { title: 'Imports', store, imports, maxItems: MAX_IMPORT_ITEMS, canWrite, values: {}, ...extra }, status)
   }
 
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/imports', { schema: { querystring: ListQuery } }, async (request, reply) => listPage(request, reply, request.query.page ?? 1))
+  app.get<{ Querystring: Static<typeof ListQuery> }>('/imports', { schema: { querystring: ListQuery } }, async (request, reply) =>
+    listPage(request, reply, request.query.page ?? 1))
 
   app.post<{ Body: Static<typeof ImportForm> }>('/imports', { schema: { body: ImportForm }, bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const ctx = requireAccess(request, 'imports', 'write')

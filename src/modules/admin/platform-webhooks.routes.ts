@@ -18,9 +18,15 @@ const checkSecret = apiBodyCheck(setPlatformSecret.body, { secret: 'Secret' })
 
 /** Each platform's name and where its admin shows the secret it signs with (docs/sync.md). */
 const PLATFORM_NAMES: Record<Platform, { name: string, where: string }> = {
-  shopify: { name: 'Shopify', where: 'The app\'s client secret, or the secret Shopify shows under Settings › Notifications › Webhooks for webhooks made there.' },
+  shopify: {
+    name: 'Shopify',
+    where: 'The app\'s client secret, or the secret Shopify shows under Settings › Notifications › Webhooks for webhooks made there.'
+  },
   woocommerce: { name: 'WooCommerce', where: 'The Secret of the webhook (WooCommerce › Settings › Advanced › Webhooks).' },
-  bigcommerce: { name: 'BigCommerce', where: 'The signing secret of the hook. Its product and order notifications are read with API credentials, set through the API.' }
+  bigcommerce: {
+    name: 'BigCommerce',
+    where: 'The signing secret of the hook. Its product and order notifications are read with API credentials, set through the API.'
+  }
 }
 
 function platformOf (name: string): Platform {
@@ -43,14 +49,23 @@ export const platformWebhooksRoutes: FastifyPluginAsync<{ services: PlatformWebh
     const listed = (await service.listSecrets(store)).data
     const platforms = PLATFORMS.map((platform) => {
       const set = listed.find((p) => p.platform === platform)
-      return { platform, ...PLATFORM_NAMES[platform], receiverUrl: service.receiverUrl(store.id, platform), secretSet: set?.secretSet ?? false, updatedAt: set?.updatedAt ?? null, apiCredentials: set?.apiCredentials ?? null }
+      return {
+        platform,
+        ...PLATFORM_NAMES[platform],
+        receiverUrl: service.receiverUrl(store.id, platform),
+        secretSet: set?.secretSet ?? false,
+        updatedAt: set?.updatedAt ?? null,
+        apiCredentials: set?.apiCredentials ?? null
+      }
     })
-    return render(request, reply, 'platform-webhooks', { title: 'Platform webhooks', store, platforms, canWrite: can(ctx, 'webhooks', 'write'), ...extra }, status)
+    const canWrite = can(ctx, 'webhooks', 'write')
+    return render(request, reply, 'platform-webhooks', { title: 'Platform webhooks', store, platforms, canWrite, ...extra }, status)
   }
 
   app.get('/platform-webhooks', async (request, reply) => page(request, reply))
 
-  app.post<{ Params: Static<typeof PlatformParams>, Body: Static<typeof SecretForm> }>('/platform-webhooks/:platform', { schema: { params: PlatformParams, body: SecretForm } }, async (request, reply) => {
+  const secretRoute = { schema: { params: PlatformParams, body: SecretForm } }
+  app.post<{ Params: Static<typeof PlatformParams>, Body: Static<typeof SecretForm> }>('/platform-webhooks/:platform', secretRoute, async (request, reply) => {
     const ctx = requireAccess(request, 'webhooks', 'write')
     const platform = platformOf(request.params.platform)
     try {
