@@ -84,6 +84,8 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
      */
     async removeMember (actor: Credential, personId: string, ip: string | null) {
       await db.transaction(async (trx) => {
+        // Two owners removing each other at once: the second finds the first gone and keeps the last owner.
+        await people.lockOrganization(actor.orgId, trx)
         const role = await people.membershipRole(actor.orgId, personId, trx)
         if (!role) throw new errors.NotFound('Member')
         if (roleRank(role) > roleRank(actor.role)) throw new errors.RoleForbidden('a member with a higher role')
@@ -102,6 +104,7 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
     async changeRole (actor: Credential, personId: string, role: Role, ip: string | null) {
       if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest('A person\'s role is owner, admin or editor')
       await db.transaction(async (trx) => {
+        await people.lockOrganization(actor.orgId, trx)
         const current = await people.membershipRole(actor.orgId, personId, trx)
         if (!current) throw new errors.NotFound('Member')
         if (roleRank(current) > roleRank(actor.role) || roleRank(role) > roleRank(actor.role)) throw new errors.RoleForbidden('a role above your own')

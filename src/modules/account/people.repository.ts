@@ -4,6 +4,7 @@ import type { Role } from '../../lib/permissions.js'
 
 import type { Person } from '../../types.js'
 import { countAndPage } from '../../lib/pagination.js'
+import { lockForWrite } from '../../lib/bulk.js'
 
 export type { Person }
 export interface Member { personId: string, email: string, name: string | null, role: Role, joinedAt: number }
@@ -67,6 +68,15 @@ export function peopleRepository (db: Knex) {
         .select('p.id', 'p.email', 'p.name', 'm.role', 'm.created_at'))
       const members: Member[] = rows.map((r) => ({ personId: r.id, email: r.email, name: r.name, role: r.role, joinedAt: Number(r.created_at) }))
       return { total: Number(total), members }
+    },
+
+    /**
+     * Holds the organization's row until `trx` ends (MySQL; SQLite's single writer already is the lock): changes to
+     * its memberships take turns, so each checks the last-owner rule against what the one before it committed. Taken
+     * before any plain read, it also makes the transaction's snapshot come after that one (lib/bulk.ts `lockStore`).
+     */
+    async lockOrganization (orgId: string, trx: Knex.Transaction): Promise<void> {
+      await lockForWrite(trx('organizations').where({ id: orgId }), true).first('id')
     },
 
     async countOwners (orgId: string, trx: Knex = db): Promise<number> {

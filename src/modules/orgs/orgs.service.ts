@@ -40,6 +40,9 @@ export function orgsService ({ db, repo, people, audit, fresh }: Deps) {
       if (!from) throw new errors.RoleForbidden('orgs: only a person who owns the organization can transfer it')
       if (personId === from) throw new errors.InvalidRequest('You already own the organization: name another member')
       await db.transaction(async (trx) => {
+        // In turn with every other change to the memberships: a demotion of the recipient decided on what it read
+        // before this transfer committed would otherwise demote the new owner (account.service.ts).
+        await people.lockOrganization(actor.orgId, trx)
         const roles = await repo.lockedRoles(actor.orgId, [from, personId], trx)
         if (roles.get(from) !== 'owner') throw new errors.RoleForbidden('orgs: only an owner can transfer ownership')
         const target = roles.get(personId)
