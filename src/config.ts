@@ -11,6 +11,11 @@ export const ConfigSchema = Type.Object({
   publicUrl: Type.String({ pattern: '^https?://[^/]+.*[^/]$|^https?://[^/]+$', env: 'PUBLIC_URL' }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^mysql2?://', env: 'DATABASE_URL' })),
   redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://', env: 'REDIS_URL' })),
+  /**
+   * Namespace of the deployment's Redis keys (absent: `eh:`). Every instance, worker and CLI run of one deployment
+   * must share it: the CLI tells running instances of a change through markers under it (lib/freshness.ts).
+   */
+  redisPrefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9:._-]{1,64}$', env: 'REDIS_PREFIX' })),
   /** How long a query waits for a MySQL connection (a free one from the pool, or a new one to be opened). */
   databaseConnectTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600000, env: 'DATABASE_CONNECT_TIMEOUT_MS' })),
   dataDir: Type.String({ minLength: 1, env: 'DATA_DIR' }),
@@ -75,6 +80,7 @@ export function loadConfig (env: Env = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || undefined,
     databaseConnectTimeoutMs: num(env.DATABASE_CONNECT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS),
     dataDir,
     logLevel: env.LOG_LEVEL || 'info',

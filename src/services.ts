@@ -11,6 +11,7 @@ import type { Clock } from './lib/clock.js'
 import { mailTransport, type MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
 import { afterCommit, freshness as markers, marker } from './lib/freshness.js'
+import { REDIS_PREFIX } from './lib/redis.js'
 import type { Log } from './types.js'
 import { auditRepository } from './modules/audit/audit.repository.js'
 import { peopleRepository } from './modules/account/people.repository.js'
@@ -109,7 +110,7 @@ export interface ServiceDeps {
   config: Config
   /** null: no Redis (rate limits and delivery throttles stay per process). */
   redis: Redis | null
-  /** Namespace of this deployment's Redis keys. */
+  /** Namespace of this deployment's Redis keys; REDIS_PREFIX (or `eh:`) unless given. */
   redisPrefix?: string
   /** argon2id at production cost unless given (tests pass a cheap one). */
   hash?: PasswordHasher
@@ -132,8 +133,9 @@ export function buildServices (deps: ServiceDeps) {
   const log = deps.log ?? SILENT
   const { secretKey, publicUrl, webhookAllowPrivate: allowPrivate } = config
 
+  const redisPrefix = deps.redisPrefix ?? config.redisPrefix ?? REDIS_PREFIX
   /** Generation markers every instance reads in its limiter call; changes that refuse requests bump them. */
-  const freshness = markers(deps.redis, `${deps.redisPrefix ?? 'eh:'}`, (obj, msg) => log.warn(obj, msg))
+  const freshness = markers(deps.redis, redisPrefix, (obj, msg) => log.warn(obj, msg))
 
   /** What is kept derived from a store's reviews (storefront answers, review analytics) is read again on every instance. */
   const reviewsChanged = (storeId: string, trx: Knex) => afterCommit(trx, () => freshness.bump([marker.reviews(storeId)]))
@@ -177,7 +179,7 @@ export function buildServices (deps: ServiceDeps) {
   // Services: the rules, each built once from the repositories above.
   const apiKeys = apiKeysService({ db, repo: repos.apiKeys, audit, clock, fresh: freshness, log })
   const bootstrap = bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness })
-  const operator = operatorService({ db, people, stores, audit, keys: apiKeys, clock, hash })
+  const operator = operatorService({ db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness })
   const storage = localDiskStorage(config.dataDir)
   const uploads = uploadsService({ repo: repos.uploads, storage, publicUrl, clock, warn: (obj, msg) => log.warn(obj, msg) })
   const products = productsService({ db, repo: repos.products, events, clock })
@@ -248,9 +250,9 @@ export function buildServices (deps: ServiceDeps) {
   const features = featuresService({ repo: featuresRepository(db), stores, clock, fresh: freshness })
   const billing = billingService({ db, repo: billingRepository(db), stores, provider: deps.billingProvider ?? embeddedProvider(), events, audit, clock, fresh: freshness })
   const orgs = orgsService({ db, repo: orgsRepository(db), people, audit, fresh: freshness })
-  const recentFailures = failureLog(deps.redis, `${deps.redisPrefix ?? 'eh:'}`)
+  const recentFailures = failureLog(deps.redis, redisPrefix)
   const support = supportService({ db, repo: supportRepository(db), events, failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
-  const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailSender.direct('invitation') })
+  const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailSender.direct('invitation'), fresh: freshness })
   // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads. A gallery lead becomes
   // or updates a customer; favourites, leads and review videos count in the storefront analytics.
   const content = contentServices({
@@ -311,7 +313,7 @@ export function buildServices (deps: ServiceDeps) {
 
   // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8); workers
   // in other processes hear of it once that commits.
-  const wakeups = deliveryWakeups(deps.redis, deps.redisPrefix ?? 'eh:', (obj, msg) => log.warn(obj, msg))
+  const wakeups = deliveryWakeups(deps.redis, redisPrefix, (obj, msg) => log.warn(obj, msg))
   events.onAppended(async (trx, appended) => {
     const queued = await outbox.fanOut(trx, appended.map((event) => ({ seq: parseEventId(event.id)!, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
     if (queued > 0) wakeups.queued(trx)
@@ -325,7 +327,7 @@ export function buildServices (deps: ServiceDeps) {
     subscriptions,
     outbox,
     createWorker: (options: Partial<WorkerOptions> = {}) => deliveryWorker({
-      outbox, clock, secretKey, publicUrl, allowPrivate, redis: deps.redis, redisPrefix: deps.redisPrefix ?? 'eh:', log, hookItem: toItem, wakeups, entitled
+      outbox, clock, secretKey, publicUrl, allowPrivate, redis: deps.redis, redisPrefix, log, hookItem: toItem, wakeups, entitled
     }, options)
   }
 

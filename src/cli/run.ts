@@ -5,10 +5,13 @@
  */
 import { inspect } from 'node:util'
 import type { Knex } from 'knex'
+import type { Redis } from 'ioredis'
 import { ConfigError, loadConfig, type Config } from '../config.js'
 import { createKnex, migrateLatest } from '../db.js'
 import { systemClock } from '../lib/clock.js'
-import { buildServices } from '../services.js'
+import { connectRedis } from '../lib/redis.js'
+import type { Log } from '../lib/log.js'
+import { buildServices, type Services } from '../services.js'
 import { UsageError, type Command } from './command.js'
 import { commands as accountCommands } from './account-commands.js'
 import { commands as oauthCommands } from './oauth-commands.js'
@@ -63,14 +66,20 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     return found || args.includes('--help') ? 0 : 2
   }
   let db: Knex | null = null
+  let redis: Redis | null = null
+  let services: Services | null = null
   try {
     const config = io.config ?? loadConfig(io.env ?? process.env)
     // Which database the command acts on is said before anything is changed, on stderr so that --json stays pure.
     io.stderr.write(`${databaseInUse(config, argv.includes('--embedded'))}\n`)
+    const log = stderrLog(io.stderr)
     db = createKnex(config)
     await migrateLatest(db)
-    const services = buildServices({ db, clock: systemClock, config, redis: null })
-    const result = await found.command.run({ services, args: found.rest }).finally(() => services.close())
+    // Running instances keep stores, credentials and memberships in memory under markers in Redis: a change made
+    // here reaches their next request only if this process moves those markers too (lib/freshness.ts).
+    redis = config.redisUrl ? await connectRedis(config.redisUrl, log.warn) : null
+    services = buildServices({ db, clock: systemClock, config, redis, log })
+    const result = await found.command.run({ services, args: found.rest })
     if (json) io.stdout.write(JSON.stringify(result) + '\n')
     else printHuman(io.stdout, result)
     return 0
@@ -81,6 +90,29 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     if (err instanceof UsageError) io.stderr.write(`usage: ${found.command.usage}\n`)
     return 1
   } finally {
+    await services?.close()
+    // This process will not be there to retry a marker update Redis missed; instances read everything again within a
+    // minute anyway (lib/freshness.ts `staleAfter`).
+    if ((await services?.freshness.settled())?.length) {
+      io.stderr.write('warning: Redis could not be told of the change; running instances see it within a minute\n')
+    }
+    // Left open, the connection (and its reconnection timer, when Redis is down) would keep the process alive.
+    redis?.disconnect()
     await db?.destroy()
   }
+}
+
+/**
+ * What services and the Redis client report while a command runs, on stderr so that --json stays pure: each kind
+ * once (a Redis that is down reports every reconnection attempt).
+ */
+function stderrLog (stderr: Output): Log {
+  const said = new Set<string>()
+  const line = (level: string) => (obj: object, msg: string) => {
+    if (said.has(msg)) return
+    said.add(msg)
+    const detail = (obj as { err?: { message?: string } }).err?.message
+    stderr.write(`${level}: ${msg}${detail ? ` (${detail})` : ''}\n`)
+  }
+  return { info () {}, warn: line('warning'), error: line('error') }
 }

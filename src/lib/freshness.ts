@@ -62,6 +62,11 @@ export interface Freshness {
    * Failures are kept and retried when Redis is back (instances also forget their caches then).
    */
   bump: (names: string[]) => Promise<void>
+  /**
+   * Resolves once the updates under way (those `afterCommit` starts included) have ended, with the markers still
+   * waiting for Redis: for a process about to exit (the CLI), which will not be there to retry them.
+   */
+  settled: () => Promise<string[]>
 }
 
 type Warn = (obj: object, msg: string) => void
@@ -69,9 +74,10 @@ type Warn = (obj: object, msg: string) => void
 export function freshness (redis: Redis | null, prefix: string, warn: Warn = () => {}): Freshness {
   const keyOf = (name: string) => `${prefix}gen:${name}`
   if (!redis) {
-    return { shared: false, keyOf, read: async () => null, bump: async () => {} }
+    return { shared: false, keyOf, read: async () => null, bump: async () => {}, settled: async () => [] }
   }
   const pending = new Set<string>()
+  const underWay = new Set<Promise<void>>()
 
   async function write (names: string[]) {
     const value = `${Date.now().toString(36)}.${base62(8)}`
@@ -105,12 +111,18 @@ export function freshness (redis: Redis | null, prefix: string, warn: Warn = () 
     },
     async bump (names) {
       if (!names.length) return
-      try {
-        await write(names)
-      } catch (err) {
+      const update = write(names).catch((err: Error) => {
         for (const name of names) pending.add(name)
-        warn({ err: { message: (err as Error).message } }, 'marker update failed; retried when Redis is back')
-      }
+        warn({ err: { message: err.message } }, 'marker update failed; retried when Redis is back')
+      })
+      underWay.add(update)
+      await update.finally(() => underWay.delete(update))
+    },
+    async settled () {
+      // A bump `afterCommit` chains to a commit starts a turn later than the commit's own callers resume.
+      await new Promise((resolve) => setImmediate(resolve))
+      await Promise.all(underWay)
+      return [...pending]
     }
   }
 }

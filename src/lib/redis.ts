@@ -2,6 +2,9 @@ import { Redis } from 'ioredis'
 
 type Warn = (obj: object, msg: string) => void
 
+/** The namespace of a deployment's Redis keys when REDIS_PREFIX is not set. */
+export const REDIS_PREFIX = 'eh:'
+
 /**
  * Shared state for a fleet of instances (rate limits, delivery throttles). Commands fail fast instead of queueing
  * while Redis is down, so callers can fall back (see plugins/rate-limit.ts) rather than hang.

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import { connectRedis } from '../lib/redis.js'
+import { connectRedis, REDIS_PREFIX } from '../lib/redis.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 /** A Redis client passed in is the caller's; one made here from REDIS_URL is closed with the app. */
 export default fp<{ redis?: Redis | null, prefix?: string }>(async (app, opts) => {
-  app.decorate('redisPrefix', opts.prefix ?? 'eh:')
+  app.decorate('redisPrefix', opts.prefix ?? app.config.redisPrefix ?? REDIS_PREFIX)
   if (opts.redis !== undefined) {
     app.decorate('redis', opts.redis)
     return

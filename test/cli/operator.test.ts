@@ -100,7 +100,7 @@ t.test('without DATABASE_URL, beside a service noted as running on MySQL, the CL
 })
 
 t.test('npx evidence-hub … --json prints nothing but the JSON on stdout', async (t) => {
-  const res = await spawnCli(['org', 'list', '--json'], ['bin/evidence-hub.js'])
+  const res = await spawnCli(['org', 'list', '--json'], { entry: ['bin/evidence-hub.js'] })
   t.equal(res.code, 0, res.stderr)
   t.doesNotThrow(() => JSON.parse(res.stdout))
   t.equal(res.stdout.trim().split('\n').length, 1)

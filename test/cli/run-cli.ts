@@ -20,21 +20,27 @@ function cliEnv (): NodeJS.ProcessEnv {
  * Runs a CLI command in this process (config from the same environment a spawned CLI gets), capturing what it writes.
  * Spawning costs ~1 s of node start-up per case; spawnCli keeps the process-level contract covered.
  */
-export async function runCli (args: string[]): Promise<CliResult> {
+export async function runCli (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
   const code = await runInProcess(args, {
-    env: cliEnv(),
+    env: { ...cliEnv(), ...env },
     stdout: { write: (text: string) => { stdout += text } },
     stderr: { write: (text: string) => { stderr += text } }
   })
   return { code, stdout, stderr }
 }
 
-/** Runs the operator CLI as a real process, as `npm run cli` does: for what only a process shows (exit code, streams). */
-export function spawnCli (args: string[], entry = ['--no-warnings', ...nodeEntry('src/cli/index.ts')]): Promise<CliResult> {
+/**
+ * Runs the operator CLI as a real process, as `npm run cli` does: for what only a process shows (exit code, streams).
+ * `env` adds to (or, with undefined values, removes from) the operator's environment.
+ */
+export function spawnCli (args: string[], options: { entry?: string[], env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const entry = options.entry ?? ['--no-warnings', ...nodeEntry('src/cli/index.ts')]
+  const env = { ...cliEnv(), ...options.env }
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...entry, ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...entry, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => { stdout += chunk })

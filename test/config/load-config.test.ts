@@ -74,6 +74,12 @@ t.test('an SMTP_URL that is not a valid URL is refused at start-up without echoi
   t.notMatch(message, /hunter2/)
 })
 
+t.test('REDIS_PREFIX names the deployment\'s Redis namespace; odd characters are refused', async (t) => {
+  t.equal(loadConfig(base).redisPrefix, undefined)
+  t.equal(loadConfig({ ...base, REDIS_PREFIX: 'shop-eu:' }).redisPrefix, 'shop-eu:')
+  t.match(refusal({ REDIS_PREFIX: 'has space' }), /^Invalid configuration: REDIS_PREFIX /)
+})
+
 t.test('WEBHOOK_ALLOW_PRIVATE takes true/false words and refuses others', async (t) => {
   t.equal(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' }).webhookAllowPrivate, true)
   t.match(refusal({ WEBHOOK_ALLOW_PRIVATE: 'maybe' }), /^Invalid configuration: WEBHOOK_ALLOW_PRIVATE /)

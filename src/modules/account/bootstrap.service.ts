@@ -24,6 +24,8 @@ export function bootstrapService ({ db, people, stores, audit, keys, clock, hash
     const person = existing ?? await people.createPerson({ email, passwordHash: await hash.hash(password!), now })
     if (await people.membershipRole(orgId, person.id)) throw new errors.Conflict(`${email} is already a member`)
     await people.addMembership(orgId, person.id, role, now)
+    // Every change to a person's memberships moves their marker (lib/freshness.ts), additions included.
+    await fresh.bump([marker.person(person.id)])
     return { person: { id: person.id, email: person.email, password } }
   }
 

@@ -7,14 +7,15 @@ import type { ApiKeysService } from '../api-keys/api-keys.service.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
 import type { PeopleRepository } from './people.repository.js'
 import type { StoresRepository } from './stores.repository.js'
+import { marker, type Freshness } from '../../lib/freshness.js'
 
-interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher }
+interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher, fresh: Freshness }
 
 /**
  * What an operator who lost the first-run output needs (decisions.md section 13): find organizations and stores,
  * make a key, give an owner a new password. Everything is audited with the actor `cli`.
  */
-export function operatorService ({ db, people, stores, audit, keys, clock, hash }: Deps) {
+export function operatorService ({ db, people, stores, audit, keys, clock, hash, fresh }: Deps) {
   return {
     async listOrganizations () {
       const rows = await db('organizations as o')
@@ -53,6 +54,8 @@ export function operatorService ({ db, people, stores, audit, keys, clock, hash 
           await audit.record({ orgId: org.id, action: 'person.password_reset', actor: 'cli', subject: `person:${person.id}`, ip: null, details: {} }, trx)
         }
       })
+      // Whatever an instance keeps about the person is read again on its next request (lib/freshness.ts).
+      await fresh.bump([marker.person(person.id)])
       return { person: { id: person.id, email: person.email, password }, at: new Date(clock()).toISOString() }
     }
   }

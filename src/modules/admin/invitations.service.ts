@@ -7,6 +7,7 @@ import type { PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import { actorOf, type Credential } from '../../types.js'
 import type { AuditRepository } from '../audit/audit.repository.js'
+import { marker, type Freshness } from '../../lib/freshness.js'
 import type { Person, PeopleRepository } from '../account/people.repository.js'
 import type { InvitationRow, InvitationsRepository } from './invitations.repository.js'
 
@@ -28,10 +29,11 @@ interface Deps {
   hash: PasswordHasher
   publicUrl: string
   send: SendInvitation
+  fresh: Freshness
 }
 
 /** Invitations to join an organization: a one-time link, valid for 7 days, for one email and one role. */
-export function invitationsService ({ db, repo, people, audit, clock, hash, publicUrl, send }: Deps) {
+export function invitationsService ({ db, repo, people, audit, clock, hash, publicUrl, send, fresh }: Deps) {
   function present (row: InvitationRow) {
     return { id: row.id, email: row.email, role: row.role, invitedBy: row.invited_by, createdAt: iso(row.created_at)!, expiresAt: iso(row.expires_at)! }
   }
@@ -108,7 +110,7 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
         throw new errors.InvalidRequest(`Choose a password of at least ${MIN_PASSWORD_LENGTH} characters`)
       }
       const passwordHash = person ? null : await hash.hash(input.password)
-      return db.transaction(async (trx) => {
+      const joined = await db.transaction(async (trx) => {
         const now = clock()
         if (!await repo.close(row.org_id, row.id, 'accepted_at', now, trx)) throw new errors.NotFound('Invitation')
         person ??= await people.createPerson({ email: row.email, name: input.name?.trim() || null, passwordHash, now }, trx)
@@ -117,6 +119,9 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
         await audit.record({ orgId: row.org_id, action: 'member.joined', actor: `person:${person.id}`, subject: `invitation:${row.id}`, ip, details: { role: row.role } }, trx)
         return { personId: person.id, orgId: row.org_id }
       })
+      // Every change to a person's memberships moves their marker (lib/freshness.ts), additions included.
+      await fresh.bump([marker.person(joined.personId)])
+      return joined
     }
   }
 }
