@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './lib/clock.js'
+import { maskUrlsIn } from './lib/masked-url.js'
 import type { MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
 import { buildServices, type ServiceDeps, type Services } from './services.js'
@@ -112,10 +113,13 @@ function serializeRequest (request: FastifyRequest) {
   }
 }
 
-/** The redaction applies to every logger, also one a caller (a test, a bench) passes in. */
+/**
+ * The redaction applies to every logger, also one a caller (a test, a bench) passes in; every line, whatever logged
+ * it (an error's message, stack or fields), has the passwords of the URLs in it masked (lib/masked-url.ts).
+ */
 function loggerOptions (config: Config, logger: AppDeps['logger']) {
   if (logger === false) return false
-  const safe = { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } }
+  const safe = { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest }, hooks: { streamWrite: maskUrlsIn } }
   return typeof logger === 'object' ? { ...safe, ...logger } : safe
 }
 

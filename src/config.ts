@@ -99,21 +99,33 @@ export function loadConfig (env: Env = process.env): Config {
 }
 
 /** Settings that hold a secret or may carry one (a password in a URL): never echoed in a refusal. */
-const NOT_ECHOED = new Set(['secretKey', 'databaseUrl', 'redisUrl', 'smtpUrl'])
+const NOT_ECHOED = new Set(['secretKey', 'databaseUrl', 'redisUrl', 'smtpUrl', 'publicUrl', 'bigcommerceApiUrl'])
 
 /**
- * The schema's pattern only checks the scheme; nodemailer parses the rest with the legacy `url.parse`, which warns
- * on stderr with the whole URL (password included) when the URL is malformed, e.g. a port that is not a number.
+ * The schema's patterns only check the scheme. A URL no parser takes stops the start here, named and never echoed:
+ * further on, mysql2 and ioredis throw "Invalid URL" errors that carry the whole value, and nodemailer's legacy
+ * `url.parse` warns on stderr with it, password included. The URLs the service publishes or calls with other
+ * credentials (PUBLIC_URL, BIGCOMMERCE_API_URL) have no use for a password in them, and would print it.
  */
-function checkSmtpUrl (smtpUrl: string | undefined): void {
-  if (smtpUrl !== undefined && !hasHost(smtpUrl)) {
-    throw new ConfigError('Invalid configuration: SMTP_URL must be a valid smtp:// or smtps:// URL with a host')
+const URL_SETTINGS = [
+  { key: 'databaseUrl', env: 'DATABASE_URL', what: 'a valid mysql:// URL with a host', credentials: true },
+  { key: 'redisUrl', env: 'REDIS_URL', what: 'a valid redis:// or rediss:// URL with a host', credentials: true },
+  { key: 'smtpUrl', env: 'SMTP_URL', what: 'a valid smtp:// or smtps:// URL with a host', credentials: true },
+  { key: 'publicUrl', env: 'PUBLIC_URL', what: 'a valid http(s) URL with a host and no user or password', credentials: false },
+  { key: 'bigcommerceApiUrl', env: 'BIGCOMMERCE_API_URL', what: 'a valid http(s) URL with a host and no user or password', credentials: false }
+] as const
+
+function checkUrls (config: Config): void {
+  for (const { key, env, what, credentials } of URL_SETTINGS) {
+    const value = config[key]
+    if (value !== undefined && !usableUrl(value, credentials)) throw new ConfigError(`Invalid configuration: ${env} must be ${what}`)
   }
 }
 
-function hasHost (value: string): boolean {
+function usableUrl (value: string, credentials: boolean): boolean {
   try {
-    return new URL(value).hostname !== ''
+    const url = new URL(value)
+    return url.hostname !== '' && (credentials || (!url.username && !url.password))
   } catch {
     return false
   }
@@ -128,7 +140,7 @@ export function validateConfig (raw: unknown): Config {
     const message = first.value === undefined ? 'is required' : first.message.toLowerCase()
     throw new ConfigError(`Invalid configuration: ${envName} ${message}${shown}`)
   }
-  checkSmtpUrl((raw as Config).smtpUrl)
+  checkUrls(raw as Config)
   return raw as Config
 }
 

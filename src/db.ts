@@ -1,8 +1,10 @@
 import { mkdirSync, readdirSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { inspect } from 'node:util'
 import knex, { type Knex } from 'knex'
 import { DATABASE_CONNECT_TIMEOUT_MS, type Config } from './config.js'
+import { maskUrlsIn } from './lib/masked-url.js'
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations')
 
@@ -17,6 +19,15 @@ const migrationSource: Knex.MigrationSource<string> = {
   getMigrationName: (file) => file.replace(/\.js$/, '.ts'),
   getMigration: (file) => import(pathToFileURL(join(MIGRATIONS_DIR, file)).href)
 }
+
+/**
+ * What knex prints itself (a pool that cannot connect prints each failure with its stack): on stderr, with the
+ * passwords of URLs in it masked.
+ */
+function knexSays (message: unknown): void {
+  console.error(maskUrlsIn(typeof message === 'string' ? message : inspect(message)))
+}
+const log = { warn: knexSays, error: knexSays, deprecate: knexSays, debug: knexSays }
 
 /** MySQL (mysql2) when DATABASE_URL is set, else the embedded SQLite file under DATA_DIR. */
 export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseConnectTimeoutMs'>): Knex.Config {
@@ -37,7 +48,8 @@ export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'da
       } as Knex.MySql2ConnectionConfig,
       pool: { min: 0, max: 10 },
       acquireConnectionTimeout: timeout,
-      migrations
+      migrations,
+      log
     }
   }
   mkdirSync(config.dataDir, { recursive: true })
@@ -56,7 +68,8 @@ export function knexConfig (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'da
         done(null, conn)
       }
     },
-    migrations
+    migrations,
+    log
   }
 }
 

@@ -1,5 +1,7 @@
+import { inspect } from 'node:util'
 import { loadConfigOrExit } from './config.js'
 import { createKnex, migrateLatest } from './db.js'
+import { maskUrlsIn } from './lib/masked-url.js'
 import { recordDatabaseInUse } from './cli/database-in-use.js'
 import type { seedDemo } from './seed.js'
 
@@ -43,6 +45,7 @@ function printDemo (url: string, demo: NonNullable<Awaited<ReturnType<typeof see
 }
 
 main().catch((err) => {
-  console.error(err)
+  // A connection error at start may carry the URL it was given (mysql2's and ioredis's "Invalid URL" do).
+  console.error(maskUrlsIn(inspect(err)))
   process.exit(1)
 })

@@ -2,8 +2,10 @@
  * `npm run worker`: the background jobs of src/jobs.ts in a process of their own, for deployments that run the web
  * instances with WORKERS=false. Same configuration as the server; nothing listens on a port.
  */
+import { inspect } from 'node:util'
 import { loadConfigOrExit } from './config.js'
 import { createKnex, migrateLatest } from './db.js'
+import { maskUrlsIn } from './lib/masked-url.js'
 import { systemClock } from './lib/clock.js'
 import { consoleLog } from './lib/log.js'
 import { connectRedis } from './lib/redis.js'
@@ -34,6 +36,7 @@ async function main () {
 }
 
 main().catch((err) => {
-  console.error(err)
+  // A connection error at start may carry the URL it was given (mysql2's and ioredis's "Invalid URL" do).
+  console.error(maskUrlsIn(inspect(err)))
   process.exit(1)
 })

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config.js'
+import { maskUrl } from '../lib/masked-url.js'
 import { UsageError } from './command.js'
 
 /**
@@ -10,21 +11,15 @@ import { UsageError } from './command.js'
  */
 const NOTE = 'database-in-use.json'
 
-function withoutPassword (url: string): string {
-  const parsed = new URL(url)
-  if (parsed.password) parsed.password = '***'
-  return parsed.toString()
-}
-
 export function recordDatabaseInUse (config: Pick<Config, 'databaseUrl' | 'dataDir'>): void {
   if (!config.databaseUrl) return
   mkdirSync(config.dataDir, { recursive: true })
-  writeFileSync(join(config.dataDir, NOTE), JSON.stringify({ database: withoutPassword(config.databaseUrl) }) + '\n')
+  writeFileSync(join(config.dataDir, NOTE), JSON.stringify({ database: maskUrl(config.databaseUrl) }) + '\n')
 }
 
 /** The line the CLI prints on stderr; throws when the embedded file is not the service's database. */
 export function databaseInUse (config: Pick<Config, 'databaseUrl' | 'dataDir'>, embeddedAllowed: boolean): string {
-  if (config.databaseUrl) return `database: ${withoutPassword(config.databaseUrl)}`
+  if (config.databaseUrl) return `database: ${maskUrl(config.databaseUrl)}`
   const note = join(config.dataDir, NOTE)
   if (existsSync(note) && !embeddedAllowed) {
     const { database } = JSON.parse(readFileSync(note, 'utf8')) as { database: string }

@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js'
 import { createKnex, migrateLatest } from '../db.js'
 import { systemClock } from '../lib/clock.js'
 import { connectRedis } from '../lib/redis.js'
+import { maskUrlsIn } from '../lib/masked-url.js'
 import type { Log } from '../lib/log.js'
 import { buildServices, type Services } from '../services.js'
 import { UsageError, type Command } from './command.js'
@@ -85,8 +86,9 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     return 0
   } catch (err) {
     const known = err instanceof UsageError || err instanceof ConfigError || (err as { statusCode?: number }).statusCode
-    // inspect() is what console.error printed for an unexpected error: its stack and any extra fields.
-    io.stderr.write((known ? `${found.name}: ${(err as Error).message}` : inspect(err)) + '\n')
+    // inspect() is what console.error printed for an unexpected error: its stack and any extra fields. Either may
+    // quote a URL it was given, password included (mysql2's and ioredis's "Invalid URL").
+    io.stderr.write(maskUrlsIn(known ? `${found.name}: ${(err as Error).message}` : inspect(err)) + '\n')
     if (err instanceof UsageError) io.stderr.write(`usage: ${found.command.usage}\n`)
     return 1
   } finally {
@@ -112,7 +114,7 @@ function stderrLog (stderr: Output): Log {
     if (said.has(msg)) return
     said.add(msg)
     const detail = (obj as { err?: { message?: string } }).err?.message
-    stderr.write(`${level}: ${msg}${detail ? ` (${detail})` : ''}\n`)
+    stderr.write(maskUrlsIn(`${level}: ${msg}${detail ? ` (${detail})` : ''}`) + '\n')
   }
   return { info () {}, warn: line('warning'), error: line('error') }
 }

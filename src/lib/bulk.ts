@@ -2,8 +2,12 @@ import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { Knex } from 'knex'
 import type { TObject, TSchema, Static } from '@sinclair/typebox'
 import { addApiFormats } from './formats.js'
-import { isMysql } from '../db.js'
 import { firstUnstorable } from './storable.js'
+
+/** db.ts's `isMysql`, asked here directly: db.ts uses lib/ (masked-url.ts), and folders import one way only. */
+function isMysql (db: Knex): boolean {
+  return (db.client as { config: { client: string } }).config.client === 'mysql2'
+}
 
 /** decisions.md section 5: one entry per refused item; the rest of the batch is stored. */
 export interface ItemError { index: number, platformId: string | null, code: string, message: string }
@@ -198,7 +202,7 @@ export function rowsByKeys<Row extends object> (trx: Knex, table: string, storeI
  * SQLite has a single writer, so its transaction already is the lock.
  */
 export function lockForWrite<Q extends Knex.QueryBuilder> (query: Q, lock: boolean): Q {
-  if (lock && (query.client as unknown as { config: { client: string } }).config.client === 'mysql2') query.forUpdate()
+  if (lock && isMysql(query as unknown as Knex)) query.forUpdate()
   return query
 }
 

@@ -1,3 +1,5 @@
+import { maskUrlsIn } from './masked-url.js'
+
 /** Enough of a logger for code that runs outside a request (jobs, the worker process); fastify's logger is one. */
 export interface Log {
   info: (obj: object, msg: string) => void
@@ -12,7 +14,7 @@ export function consoleLog (level: string): Log {
   const least = Math.max(0, LEVELS.indexOf(level as typeof LEVELS[number]))
   const at = (name: typeof LEVELS[number]) => (obj: object, msg: string) => {
     if (LEVELS.indexOf(name) < least) return
-    process.stdout.write(JSON.stringify({ level: name, time: Date.now(), ...obj, msg }) + '\n')
+    process.stdout.write(maskUrlsIn(JSON.stringify({ level: name, time: Date.now(), ...obj, msg })) + '\n')
   }
   return { info: at('info'), warn: at('warn'), error: at('error') }
 }

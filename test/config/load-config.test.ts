@@ -74,6 +74,27 @@ t.test('an SMTP_URL that is not a valid URL is refused at start-up without echoi
   t.notMatch(message, /hunter2/)
 })
 
+t.test('a DATABASE_URL or REDIS_URL no URL parser takes is refused naming it, without echoing its password', async (t) => {
+  const envs: Array<Record<string, string>> = [
+    { DATABASE_URL: 'mysql://root:hunter2@[::1', SECRET_KEY: 'k'.repeat(40) },
+    { DATABASE_URL: 'mysql://root:hunter2@db:port/x', SECRET_KEY: 'k'.repeat(40) },
+    { REDIS_URL: 'redis://:hunter2@[::1' }
+  ]
+  for (const env of envs) {
+    const message = refusal(env)
+    t.match(message, /^Invalid configuration: (DATABASE|REDIS)_URL must be a valid /)
+    t.notMatch(message, /hunter2/)
+  }
+})
+
+t.test('a PUBLIC_URL or BIGCOMMERCE_API_URL with a user or password in it is refused without echoing it', async (t) => {
+  for (const [name, value] of [['PUBLIC_URL', 'https://ops:hunter2@reviews.example'], ['BIGCOMMERCE_API_URL', 'https://ops:hunter2@api.bigcommerce.com']]) {
+    const message = refusal({ [name]: value })
+    t.match(message, new RegExp(`^Invalid configuration: ${name} must be a valid http\\(s\\) URL with a host and no user or password$`))
+    t.notMatch(message, /hunter2/)
+  }
+})
+
 t.test('REDIS_PREFIX names the deployment\'s Redis namespace; odd characters are refused', async (t) => {
   t.equal(loadConfig(base).redisPrefix, undefined)
   t.equal(loadConfig({ ...base, REDIS_PREFIX: 'shop-eu:' }).redisPrefix, 'shop-eu:')
