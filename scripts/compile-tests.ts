@@ -11,8 +11,8 @@
  * TypeScript is one link. Migrations are the exception: knex would list a linked `.ts` beside its `.js` as a second
  * migration.
  */
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { build } from 'esbuild'
 
 const LEFT_OUT = new Set(['.git', '.tap', 'dist', 'node_modules'])
@@ -20,6 +20,22 @@ const LEFT_OUT = new Set(['.git', '.tap', 'dist', 'node_modules'])
 function holdsTypeScript (dir: string): boolean {
   return readdirSync(dir, { withFileTypes: true })
     .some((entry) => entry.name !== 'node_modules' && (entry.isDirectory() ? holdsTypeScript(join(dir, entry.name)) : entry.name.endsWith('.ts')))
+}
+
+/**
+ * Whether a file is CommonJS, as Node and tsc (NodeNext) decide: its nearest package.json does not say
+ * `"type": "module"`. The root package is ESM; the n8n node package (connectors/n8n) is CommonJS, as n8n loads it.
+ */
+function isCommonJs (file: string, root: string, known = new Map<string, boolean>()): boolean {
+  const dir = dirname(file)
+  let answer = known.get(dir)
+  if (answer === undefined) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest)) answer = (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: string }).type !== 'module'
+    else answer = dir !== root && dir !== dirname(dir) && isCommonJs(dir, root, known)
+    known.set(dir, answer)
+  }
+  return answer
 }
 
 export async function compileTests (root: string, out: string): Promise<void> {
@@ -41,15 +57,14 @@ export async function compileTests (root: string, out: string): Promise<void> {
     }
   }
   mirror(root)
-  await build({
-    entryPoints: sources,
-    outdir: out,
-    outbase: root,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'inline',
-    tsconfig: join(root, 'tsconfig.json'),
-    logLevel: 'warning'
-  })
+  const known = new Map<string, boolean>()
+  const commonJs = sources.filter((file) => isCommonJs(file, root, known))
+  const modules = sources.filter((file) => !commonJs.includes(file))
+  const options = {
+    outdir: out, outbase: root, platform: 'node', target: 'node20', sourcemap: 'inline', tsconfig: join(root, 'tsconfig.json'), logLevel: 'warning'
+  } as const
+  await Promise.all([
+    build({ ...options, entryPoints: modules, format: 'esm' }),
+    commonJs.length > 0 ? build({ ...options, entryPoints: commonJs, format: 'cjs' }) : undefined
+  ])
 }

@@ -4,14 +4,10 @@
  * never listens: on a throw-away embedded SQLite directory, with no workers, Redis or logger. Both files are
  * committed, so the SDK type-checks without running this; sdk/test/sdk.test.ts fails when they are stale.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
-import { buildApp } from '../src/app.js'
-import { validateConfig } from '../src/config.js'
-import { createKnex, migrateLatest } from '../src/db.js'
+import { withGenerationApp } from './generation-app.js'
 
 /** The URL the document names as its server: the quick start's. A client passes its own `baseUrl` anyway. */
 export const DOCUMENT_PUBLIC_URL = 'http://127.0.0.1:3000'
@@ -20,31 +16,7 @@ export const TYPES_FILE = fileURLToPath(new URL('../sdk/src/schema.ts', import.m
 
 /** The document as GET /v1/openapi.json serves it, from an app that is built but never listens. */
 export async function generateDocument (): Promise<Record<string, unknown>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'evidence-hub-openapi-'))
-  // Building the app reads the database (the OAuth signing keys), so the throw-away one is migrated first.
-  const db = createKnex({ dataDir })
-  await migrateLatest(db)
-  await db.destroy()
-  const app = await buildApp(validateConfig({
-    port: 0,
-    host: '127.0.0.1',
-    publicUrl: DOCUMENT_PUBLIC_URL,
-    dataDir,
-    logLevel: 'silent',
-    trustProxy: false,
-    secretKey: 'openapi-generation-only-'.padEnd(32, '0'),
-    webhookAllowPrivate: false,
-    mailFrom: 'Evidence Hub <no-reply@localhost>',
-    reviewRequestDelayHours: 72,
-    workers: false
-  }), { logger: false, redis: null })
-  try {
-    await app.ready()
-    return JSON.parse(JSON.stringify(app.swagger())) as Record<string, unknown>
-  } finally {
-    await app.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+  return withGenerationApp(DOCUMENT_PUBLIC_URL, (app) => JSON.parse(JSON.stringify(app.swagger())) as Record<string, unknown>)
 }
 
 /** The committed file's text: the document as it is served, pretty-printed. */

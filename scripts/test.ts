@@ -17,8 +17,8 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
 
 /**
  * Files whose behaviour cannot differ between the two storage modes run in the MySQL + Redis half only: the browser
- * files drive pages whose routes both halves already test through app.inject, the Zapier app talks to the API over
- * HTTP only (its OAuth storage is covered by test/oauth in both halves), test/config starts `npm start` on the
+ * files drive pages whose routes both halves already test through app.inject, the Zapier app and the n8n nodes talk
+ * to the API over HTTP only (their OAuth storage is covered by test/oauth in both halves), test/config starts `npm start` on the
  * embedded default whatever the half, and the rest never touch storage (the SDK's generated-files check compares
  * files with the document; its client tests run in both halves). The admin form walk sends hostile values through
  * the admin's form layer, which is the same in both; the services behind it get the same edges in both halves from
@@ -27,6 +27,7 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
 const STORAGE_INDEPENDENT = [
   /^test\/admin\/browser-(ci|email|integrations|keys|members|widget)\.test\.ts$/,
   /^connectors\/zapier\/test\//,
+  /^connectors\/n8n\/test\//,
   /^test\/openapi\/(document|operations|reference|lint)\.test\.ts$/,
   /^test\/orders\/openapi\.test\.ts$/,
   /^test\/webhooks\/verify\.test\.ts$/,
@@ -53,7 +54,7 @@ const OWN_PROCESS = [/^test\/admin\/browser-/, /^test\/webhooks\/workers\.test\.
 
 /** Every test file of the suite; the embedded half leaves out the storage-independent ones. */
 function suiteFiles (mode: string): string[] {
-  return [...testFiles('test'), ...testFiles('connectors/zapier/test'), ...testFiles('sdk/test')]
+  return [...testFiles('test'), ...testFiles('connectors/zapier/test'), ...testFiles('connectors/n8n/test'), ...testFiles('sdk/test')]
     .filter((f) => mode === 'mysql' || !STORAGE_INDEPENDENT.some((pattern) => pattern.test(f)))
     .sort()
 }

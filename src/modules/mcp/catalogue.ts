@@ -4,9 +4,12 @@ import { toolsFor, type RestOperation } from './tools.js'
 import { once } from '../../lib/once.js'
 import { changelogSource } from '../changelog/changelog.source.js'
 
+const collected = new WeakMap<FastifyInstance, RestOperation[]>()
+
 /** Every credential route under /v1, as fastify registers it (after the auth plugin filled in its defaults). */
 export function collectOperations (app: FastifyInstance): RestOperation[] {
   const operations: RestOperation[] = []
+  collected.set(app, operations)
   app.addHook('onRoute', (route) => {
     const config = route.config as Partial<RestOperation['config']> & { auth?: string } | undefined
     if (config?.auth !== 'credential' || !config.resource || !route.url.startsWith('/v1/')) return
@@ -15,6 +18,16 @@ export function collectOperations (app: FastifyInstance): RestOperation[] {
       operations.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined, config: { ...config, resource: config.resource } })
     }
   })
+  return operations
+}
+
+/**
+ * The operations an app's MCP server serves as tools, once the app is ready: what generators outside the server
+ * derive their own lists from (scripts/n8n-catalogue.ts), so that they cannot drift from the tools.
+ */
+export function operationsOf (app: FastifyInstance): RestOperation[] {
+  const operations = collected.get(app)
+  if (!operations) throw new Error('the MCP plugin was not registered on this app')
   return operations
 }
 
