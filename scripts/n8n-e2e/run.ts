@@ -155,17 +155,25 @@ async function main () {
   if (process.env.N8N_E2E_SCREENSHOTS === 'true') {
     const { screenshots } = await import('./screenshots.js')
     await screenshots(n.url, [
-      { workflow: IDS.instant, node: 'instant', file: 'n8n-instant-trigger.png' },
-      { workflow: IDS.polling, node: 'polling', file: 'n8n-polling-trigger.png' },
-      { workflow: IDS.action, node: 'upsert', file: 'n8n-action.png' }
+      { workflow: IDS.instant, node: 'Evidence Hub Trigger', file: 'n8n-instant-trigger.png' },
+      { workflow: IDS.polling, node: 'Evidence Hub Polling Trigger', file: 'n8n-polling-trigger.png' },
+      { workflow: IDS.action, node: 'Upsert products', file: 'n8n-action.png' }
     ])
     log('took the screenshots of docs/n8n.md')
   }
 }
 
-function stop () {
+/** Stops what the run started: SIGTERM, and SIGKILL for a process still there 15 s later (n8n may hang in its shutdown). */
+async function stop () {
   stopping = true
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
+  await Promise.all(children.filter((child) => child.exitCode === null && child.signalCode === null).map((child) => new Promise<void>((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
+    child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })))
   receiverServer?.closeAllConnections()
   receiverServer?.close()
 }
@@ -175,7 +183,7 @@ try {
 } catch (err) {
   check(false, 'the run completes', (err as Error).stack ?? String(err))
 } finally {
-  stop()
+  await stop()
 }
 console.log(`# logs and files in ${work}`)
 console.log(`n8n end-to-end wall time: ${Math.round((Date.now() - started) / 1000)} s`)

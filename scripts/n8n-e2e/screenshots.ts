@@ -7,6 +7,8 @@ import { chromium } from 'playwright-core'
 const OWNER = { email: 'owner@n8n-e2e.example', firstName: 'Maya', lastName: 'Roberts', password: 'N8n-e2e-Passw0rd' }
 
 async function signIn (url: string): Promise<string> {
+  // /healthz answers before n8n has mounted its REST routes.
+  for (let i = 0; i < 120 && !(await fetch(`${url}/rest/settings`).then((res) => res.ok, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 1000))
   const setup = await fetch(`${url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) })
   if (!setup.ok && setup.status !== 400) throw new Error(`owner setup: ${setup.status} ${await setup.text()}`)
   const login = await fetch(`${url}/rest/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }) })
@@ -16,7 +18,7 @@ async function signIn (url: string): Promise<string> {
   return cookie.slice('n8n-auth='.length).split(';')[0]
 }
 
-/** Each shot: a workflow's node opened in n8n's node view, saved to docs/screenshots/<file>. */
+/** Each shot: a workflow's node (by its name) opened in n8n's node view, saved to docs/screenshots/<file>. */
 export async function screenshots (url: string, shots: Array<{ workflow: string, node: string, file: string }>): Promise<void> {
   const token = await signIn(url)
   const browser = await chromium.launch({
@@ -28,7 +30,10 @@ export async function screenshots (url: string, shots: Array<{ workflow: string,
     await context.addCookies([{ name: 'n8n-auth', value: token, url }])
     const page = await context.newPage()
     for (const shot of shots) {
-      await page.goto(`${url}/workflow/${shot.workflow}/${shot.node}`, { waitUntil: 'networkidle' })
+      await page.goto(`${url}/workflow/${shot.workflow}`, { waitUntil: 'networkidle' })
+      const node = page.locator('[data-test-id="canvas-node"]').filter({ hasText: shot.node })
+      await node.first().waitFor({ timeout: 60_000 })
+      await node.first().dblclick()
       await page.waitForSelector('[data-test-id="ndv"]', { timeout: 30_000 })
       await page.waitForTimeout(1500)
       await page.screenshot({ path: `docs/screenshots/${shot.file}` })
