@@ -58,6 +58,21 @@ t.test('bad items are reported by index and the good items of the batch are stor
   t.equal(list.data.find((p: { platformProductId: string }) => p.platformProductId === 'ok-1').title, 'One', 'the first occurrence wins')
 })
 
+t.test('an item naming an unknown category is left out and the valid item after it is stored', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await put(app, tenant, [
+    { platformProductId: 'bad-url', url: 'not a url' },
+    { platformProductId: 'no-such-category', categoryIds: ['cat_nope'] },
+    { platformProductId: 'valid', title: 'Kept' }
+  ])
+  t.same(res.json().errors.map((e: { index: number, code: string }) => [e.index, e.code]), [[0, 'invalid_item'], [1, 'invalid_item']])
+  const get = async (id: string) => (await call(app, { method: 'GET', url: `/v1/products/${id}`, key: tenant.key, store: tenant.storeId })).statusCode
+  t.equal(await get('valid'), 200, 'the valid item is stored')
+  t.equal(await get('no-such-category'), 404, 'the item naming an unknown category is not')
+  t.equal(await get('bad-url'), 404)
+})
+
 t.test('a batch of 250 items is stored and 251 is refused whole with batch_too_large', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
