@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.js'
 import { decrypt } from '../lib/secrets.js'
 import { iso } from '../lib/clock.js'
 import type { AttemptRecord, ClaimedDelivery, OutboxRepository } from './outbox.repository.js'
-import { retryDelay } from './schedule.js'
+import { verdictOf } from './outcome.js'
 import { signatureHeaders } from './sign.js'
 import { checkLiteralHost, guardedLookup } from './url-guard.js'
 import { providerRequest, type ProviderConfig } from './providers.js'
@@ -183,17 +183,12 @@ async function post (url: string, body: string, headers: Record<string, string>,
   return { responseCode, error, durationMs: performance.now() - t0 }
 }
 
-/** Step: what an attempt's outcome writes: a success, 410 ends the subscription, anything else is retried or failed. */
+/** Step: what an attempt's outcome writes (delivery/outcome.ts decides it). */
 function outcome (outbox: OutboxRepository, record: AttemptRecord, recordSuccess: (r: AttemptRecord) => Promise<void>): Recorder {
-  const { delivery: d, responseCode, error } = record
-  if (responseCode !== null && responseCode >= 200 && responseCode < 300) return () => recordSuccess(record)
-  if (responseCode === 410) {
-    return () => outbox.gone(record, d.kind === 'hook' ? 'deleted' : 'retired', 'The receiver answered 410 Gone')
-  }
-  const failure = error ?? `HTTP ${responseCode}`
-  const delay = retryDelay(d.attempts + 1)
-  return () => outbox.failed({ ...record, error: failure }, delay === null ? null : record.now + delay,
-    `Disabled after ${d.attempts + 1} failed attempts over about three days; last error: ${failure}`)
+  const verdict = verdictOf(record)
+  if (verdict.kind === 'succeeded') return () => recordSuccess(record)
+  if (verdict.kind === 'gone') return () => outbox.gone(record, verdict.endAs, verdict.reason)
+  return () => outbox.failed({ ...record, error: verdict.error }, verdict.retryAt, verdict.disableReason)
 }
 
 /** Resolves after `ms`, or earlier when woken (a nudge, a finished delivery, stop). */
