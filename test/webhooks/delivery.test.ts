@@ -109,6 +109,28 @@ t.test('the delivery log shows each attempt with status, response code, duration
   t.type(second.durationMs, 'number')
 })
 
+t.test('only a 2xx answer is a success: a redirect (not followed) and a 4xx other than 410 are failed attempts, retried', async (t) => {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const answers = [300, 302, 400, 404]
+  // Each event names the answer it gets, whatever order its delivery arrives in.
+  const rx = await receiver(t, (req) => JSON.parse(req.body).data.answer)
+  rx.server.on('request', (_req, res) => res.setHeader('location', `${rx.url}/moved`))
+  const hook = await createWebhook(app, tenant, rx.url)
+  for (const answer of answers) await appendEvent(app, tenant, 'loyalty.birthday_reward', { answer })
+  const worker = testWorker(t, app, [tenant.storeId])
+  await deliverUntil(worker, rx.received, answers.length)
+  const log = await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}/deliveries`, key: tenant.key, store: tenant.storeId })
+  const attempts = log.json().data.map((a: { responseCode: number, status: string, error: string }) => [a.responseCode, a.status, a.error])
+  t.same(attempts.sort(), answers.map((code) => [code, 'retrying', `HTTP ${code}`]))
+  t.same(rx.received.map((r) => r.url), answers.map(() => '/hook'), 'no redirect was followed')
+  t.match((await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).json(), { status: 'active' })
+  clock.advance(6_000)
+  await deliverUntil(worker, rx.received, 2 * answers.length)
+  t.equal(rx.received.length, 2 * answers.length, 'each is tried again')
+})
+
 t.test('a 410 answer retires the webhook and nothing more is sent to it', async (t) => {
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app)
