@@ -4,14 +4,10 @@
  * Extra arguments go to tap (e.g. `npm test -- test/api-keys/create.test.ts`). EH_TEST_MODES=sqlite runs one mode.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
-import { tmpdir } from 'node:os'
-import knex from 'knex'
-import { createKnex, migrateLatest } from '../src/db.js'
-import { loadSigningKeys } from '../oauth/keys.js'
-import { TEST_SECRET_KEY } from '../test/secret.js'
 import { compileTests } from './compile-tests.js'
+import { prepareSqlite, resetMysql } from './test-databases.js'
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test'
 
@@ -132,32 +128,6 @@ const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Bo
 /** A folder named on the command line stands for its test files (tap alone would pick only some of them). */
 const tapArgs = process.argv.slice(2).flatMap((arg) => !arg.startsWith('-') && statSync(arg, { throwIfNoEntry: false })?.isDirectory() ? testFiles(arg).sort() : [arg])
 
-async function resetMysql () {
-  const url = new URL(DATABASE_URL)
-  const name = url.pathname.slice(1)
-  if (!/^\w+$/.test(name)) throw new Error(`unexpected test database name: ${name}`)
-  const server = knex({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } })
-  await server.raw(`DROP DATABASE IF EXISTS \`${name}\``)
-  await server.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
-  await server.destroy()
-  const db = createKnex({ databaseUrl: DATABASE_URL, dataDir: tmpdir() })
-  await migrateLatest(db)
-  await db.destroy()
-}
-
-/**
- * The embedded template: migrated, with the OAuth signing key made once. Each test process works on its own copy
- * (test/helper.ts), and would otherwise generate a key pair in every file as it builds its first app.
- */
-async function prepareSqlite (): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'evidence-hub-test-'))
-  const db = createKnex({ dataDir: dir })
-  await migrateLatest(db)
-  await loadSigningKeys(db, TEST_SECRET_KEY, Date.now())
-  await db.destroy()
-  return dir
-}
-
 function listResults (dir: string): string[] {
   let out: string[] = []
   for (const entry of readdirSync(dir)) {
@@ -191,7 +161,7 @@ const titles: Record<string, string> = { mysql: 'MySQL/MariaDB + Redis', sqlite:
 async function prepare (mode: string): Promise<Record<string, string | undefined>> {
   const env: Record<string, string | undefined> = { ...process.env, EH_TEST_DB: mode }
   // The embedded run's EH_TEST_DATA_DIR is a migrated template: test/helper.ts gives each test process its own copy.
-  if (mode === 'mysql') await resetMysql()
+  if (mode === 'mysql') await resetMysql(DATABASE_URL)
   else env.EH_TEST_DATA_DIR = await prepareSqlite()
   return env
 }
