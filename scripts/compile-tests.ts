@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync }
 import { dirname, join, relative } from 'node:path'
 import { build } from 'esbuild'
 
-const LEFT_OUT = new Set(['.git', '.tap', 'dist', 'node_modules'])
+// .stryker-tmp and reports: what `npm run test:mutation` leaves (its sandboxes hold a mutated copy of the tree).
+const LEFT_OUT = new Set(['.git', '.tap', 'dist', 'node_modules', '.stryker-tmp', 'reports'])
 
 function holdsTypeScript (dir: string): boolean {
   return readdirSync(dir, { withFileTypes: true })
