@@ -22,7 +22,7 @@ t.test('an upsert replaces the stored product: a field left out is cleared, not 
 t.test('re-sending an identical batch changes nothing and appends no event', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const batch = [{ platformProductId: 'a', title: 'A', url: 'https://shop.example/a' }, { platformProductId: 'b', title: 'B' }]
+  const batch = [{ platformProductId: 'a', title: 'A', url: 'https://shop.example/a' }, { platformProductId: 'b', title: 'B', excludedFromReviewRequests: true, exclusionReason: 'gift card' }]
   await put(app, tenant, batch)
   const before = (await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: tenant.storeId })).json()
   t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 2)
@@ -56,6 +56,45 @@ t.test('bad items are reported by index and the good items of the batch are stor
   const list = (await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: tenant.storeId })).json()
   t.same(list.data.map((p: { platformProductId: string }) => p.platformProductId).sort(), ['ok-1', 'ok-2'])
   t.equal(list.data.find((p: { platformProductId: string }) => p.platformProductId === 'ok-1').title, 'One', 'the first occurrence wins')
+})
+
+t.test('each refused item names its index, its key when it has one, the field and the problem', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await put(app, tenant, [
+    { title: 'no key' },
+    { platformProductId: 'extra', colour: 'red' },
+    { platformProductId: 'nested', categoryIds: ['a', 5] },
+    'not an object',
+    { platformProductId: 'typed', title: 5 },
+    { platformProductId: 'lone-\uD800' },
+    { platformProductId: 'ok' },
+    { platformProductId: 'ok', title: 'again' }
+  ])
+  t.same(res.json(), {
+    received: 8,
+    upserted: 1,
+    failed: 7,
+    errors: [
+      { index: 0, platformId: null, code: 'invalid_item', message: 'platformProductId: must have required property \'platformProductId\'' },
+      { index: 1, platformId: 'extra', code: 'invalid_item', message: 'colour: must NOT have additional properties' },
+      { index: 2, platformId: 'nested', code: 'invalid_item', message: 'categoryIds.1: must be string' },
+      { index: 3, platformId: null, code: 'invalid_item', message: 'item: must be object' },
+      { index: 4, platformId: 'typed', code: 'invalid_item', message: 'title: must be string' },
+      { index: 5, platformId: 'lone-\uD800', code: 'invalid_item', message: 'platformProductId: must be valid Unicode text (it has a lone surrogate)' },
+      { index: 7, platformId: 'ok', code: 'duplicate_item', message: 'platformProductId repeats item 6 of this batch' }
+    ]
+  })
+})
+
+t.test('errors are listed by index, whichever check refused the item', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await put(app, tenant, [{ platformProductId: 'unknown', categoryIds: ['cat_nope'] }, { title: 'no key' }])
+  t.same(res.json().errors.map((e: { index: number, message: string }) => [e.index, e.message]), [
+    [0, 'categoryIds: cat_nope is not a category of this store'],
+    [1, 'platformProductId: must have required property \'platformProductId\'']
+  ])
 })
 
 t.test('an item naming an unknown category is left out and the valid item after it is stored', async (t) => {
