@@ -60,6 +60,21 @@ t.test('GET, HEAD and OPTIONS are reads and every other method is a write', asyn
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) t.equal(accessFor(method), 'write', method)
 })
 
+/** Every resource a route names (service-api.md section 5, decisions.md sections 2 and 15), written out. */
+const ALL_RESOURCES = ['reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'analytics',
+  'evidence', 'events', 'email', 'email-sequences', 'email-branding', 'email-suppressions', 'sending-domain',
+  'review-incentives', 'outbound-webhooks', 'webhooks', 'placements', 'web-pages', 'categories', 'connectors',
+  'features', 'uploads', 'storefront', 'account', 'orgs', 'billing', 'api-keys', 'backups', 'affiliates',
+  'partner', 'support']
+
+t.test('every resource has a read and a write scope', async (t) => {
+  for (const resource of ALL_RESOURCES) {
+    t.ok(isValidScope(`${resource}:read`), `${resource}:read`)
+    t.ok(isValidScope(`${resource}:write`), `${resource}:write`)
+  }
+  t.equal(RESOURCES.length, ALL_RESOURCES.length, 'and there is no other resource')
+})
+
 t.test('scope strings are read, write or <resource>:read|write for a known resource', async (t) => {
   for (const scope of ['read', 'write', 'reviews:read', 'email-sequences:write', 'api-keys:read']) t.ok(isValidScope(scope), scope)
   for (const scope of ['', 'admin', 'reviews', 'reviews:delete', 'widgets:read', ':read', 'reviews:read:write', 'READ', '*']) t.notOk(isValidScope(scope), scope)
