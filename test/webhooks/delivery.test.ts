@@ -41,7 +41,7 @@ t.test('before the sunset both signature headers and the deprecation headers are
   t.ok(headers['x-service-signature-v2'])
   t.equal(headers['x-service-signature'], hmac(hook.secret, body), 'the deprecated header signs the body alone')
   t.equal(headers.sunset, 'Fri, 15 Jan 2027 00:00:00 GMT')
-  t.ok(headers.deprecation)
+  t.equal(headers.deprecation, 'Thu, 15 Oct 2026 00:00:00 GMT')
   t.match(headers.link, /^<http:\/\/127\.0\.0\.1:3000\/docs\/versioning>; rel="deprecation"$/)
 })
 
@@ -198,7 +198,7 @@ t.test('a receiver failing for three days is disabled and the owner sees why', a
   }
   t.equal(rx.received.length, 10, 'the first attempt and nine retries')
   const got = (await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).json()
-  t.match(got, { status: 'disabled', statusReason: /failed attempts.*HTTP 500/, consecutiveFailures: 10 })
+  t.match(got, { status: 'disabled', statusReason: /after 10 failed attempts.*HTTP 500/, consecutiveFailures: 10 })
   t.ok(elapsed > 0)
   await appendEvent(app, tenant)
   await worker.runOnce()
