@@ -91,6 +91,16 @@ t.test('a webhook can subscribe to the event types of resources its creator may 
   t.match(mixed.json(), { code: 'insufficient_scope', message: /reviews/ })
 })
 
+t.test('an editor cannot subscribe a webhook to backup or billing events: role_forbidden, as GET on those resources answers', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  for (const [type, resource] of [['backup.created', 'backups'], ['subscription.updated', 'billing']]) {
+    const res = await register(app, tenant, 'editor', [], [type])
+    t.equal(res.statusCode, 403, type)
+    t.match(res.json(), { code: 'role_forbidden', message: new RegExp(resource) }, type)
+  }
+})
+
 t.test('["*"] stores the event types its creator may read at creation, and only those are delivered', async (t) => {
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app)
