@@ -18,8 +18,10 @@ export interface Attempt {
 
 /** Only a 2xx answer is a success: a redirect is not followed, and any other answer but 410 is retried. */
 export function verdictOf ({ delivery, responseCode, error, now }: Attempt): Verdict {
-  if (responseCode !== null && responseCode >= 200 && responseCode < 300) return { kind: 'succeeded' }
-  if (responseCode === 410) return { kind: 'gone', endAs: delivery.kind === 'hook' ? 'deleted' : 'retired', reason: 'The receiver answered 410 Gone' }
+  // No answer (null) is status 0: neither a success nor a 410.
+  const status = Number(responseCode)
+  if (status >= 200 && status < 300) return { kind: 'succeeded' }
+  if (status === 410) return { kind: 'gone', endAs: delivery.kind === 'hook' ? 'deleted' : 'retired', reason: 'The receiver answered 410 Gone' }
   const failure = error ?? `HTTP ${responseCode}`
   const delay = retryDelay(delivery.attempts + 1)
   return {

@@ -186,9 +186,11 @@ async function post (url: string, body: string, headers: Record<string, string>,
 /** Step: what an attempt's outcome writes (delivery/outcome.ts decides it). */
 function outcome (outbox: OutboxRepository, record: AttemptRecord, recordSuccess: (r: AttemptRecord) => Promise<void>): Recorder {
   const verdict = verdictOf(record)
-  if (verdict.kind === 'succeeded') return () => recordSuccess(record)
-  if (verdict.kind === 'gone') return () => outbox.gone(record, verdict.endAs, verdict.reason)
-  return () => outbox.failed({ ...record, error: verdict.error }, verdict.retryAt, verdict.disableReason)
+  switch (verdict.kind) {
+    case 'succeeded': return () => recordSuccess(record)
+    case 'gone': return () => outbox.gone(record, verdict.endAs, verdict.reason)
+    case 'failed': return () => outbox.failed({ ...record, error: verdict.error }, verdict.retryAt, verdict.disableReason)
+  }
 }
 
 /** Resolves after `ms`, or earlier when woken (a nudge, a finished delivery, stop). */
