@@ -8,7 +8,8 @@
 /** The files mutated, each with the test files that guard it (the union is what the tap runner runs). */
 export const GUARDED = {
   'src/lib/permissions.ts': ['test/auth/permissions.test.ts', 'test/auth/roles.test.ts', 'test/auth/scopes.test.ts', 'test/api-keys/escalation.test.ts'],
-  'src/plugins/tenancy.ts': ['test/auth/store-header.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts', 'test/partners/partners.test.ts'],
+  'src/plugins/tenancy.ts': ['test/auth/store-header.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts', 'test/auth/instances.test.ts',
+    'test/features/features.test.ts', 'test/partners/partners.test.ts'],
   'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts'],
   'src/delivery/sign.ts': ['test/webhooks/delivery.test.ts', 'test/webhooks/outbound-webhooks.test.ts'],
   'src/delivery/outcome.ts': ['test/webhooks/delivery.test.ts', 'test/connectors/hooks.test.ts'],
@@ -17,8 +18,11 @@ export const GUARDED = {
   'oauth/consent.service.ts': ['test/oauth/consent-choices.test.ts', 'test/oauth/client-ownership.test.ts']
 }
 
-/** Files whose guards differ on MySQL (locking reads, FORCE INDEX, isolation level, deadlock retries): run there. */
-export const ON_MYSQL = ['src/lib/bulk.ts']
+/**
+ * Files whose guards differ on MySQL + Redis, run there: bulk.ts's locking reads, FORCE INDEX, isolation level and
+ * deadlock retries; tenancy.ts's store and feature overrides kept under a Redis marker.
+ */
+export const ON_MYSQL = ['src/lib/bulk.ts', 'src/plugins/tenancy.ts']
 
 const COMPILED = '.tap/js'
 
