@@ -19,7 +19,9 @@ function app () {
  * Posts `choice` on the consent page the tenant's owner (or `person`) reached for `client` (default: a fresh
  * operator-registered one); by default the tenant's organization, its store and the editor role.
  */
-async function consent (tenant: Tenant, choice: { org?: string, stores?: string[], role?: string, person?: Tenant['owner'], client?: { id: string, secret: string | null } }) {
+interface Choice { org?: string, stores?: string[], role?: string, person?: Tenant['owner'], client?: { id: string, secret: string | null } }
+
+async function consent (tenant: Tenant, choice: Choice) {
   const { app: server, base } = await app()
   const client = choice.client ?? await makeClient(server)
   const { page, browser } = await openConsent({ base, client, person: choice.person ?? tenant.owner })
@@ -102,7 +104,8 @@ t.test('a consent names the organization that registered the client when the per
   const registering = await makeTenant(server)
   const other = await makeTenant(server)
   await server.services.bootstrap.addMember(other.orgId, registering.owner.email, 'owner')
-  const created = await call(server, { method: 'POST', url: '/v1/connectors/oauth-clients', key: registering.key, store: registering.storeId, payload: { name: 'Team Zaps', redirectUris: [REDIRECT_URI] } })
+  const payload = { name: 'Team Zaps', redirectUris: [REDIRECT_URI] }
+  const created = await call(server, { method: 'POST', url: '/v1/connectors/oauth-clients', key: registering.key, store: registering.storeId, payload })
   const client = { id: created.json().clientId as string, secret: created.json().clientSecret as string }
   const done = await consent(registering, { org: other.orgId, stores: [other.storeId], client })
   t.equal(done.status, 403)
@@ -117,7 +120,8 @@ t.test('a consent for a client removed while its page was open is refused, not f
   const client = await makeClient(server)
   const { page, browser } = await openConsent({ base, client, person: tenant.owner })
   await server.db('oauth_clients').where({ id: client.id }).delete()
-  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form: { _csrf: csrfOf(page.text), org: tenant.orgId, stores: [tenant.storeId], role: 'editor' } })
+  const form = { _csrf: csrfOf(page.text), org: tenant.orgId, stores: [tenant.storeId], role: 'editor' }
+  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form })
   t.equal(done.status, 400)
   t.match(done.text, 'This application is not registered.')
   t.same(await leftBehind(server, client.id, tenant.orgId), { grants: 0, audited: 0 })
@@ -127,12 +131,14 @@ t.test('an agency member is offered a client\'s store, named with the client, an
   const { app: server, base } = await app()
   const client = await makeTenant(server)
   const agency = await makeTenant(server)
-  const granted = await server.injectAs(owner(client), { method: 'POST', url: '/v1/orgs/current/partners', payload: { partnerOrgId: agency.orgId, role: 'editor' } })
+  const payload = { partnerOrgId: agency.orgId, role: 'editor' }
+  const granted = await server.injectAs(owner(client), { method: 'POST', url: '/v1/orgs/current/partners', payload })
   t.equal(granted.statusCode, 201)
   const clientName = (await server.db('organizations').where({ id: client.orgId }).first('name')).name
   const { page } = await openConsent({ base, client: await makeClient(server), person: agency.owner })
   t.match(page.text, `(client: ${clientName})`)
-  const { tokens } = await connect({ base, client: await makeClient(server), person: agency.owner, org: agency.orgId, stores: [client.storeId], role: 'editor' })
+  const oauthClient = await makeClient(server)
+  const { tokens } = await connect({ base, client: oauthClient, person: agency.owner, org: agency.orgId, stores: [client.storeId], role: 'editor' })
   t.equal((await call(server, { method: 'GET', url: '/v1/reviews', key: tokens.access_token, store: client.storeId })).statusCode, 200)
 })
 
@@ -145,7 +151,8 @@ t.test('a consent grants the OpenID and API scopes asked for, and is audited onc
   t.ok(tokens.refresh_token, 'offline_access was granted')
   t.ok(tokens.id_token, 'openid was granted')
   for (const resource of ['reviews', 'products']) {
-    t.equal((await call(server, { method: 'GET', url: `/v1/${resource}`, key: tokens.access_token, store: tenant.storeId })).statusCode, 200, `${resource}:read`)
+    const res = await call(server, { method: 'GET', url: `/v1/${resource}`, key: tokens.access_token, store: tenant.storeId })
+    t.equal(res.statusCode, 200, `${resource}:read`)
   }
   const grantId = decodeJwt(tokens.access_token).grant_id
   const log = await call(server, { method: 'GET', url: '/v1/account/audit-log', key: tenant.key, store: tenant.storeId })

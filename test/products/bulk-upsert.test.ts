@@ -22,7 +22,10 @@ t.test('an upsert replaces the stored product: a field left out is cleared, not 
 t.test('re-sending an identical batch changes nothing and appends no event', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const batch = [{ platformProductId: 'a', title: 'A', url: 'https://shop.example/a' }, { platformProductId: 'b', title: 'B', excludedFromReviewRequests: true, exclusionReason: 'gift card' }]
+  const batch = [
+    { platformProductId: 'a', title: 'A', url: 'https://shop.example/a' },
+    { platformProductId: 'b', title: 'B', excludedFromReviewRequests: true, exclusionReason: 'gift card' }
+  ]
   await put(app, tenant, batch)
   const before = (await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: tenant.storeId })).json()
   t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 2)
