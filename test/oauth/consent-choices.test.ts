@@ -15,12 +15,12 @@ function app () {
   return served
 }
 
+interface Choice { org?: string, stores?: string[], role?: string, person?: Tenant['owner'], client?: { id: string, secret: string | null } }
+
 /**
  * Posts `choice` on the consent page the tenant's owner (or `person`) reached for `client` (default: a fresh
  * operator-registered one); by default the tenant's organization, its store and the editor role.
  */
-interface Choice { org?: string, stores?: string[], role?: string, person?: Tenant['owner'], client?: { id: string, secret: string | null } }
-
 async function consent (tenant: Tenant, choice: Choice) {
   const { app: server, base } = await app()
   const client = choice.client ?? await makeClient(server)
