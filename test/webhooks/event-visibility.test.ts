@@ -66,7 +66,7 @@ t.test('events:read is accepted beside outbound-webhooks:read for the event log'
   const withoutLog = await makeKey(app, tenant, 'viewer', ['orders:read'])
   const refused = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events', key: withoutLog.secret, store: tenant.storeId })
   t.equal(refused.statusCode, 403)
-  t.equal(refused.json().code, 'insufficient_scope')
+  t.same(refused.json(), { code: 'insufficient_scope', message: 'The credential\'s scopes do not allow read on events (or outbound-webhooks)' })
 })
 
 t.test('a key with outbound-webhooks:write alone cannot subscribe a webhook to order events', async (t) => {
@@ -89,6 +89,18 @@ t.test('a webhook can subscribe to the event types of resources its creator may 
   t.same(res.json().events, ['order.upserted'])
   const mixed = await register(app, tenant, 'editor', scopes, ['order.upserted', 'review.created'])
   t.match(mixed.json(), { code: 'insufficient_scope', message: /reviews/ })
+})
+
+t.test('an editor may read the events of resources it reads but does not write (affiliates, support); without their scope it is a scope refusal', async (t) => {
+  const app = await build(t)
+  const tenant = await makeTenant(app)
+  const events = ['affiliate.created', 'support_request.created']
+  const res = await register(app, tenant, 'editor', [], events)
+  t.equal(res.statusCode, 201, res.body)
+  t.same(res.json().events, events)
+  const scoped = await register(app, tenant, 'editor', ['outbound-webhooks:write'], ['affiliate.created'])
+  t.equal(scoped.statusCode, 403)
+  t.same(scoped.json(), { code: 'insufficient_scope', message: 'The credential\'s scopes do not allow read on affiliates' })
 })
 
 t.test('an editor cannot subscribe a webhook to backup or billing events: role_forbidden, as GET on those resources answers', async (t) => {
