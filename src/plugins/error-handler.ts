@@ -37,6 +37,13 @@ export default fp(async (app) => {
     if (isDatabaseDown(err)) {
       return answer(reply, 503, { message: 'The database is unreachable', code: 'service_unavailable' })
     }
+    if (lostLockRace(err)) {
+      // Writers that retry on their own (lib/bulk.ts withDeadlockRetry) gave up, or never retried: the transaction was
+      // rolled back whole, so the client may send the same request again.
+      request.log.warn({ code: err.code }, 'transaction lost a lock race')
+      reply.header('retry-after', '1')
+      return answer(reply, 503, { message: 'The request met a concurrent change and was not applied; retry it', code: 'service_unavailable' })
+    }
     const status = err.statusCode ?? 500
     if (status >= 500) {
       request.log.error({ err }, 'unhandled error')
@@ -95,6 +102,12 @@ export function clientErrorHandler (err: NodeJS.ErrnoException, socket: Duplex):
 }
 
 const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'PROTOCOL_CONNECTION_LOST', 'EPIPE', 'ER_CON_COUNT_ERROR'])
+
+const LOCK_RACE_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT'])
+
+function lostLockRace (err: { code?: string }): boolean {
+  return LOCK_RACE_CODES.has(err.code ?? '')
+}
 
 export function isDatabaseDown (err: { code?: string, name?: string }): boolean {
   return DOWN_CODES.has(err.code ?? '') || err.name === 'KnexTimeoutError'
