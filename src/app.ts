@@ -84,6 +84,8 @@ export interface AppDeps {
   services?: Services
   /** DNS for sending-domain checks (tests point one at a local server); the system's resolvers unless given. */
   resolver?: ServiceDeps['resolver']
+  /** How long a plugin may take to load (fastify's 10 s unless given): the suite's processes can starve for longer. */
+  pluginTimeout?: number
 }
 
 const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]']
@@ -133,6 +135,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: false,
+    ...(deps.pluginTimeout === undefined ? {} : { pluginTimeout: deps.pluginTimeout }),
     // Unique across instances and restarts: the id a caller quotes to support (plugins/request-ids.ts).
     genReqId: () => newId('req'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true }, onCreate: addApiFormats },

@@ -99,10 +99,13 @@ export interface BuildOptions extends AppDeps {
   routes?: (app: FastifyInstance) => Promise<void>
 }
 
+/** Two cores shared by both halves of the suite and Chromium: a plugin can wait more than fastify's 10 s for CPU. */
+const PLUGIN_TIMEOUT_MS = 120_000
+
 export async function build (t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config, routes, ...deps } = options
   // EH_TEST_LOG=1 prints the apps' error logs (a 500's cause) while a test is looked into.
-  const app = await buildApp(testConfig(config), { logger: process.env.EH_TEST_LOG ? { level: 'error' } : false, redisPrefix: `eh:test:${base62(10)}:`, hash: testHasher, ...deps })
+  const app = await buildApp(testConfig(config), { logger: process.env.EH_TEST_LOG ? { level: 'error' } : false, redisPrefix: `eh:test:${base62(10)}:`, hash: testHasher, pluginTimeout: PLUGIN_TIMEOUT_MS, ...deps })
   t.teardown(() => app.close())
   if (routes) await app.register(routes)
   await app.ready()
