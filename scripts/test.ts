@@ -73,8 +73,12 @@ const EMBEDDED_JOBS = Number(process.env.EH_TEST_EMBEDDED_JOBS ?? 2)
 const BUNDLE_COUNT = Number(process.env.EH_TEST_BUNDLES ?? 8)
 /** A process's limit: tap fails its root test at TAP_TIMEOUT, and a process still alive a minute later is killed. */
 const TIMEOUT_SECONDS = 600
-/** A failing test's stack points at its TypeScript line (the compiled files carry their source maps). */
-const NODE_ARGS = ['--enable-source-maps', ...(process.env.EH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/suite', '--cpu-prof-interval=2000'] : [])]
+/**
+ * A failing test's stack points at its TypeScript line (the compiled files carry their source maps).
+ * EH_TEST_CPU_PROF=<dir> writes a CPU profile of each process there, to see where the suite's time goes.
+ */
+const CPU_PROFILES = process.env.EH_TEST_CPU_PROF
+const NODE_ARGS = ['--enable-source-maps', ...(CPU_PROFILES ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILES}`, '--cpu-prof-interval=2000'] : [])]
 
 /**
  * Most of a test file's cost is its process: node and the app's modules (~1.5 s of CPU), more than its tests. So
