@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { build, call, sharedApp } from '../helper.js'
 import { addMember, makeKey, makeTenant, type Tenant } from '../factories.js'
 import type { Credential } from '../../src/types.js'
 
@@ -18,7 +18,7 @@ function personTokens (app: FastifyInstance, tenant: Tenant) {
 }
 
 t.test('GET /account/members lists the organization\'s people with their roles', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const editor = await addMember(app, tenant, 'editor')
   const res = await call(app, { method: 'GET', url: '/v1/account/members', key: tenant.key, store: tenant.storeId })
@@ -27,7 +27,7 @@ t.test('GET /account/members lists the organization\'s people with their roles',
 })
 
 t.test('an admin key removes an editor: 204, gone from the list, one member.removed entry', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const admin = await makeKey(app, tenant, 'admin')
   const editor = await addMember(app, tenant, 'editor')
@@ -63,7 +63,7 @@ t.test('a person credential above the person\'s current role is refused', async 
 })
 
 t.test('an admin cannot remove an owner: 403 role_forbidden and the owner stays', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'DELETE', url: `/v1/account/members/${tenant.owner.id}`, key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 403)
@@ -92,7 +92,7 @@ t.test('an owner removes another owner when one remains', async (t) => {
 })
 
 t.test('an editor cannot remove members', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const editorKey = await makeKey(app, tenant, 'editor')
   const other = await addMember(app, tenant, 'editor')
@@ -102,7 +102,7 @@ t.test('an editor cannot remove members', async (t) => {
 })
 
 t.test('removing an unknown member gets 404 not_found', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'DELETE', url: '/v1/account/members/usr_nobody', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 404)

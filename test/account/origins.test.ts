@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeKey, makeStore, makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
@@ -10,7 +10,7 @@ function putOrigins (app: Parameters<typeof call>[0], key: string, storeId: stri
 }
 
 t.test('GET /account/stores/:id/origins answers the store\'s allowed origins', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example', 'http://localhost:5173'] })
   const res = await call(app, { method: 'GET', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key })
   t.equal(res.statusCode, 200)
@@ -18,7 +18,7 @@ t.test('GET /account/stores/:id/origins answers the store\'s allowed origins', a
 })
 
 t.test('PUT /account/stores/:id/origins replaces the list and answers it normalised, without duplicates', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await putOrigins(app, tenant.key, tenant.storeId, ['HTTPS://Shop.Example:443/', 'https://shop.example', 'http://localhost:3000', 'http://[::1]:80'])
   t.equal(res.statusCode, 200)
@@ -28,7 +28,7 @@ t.test('PUT /account/stores/:id/origins replaces the list and answers it normali
 })
 
 t.test('changing the origins writes store.origins_updated to the audit log with actor and subject', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://old.example'] })
   const key = await makeKey(app, tenant, 'admin')
   await putOrigins(app, key.secret, tenant.storeId, ['https://new.example'])
@@ -43,7 +43,7 @@ t.test('changing the origins writes store.origins_updated to the audit log with 
 })
 
 t.test('a PUT that changes nothing writes no audit entry', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   t.equal((await putOrigins(app, tenant.key, tenant.storeId, ['https://shop.example/'])).statusCode, 200)
   const log = await call(app, { method: 'GET', url: '/v1/account/audit-log?action=store.origins_updated', key: tenant.key, store: tenant.storeId })
@@ -51,7 +51,7 @@ t.test('a PUT that changes nothing writes no audit entry', async (t) => {
 })
 
 t.test('an editor key reads the origins but is refused a change with role_forbidden', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const editor = await makeKey(app, tenant, 'editor')
   const read = await call(app, { method: 'GET', url: `/v1/account/stores/${tenant.storeId}/origins`, key: editor.secret })
@@ -63,7 +63,7 @@ t.test('an editor key reads the origins but is refused a change with role_forbid
 })
 
 t.test('a viewer key is refused a change with role_read_only', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const viewer = await makeKey(app, tenant, 'viewer')
   const res = await putOrigins(app, viewer.secret, tenant.storeId, ['https://evil.example'])
@@ -72,7 +72,7 @@ t.test('a viewer key is refused a change with role_read_only', async (t) => {
 })
 
 t.test('a key whose scopes do not cover account writes is refused with insufficient_scope', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const scoped = await makeKey(app, tenant, 'admin', ['reviews:write', 'account:read'])
   t.equal((await call(app, { method: 'GET', url: `/v1/account/stores/${tenant.storeId}/origins`, key: scoped.secret })).statusCode, 200)
@@ -82,7 +82,7 @@ t.test('a key whose scopes do not cover account writes is refused with insuffici
 })
 
 t.test('another organization\'s store, or an unknown one, is store_env_not_found and is not changed', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const res = await putOrigins(app, tenant.key, other.storeId, ['https://evil.example'])
@@ -96,7 +96,7 @@ t.test('another organization\'s store, or an unknown one, is store_env_not_found
 })
 
 t.test('each store of the organization has its own list', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const second = await makeStore(app, tenant, { origins: ['https://second.example'] })
   await putOrigins(app, tenant.key, second, ['https://outlet.example'])
@@ -105,7 +105,7 @@ t.test('each store of the organization has its own list', async (t) => {
 })
 
 t.test('a lapsed store answers subscription_expired, as other store calls do', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { status: 'lapsed' })
   const res = await putOrigins(app, tenant.key, tenant.storeId, ['https://new.example'])
   t.equal(res.statusCode, 403)
@@ -113,7 +113,7 @@ t.test('a lapsed store answers subscription_expired, as other store calls do', a
 })
 
 t.test('an added origin passes the storefront check on the very next request, a removed one is refused', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
   const before = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, origin: 'https://new.example', ip: '203.0.113.1', payload: review })
@@ -128,7 +128,7 @@ t.test('an added origin passes the storefront check on the very next request, a 
 })
 
 t.test('an empty list is allowed and closes the storefront to every origin', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   const res = await putOrigins(app, tenant.key, tenant.storeId, [])
   t.equal(res.statusCode, 200)
@@ -139,7 +139,7 @@ t.test('an empty list is allowed and closes the storefront to every origin', asy
 })
 
 t.test('origin_not_allowed names the origin and says where to add it', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   const res = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, origin: 'https://x.example', payload: review })
   t.equal(res.statusCode, 403)
@@ -151,7 +151,7 @@ t.test('origin_not_allowed names the origin and says where to add it', async (t)
 })
 
 t.test('the origins routes are in the OpenAPI document with their request body', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
   const path = doc.paths['/v1/account/stores/{id}/origins']
   t.ok(path?.get?.summary && path?.put?.summary)
@@ -161,7 +161,7 @@ t.test('the origins routes are in the OpenAPI document with their request body',
 })
 
 t.test('origin_not_allowed without an Origin header says the header is missing and where origins are managed', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, origin: null, payload: review })
   t.equal(res.json().code, 'origin_not_allowed')
@@ -169,7 +169,7 @@ t.test('origin_not_allowed without an Origin header says the header is missing a
 })
 
 t.test('a CORS preflight from a newly added origin is answered within seconds of the change', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   const origin = `https://new-${tenant.storeId.slice(4, 12).toLowerCase()}.example`
   const preflight = () => app.inject({

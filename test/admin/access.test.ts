@@ -1,10 +1,10 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { build, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { Agent, signedInMember } from './agent.js'
 
 t.test('an editor cannot reach key management, and the navigation does not offer it', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { agent } = await signedInMember(app, tenant, 'editor')
   const home = await agent.get('/admin/stores')
@@ -22,7 +22,7 @@ t.test('an editor cannot reach key management, and the navigation does not offer
 })
 
 t.test('an editor cannot see the audit log nor manage members', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { agent } = await signedInMember(app, tenant, 'editor')
   t.equal((await agent.get('/admin/audit-log')).statusCode, 403)
@@ -34,7 +34,7 @@ t.test('an editor cannot see the audit log nor manage members', async (t) => {
 })
 
 t.test('an admin cannot hand a key the owner role nor a person a role above their own', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { agent, member: admin } = await signedInMember(app, tenant, 'admin')
   const form = await agent.get('/admin/keys/new')
@@ -50,7 +50,7 @@ t.test('an admin cannot hand a key the owner role nor a person a role above thei
 })
 
 t.test('a removed member is signed out on their next page', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { agent, member: editor } = await signedInMember(app, tenant, 'editor')
   t.equal((await agent.get('/admin/members')).statusCode, 200)
@@ -62,7 +62,7 @@ t.test('a removed member is signed out on their next page', async (t) => {
 })
 
 t.test('one organization\'s person cannot revoke another organization\'s key nor switch to its store', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
   const { id } = await makeKey(app, theirs, 'admin')
@@ -93,7 +93,7 @@ t.test('sign-in locks an email out after five wrong passwords, even for the righ
 })
 
 t.test('signing out ends the session', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const agent = new Agent(app)
   await agent.signIn(tenant.owner.email, tenant.owner.password)
@@ -105,7 +105,7 @@ t.test('signing out ends the session', async (t) => {
 })
 
 t.test('sign-in only redirects to this site\'s admin or OAuth pages', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const agent = new Agent(app)
   await agent.get('/admin/login')
@@ -118,7 +118,7 @@ t.test('sign-in only redirects to this site\'s admin or OAuth pages', async (t) 
 })
 
 t.test('sign-in with a next that is not printable ASCII signs the person in and goes to /admin, never a 5xx', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const next of ['/admin/stores?q=€', '/admin/stores?q=\ud800', '/admin/stores?q=\u0007']) {
     const agent = new Agent(app)

@@ -1,10 +1,10 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 import { makeStore, makeTenant } from '../factories.js'
 import { signedInMember, signedInOwner } from './agent.js'
 
 t.test('the stores page links each store to its allowed origins, which the owner sees listed', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   const stores = await agent.get('/admin/stores')
   t.match(stores.body, `href="/admin/stores/${tenant.storeId}/origins">1 origin</a>`)
@@ -15,7 +15,7 @@ t.test('the stores page links each store to its allowed origins, which the owner
 })
 
 t.test('an owner saves a new list, one origin a line, and sees it normalised with a notice', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get(`/admin/stores/${tenant.storeId}/origins`)
   const saved = await agent.post(`/admin/stores/${tenant.storeId}/origins`, { origins: 'https://shop.example\r\nHTTPS://Outlet.Example/\r\n\r\nhttp://localhost:3000\r\n' })
@@ -30,7 +30,7 @@ t.test('an owner saves a new list, one origin a line, and sees it normalised wit
 })
 
 t.test('a bad origin is shown as an error on the form with what was typed, and nothing changes', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get(`/admin/stores/${tenant.storeId}/origins`)
   const res = await agent.post(`/admin/stores/${tenant.storeId}/origins`, { origins: 'https://ok.example\nhttps://bad.example/path' })
@@ -41,7 +41,7 @@ t.test('a bad origin is shown as an error on the form with what was typed, and n
 })
 
 t.test('an empty list is saved and the page says the storefront is closed', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get(`/admin/stores/${tenant.storeId}/origins`)
   t.equal((await agent.post(`/admin/stores/${tenant.storeId}/origins`, { origins: '' })).statusCode, 303)
@@ -51,7 +51,7 @@ t.test('an empty list is saved and the page says the storefront is closed', asyn
 })
 
 t.test('an admin may change the origins of another store of the organization', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const second = await makeStore(app, tenant, { origins: ['https://second.example'] })
   const { agent } = await signedInMember(app, tenant, 'admin')
@@ -61,7 +61,7 @@ t.test('an admin may change the origins of another store of the organization', a
 })
 
 t.test('an editor sees the origins read-only and cannot change them', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { agent } = await signedInMember(app, tenant, 'editor')
   const page = await agent.get(`/admin/stores/${tenant.storeId}/origins`)
@@ -75,7 +75,7 @@ t.test('an editor sees the origins read-only and cannot change them', async (t) 
 })
 
 t.test('a post without the CSRF token is refused and changes nothing', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get(`/admin/stores/${tenant.storeId}/origins`)
   const res = await agent.post(`/admin/stores/${tenant.storeId}/origins`, { _csrf: '', origins: 'https://evil.example' })
@@ -84,7 +84,7 @@ t.test('a post without the CSRF token is refused and changes nothing', async (t)
 })
 
 t.test('another organization\'s store is not found, to look at or to change', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { agent } = await signedInOwner(app)
   const other = await makeTenant(app)
   t.equal((await agent.get(`/admin/stores/${other.storeId}/origins`)).statusCode, 404)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { createHmac } from 'node:crypto'
-import { build, call, manualClock } from '../helper.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeKey, makeStore, makeTenant } from '../factories.js'
 import { appendEvent, deliverUntil, receiver, testWorker } from '../webhooks/support.js'
 
@@ -50,7 +50,7 @@ t.test('a 410 from the target removes the hook', async (t) => {
 })
 
 t.test('deleting a hook twice answers 204 both times; an id the store never had is 404', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/z', event: 'product.upserted' } })).json()
   for (let i = 0; i < 2; i++) {
@@ -63,7 +63,7 @@ t.test('deleting a hook twice answers 204 both times; an id the store never had 
 })
 
 t.test('hooks are listed per store and filtered by targetUrl', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const [targetUrl, event] of [['http://127.0.0.1:9/a', 'review.created'], ['http://127.0.0.1:9/b', 'review.created'], ['http://127.0.0.1:9/a', 'order.upserted']]) {
     await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl, event } })
@@ -96,7 +96,7 @@ t.test('a hook only receives events of its own store, and other stores cannot se
 })
 
 t.test('subscribing needs read scope on the event\'s resource', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const payload = { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' }
   const noRead = await makeKey(app, tenant, 'editor', ['connectors:write', 'webhooks:write', 'orders:read'])
@@ -108,7 +108,7 @@ t.test('subscribing needs read scope on the event\'s resource', async (t) => {
 })
 
 t.test('webhooks:write (the documented scope) or connectors:write, either one, is enough to subscribe and unsubscribe', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const scope of ['webhooks:write', 'connectors:write']) {
     const key = await makeKey(app, tenant, 'editor', ['reviews:read', scope])
@@ -120,7 +120,7 @@ t.test('webhooks:write (the documented scope) or connectors:write, either one, i
 })
 
 t.test('without webhooks:write or connectors:write a hook can be neither subscribed nor unsubscribed', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })).json()
   const key = await makeKey(app, tenant, 'editor', ['reviews:write', 'outbound-webhooks:write'])
@@ -132,7 +132,7 @@ t.test('without webhooks:write or connectors:write a hook can be neither subscri
 })
 
 t.test('reading hooks needs webhooks:read or connectors:read, either one', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })).json()
   for (const scopes of [['webhooks:read'], ['connectors:read'], ['webhooks:write']]) {
@@ -146,7 +146,7 @@ t.test('reading hooks needs webhooks:read or connectors:read, either one', async
 })
 
 t.test('a viewer key cannot subscribe a hook whatever its scopes', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'viewer', ['reviews:read', 'webhooks:write'])
   const res = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })
@@ -155,7 +155,7 @@ t.test('a viewer key cannot subscribe a hook whatever its scopes', async (t) => 
 })
 
 t.test('hooks need the growth plan and a known event type', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const free = await makeTenant(app, { plan: 'free' })
   const res = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: free.key, store: free.storeId, payload: { targetUrl: 'http://127.0.0.1:9/', event: 'review.created' } })
   t.equal(res.json().code, 'plan_required')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, onMysql } from '../helper.js'
+import { call, onMysql, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { appendEvent } from '../webhooks/support.js'
 import { CURSOR_INDEX } from '../../src/modules/events/events.repository.js'
@@ -7,7 +7,7 @@ import { CURSOR_INDEX } from '../../src/modules/events/events.repository.js'
 /* decisions.md section 8: the event log is also served as GET /events and GET /events/:id under `events`. */
 
 t.test('GET /v1/events serves the same log as /v1/outbound-webhooks/events', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const appended = []
   for (let i = 0; i < 3; i++) appended.push(await appendEvent(app, tenant, 'review.created', { n: i }))
@@ -22,7 +22,7 @@ t.test('GET /v1/events serves the same log as /v1/outbound-webhooks/events', asy
 })
 
 t.test('GET /v1/events/:id returns one event of the store', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const event = await appendEvent(app, tenant, 'product.upserted', { platformProductId: 'p-1' })
   const res = await call(app, { method: 'GET', url: `/v1/events/${event.id}`, key: tenant.key, store: tenant.storeId })
@@ -31,7 +31,7 @@ t.test('GET /v1/events/:id returns one event of the store', async (t) => {
 })
 
 t.test('GET /v1/events/:id is 404 for another store\'s event, an unknown id and an event the key may not read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const theirs = await appendEvent(app, other, 'review.created')
@@ -45,7 +45,7 @@ t.test('GET /v1/events/:id is 404 for another store\'s event, an unknown id and 
 })
 
 t.test('GET /v1/events needs events:read or outbound-webhooks:read, and filters by the event resources it may read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await appendEvent(app, tenant, 'order.upserted', { customerEmail: 'a@example.test' })
   const review = await appendEvent(app, tenant, 'review.created')
@@ -64,7 +64,7 @@ t.test('GET /v1/events needs events:read or outbound-webhooks:read, and filters 
 })
 
 t.test('the events routes are in the OpenAPI document', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
   for (const path of ['/v1/events', '/v1/events/{id}']) {
     const op = doc.paths[path]?.get
@@ -75,7 +75,7 @@ t.test('the events routes are in the OpenAPI document', async (t) => {
 
 /** With a million events per store, a cursor page must walk the log in id order and stop (bench/read-path.ts). */
 t.test('an event page after a cursor is read from the (store_env_id, id) index without sorting', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const query = app.services.eventHistory.afterQuery(tenant.storeId, 500_000, 101, ['review.created', 'order.created']).toSQL().toNative()
   if (onMysql) {
@@ -91,7 +91,7 @@ t.test('an event page after a cursor is read from the (store_env_id, id) index w
 })
 
 t.test('the ids a batch append answers are the ids its events were stored under, while other stores append at once', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenants = await Promise.all([makeTenant(app), makeTenant(app), makeTenant(app)])
   const batches = await Promise.all(tenants.map((tenant, n) => app.db.transaction((trx) => app.events.appendMany(trx, tenant.storeId, tenant.orgId,
     Array.from({ length: 120 }, (_, i) => ({ type: 'product.upserted', data: { platformProductId: `p-${n}-${i}` } }))))))

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { deflateSync, crc32 } from 'node:zlib'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
@@ -36,7 +36,7 @@ function multipart (filename: string, type: string, bytes: Buffer, field = 'imag
 }
 
 t.test('a PNG and a JPEG are stored and served back by the returned URL', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const [name, type, bytes] of [['a.png', 'image/png', png()], ['b.jpg', 'image/jpeg', JPEG]] as const) {
     const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart(name, type, bytes) })
@@ -52,7 +52,7 @@ t.test('a PNG and a JPEG are stored and served back by the returned URL', async 
 })
 
 t.test('a text file renamed .png is refused with unsupported_media_type', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('notes.png', 'image/png', Buffer.from('just some text, honestly\n'.repeat(20))) })
   t.equal(res.statusCode, 415)
@@ -61,7 +61,7 @@ t.test('a text file renamed .png is refused with unsupported_media_type', async 
 })
 
 t.test('an 11 MB image is refused with payload_too_large', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const big = Buffer.concat([png(), Buffer.alloc(11 * 1024 * 1024)])
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('big.png', 'image/png', big) })
@@ -70,7 +70,7 @@ t.test('an 11 MB image is refused with payload_too_large', async (t) => {
 })
 
 t.test('the image must come in the multipart field "image"', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('a.png', 'image/png', png(), 'file') })
   t.equal(res.statusCode, 400)
@@ -78,7 +78,7 @@ t.test('the image must come in the multipart field "image"', async (t) => {
 })
 
 t.test('an image upload whose multipart Content-Type names no boundary is refused with invalid_request', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { payload } = multipart('a.png', 'image/png', png())
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, payload, headers: { 'content-type': 'multipart/form-data' } })
@@ -87,7 +87,7 @@ t.test('an image upload whose multipart Content-Type names no boundary is refuse
 })
 
 t.test('an image upload cut off before its closing boundary is refused with invalid_request and not stored', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { payload, headers } = multipart('a.png', 'image/png', png())
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, payload: payload.subarray(0, payload.length - 30), headers })
@@ -97,14 +97,14 @@ t.test('an image upload cut off before its closing boundary is refused with inva
 })
 
 t.test('an upload from a refused origin is not stored', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, origin: 'https://evil.example', ...multipart('a.png', 'image/png', png()) })
   t.equal(res.json().code, 'origin_not_allowed')
 })
 
 t.test('a review can carry the store\'s uploads as media but not another store\'s', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const mine = (await storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ...multipart('a.png', 'image/png', png()) })).json()
@@ -120,7 +120,7 @@ t.test('a review can carry the store\'s uploads as media but not another store\'
 })
 
 t.test('a review naming an empty media id is refused with invalid_request', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await app.inject({ method: 'PUT', url: '/v1/products', headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId }, payload: { products: [{ platformProductId: 'p1' }] } })
   const res = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', rating: 4, body: 'See photo', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds: [''] } })
@@ -130,7 +130,7 @@ t.test('a review naming an empty media id is refused with invalid_request', asyn
 })
 
 t.test('the uploads service refuses an empty upload id as one the store does not have, as media and as a use', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const refused = { statusCode: 400, message: /names an upload this store does not have/ }
   await t.rejects(app.services.uploads.media(tenant.storeId, ['']), refused)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, manualClock } from '../helper.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
 import type { FastifyInstance } from 'fastify'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
 import { appendEvent, receiver, testWorker } from './support.js'
@@ -18,7 +18,7 @@ async function register (app: FastifyInstance, tenant: Tenant, role: 'admin' | '
 }
 
 t.test('a key with only outbound-webhooks:read sees no order event, as GET /v1/orders refuses it', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const order = { platformOrderId: '1042', customerEmail: EMAIL }
   const put = await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [order] } })
@@ -33,7 +33,7 @@ t.test('a key with only outbound-webhooks:read sees no order event, as GET /v1/o
 })
 
 t.test('the event log returns only the events the key may read, and the cursor walks past the others', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const reviews = []
   for (let i = 0; i < 3; i++) {
@@ -56,7 +56,7 @@ t.test('the event log returns only the events the key may read, and the cursor w
 })
 
 t.test('events:read is accepted beside outbound-webhooks:read for the event log', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const event = await appendEvent(app, tenant, 'order.upserted', { platformOrderId: '1' })
   const withEvents = await makeKey(app, tenant, 'viewer', ['events:read', 'orders:read'])
@@ -70,7 +70,7 @@ t.test('events:read is accepted beside outbound-webhooks:read for the event log'
 })
 
 t.test('a key with outbound-webhooks:write alone cannot subscribe a webhook to order events', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const events of [['order.upserted'], ['*']]) {
     const res = await register(app, tenant, 'editor', ['outbound-webhooks:write'], events)
@@ -81,7 +81,7 @@ t.test('a key with outbound-webhooks:write alone cannot subscribe a webhook to o
 })
 
 t.test('a webhook can subscribe to the event types of resources its creator may read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const scopes = ['outbound-webhooks:write', 'orders:read']
   const res = await register(app, tenant, 'editor', scopes, ['order.upserted'])
@@ -92,7 +92,7 @@ t.test('a webhook can subscribe to the event types of resources its creator may 
 })
 
 t.test('an editor may read the events of resources it reads but does not write (affiliates, support); without their scope it is a scope refusal', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const events = ['affiliate.created', 'support_request.created']
   const res = await register(app, tenant, 'editor', [], events)
@@ -104,7 +104,7 @@ t.test('an editor may read the events of resources it reads but does not write (
 })
 
 t.test('an editor cannot subscribe a webhook to backup or billing events: role_forbidden, as GET on those resources answers', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const [type, resource] of [['backup.created', 'backups'], ['subscription.updated', 'billing']]) {
     const res = await register(app, tenant, 'editor', [], [type])
@@ -130,7 +130,7 @@ t.test('["*"] stores the event types its creator may read at creation, and only 
 })
 
 t.test('["*"] from a credential that may read everything stays ["*"]', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await register(app, tenant, 'admin', ['read', 'outbound-webhooks:write'], ['*'])
   t.equal(res.statusCode, 201)
