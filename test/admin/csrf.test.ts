@@ -1,10 +1,10 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { build, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { Agent, signedInOwner } from './agent.js'
 
 t.test('a form posted without the CSRF token is refused and changes nothing', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/keys/new')
   const res = await agent.post('/admin/keys', { _csrf: '', name: 'Forged', role: 'viewer', mode: 'read' })
@@ -15,7 +15,7 @@ t.test('a form posted without the CSRF token is refused and changes nothing', as
 })
 
 t.test('a CSRF token from another browser is refused', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const attacker = new Agent(app)
   await attacker.get('/admin/login')
@@ -28,7 +28,7 @@ t.test('a CSRF token from another browser is refused', async (t) => {
 })
 
 t.test('signing in needs the CSRF token of the sign-in page', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const agent = new Agent(app)
   const res = await agent.post('/admin/login', { email: tenant.owner.email, password: tenant.owner.password })
@@ -49,7 +49,7 @@ t.test('session and CSRF cookies are HttpOnly and SameSite, and Secure behind ht
 })
 
 t.test('a form the browser sent in a type the pages do not read gets a page saying so, not a server failure', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { agent } = await signedInOwner(app)
   await agent.get('/admin/keys/new')
   const res = await agent.post('/admin/keys', { name: 'Odd' }, { 'content-type': 'application/x-unknown' })

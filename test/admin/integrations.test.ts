@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { connected } from '../oauth/oauth-helper.js'
 import { decodeJwt } from 'jose'
@@ -7,7 +7,7 @@ import { createWebhook } from '../webhooks/support.js'
 import { Agent, signedInMember, signedInOwner } from './agent.js'
 
 t.test('an editor sees connections and webhooks but cannot register an OAuth client', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const { agent } = await signedInMember(app, tenant, 'editor')
   const page = await agent.get('/admin/connections')
@@ -20,7 +20,7 @@ t.test('an editor sees connections and webhooks but cannot register an OAuth cli
 })
 
 t.test('a store on the free plan is not offered webhook registration, and a direct post is refused', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await app.db('store_envs').where({ id: tenant.storeId }).update({ plan: 'free' })
   const page = await agent.get('/admin/webhooks')
@@ -32,7 +32,7 @@ t.test('a store on the free plan is not offered webhook registration, and a dire
 })
 
 t.test('a store that moved to the free plan can still retire its webhooks from the webhooks page', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   const hook = await createWebhook(app, tenant, 'http://127.0.0.1:9/hook')
   await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
@@ -45,7 +45,7 @@ t.test('a store that moved to the free plan can still retire its webhooks from t
 })
 
 t.test('a webhook form without events is refused with a message and keeps what was typed', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { agent } = await signedInOwner(app)
   await agent.get('/admin/webhooks')
   const res = await agent.post('/admin/webhooks', { url: 'http://127.0.0.1:9/typed' })
@@ -55,7 +55,7 @@ t.test('a webhook form without events is refused with a message and keeps what w
 })
 
 t.test('one organization cannot retire another store\'s webhook nor see its deliveries', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const theirs = await makeTenant(app)
   const hook = await createWebhook(app, theirs, 'http://127.0.0.1:9/hook')
   const { agent } = await signedInOwner(app)

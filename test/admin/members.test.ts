@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, loggedApp } from '../helper.js'
+import { loggedApp, sharedApp } from '../helper.js'
 import { addMember, makeTenant } from '../factories.js'
 import { Agent, signedInMember, signedInOwner } from './agent.js'
 
@@ -10,7 +10,7 @@ function inviteLink (body: string): string {
 }
 
 t.test('an invitation link lets a new person choose a password and join, once', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent: owner } = await signedInOwner(app)
   await owner.get('/admin/members')
   const sent = await owner.post('/admin/members/invite', { email: 'New.Person@Example.test', role: 'editor' })
@@ -60,7 +60,7 @@ t.test('opening and accepting an invitation link does not write its token to the
 })
 
 t.test('a person who already has an account accepts with their own password', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const owner = new Agent(app)
@@ -77,7 +77,7 @@ t.test('a person who already has an account accepts with their own password', as
 })
 
 t.test('an invitation can be withdrawn before it is used', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { agent: owner } = await signedInOwner(app)
   await owner.get('/admin/members')
   await owner.post('/admin/members/invite', { email: 'late@example.test', role: 'editor' })
@@ -89,7 +89,7 @@ t.test('an invitation can be withdrawn before it is used', async (t) => {
 })
 
 t.test('an admin changes a member\'s role, and the audit log records it', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const editor = await addMember(app, tenant, 'editor')
   const { agent } = await signedInMember(app, tenant, 'admin')
@@ -103,7 +103,7 @@ t.test('an admin changes a member\'s role, and the audit log records it', async 
 })
 
 t.test('the last owner cannot be demoted', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent: owner } = await signedInOwner(app)
   await owner.get('/admin/members')
   const res = await owner.post(`/admin/members/${tenant.owner.id}/role`, { role: 'admin' })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call, onMysql } from '../helper.js'
+import { build, call, onMysql, sharedApp } from '../helper.js'
 import { makeStore, makeTenant, type Tenant } from '../factories.js'
 import { completedBackup } from '../backups/backup-app.js'
 import { base62 } from '../../src/lib/ids.js'
@@ -22,7 +22,7 @@ async function setup (app: FastifyInstance) {
 const totals = async (app: FastifyInstance, tenant: Tenant) => (await call(app, { url: RANGE, key: tenant.key, store: tenant.storeId })).json().totals
 
 t.test('a review published after a series was read is counted on the next read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await setup(app)
   t.same(await totals(app, tenant), { count: 0, averageRating: null })
   const store = (await app.services.stores.find(tenant.storeId))!
@@ -45,7 +45,7 @@ t.test('a deleted review leaves the series on the next read, also when another i
 })
 
 t.test('an unchanged marker answers from memory: a rollup edited behind the service is not seen until a write moves it', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await setup(app)
   const store = (await app.services.stores.find(tenant.storeId))!
   const publish = async (rating: number) => {
@@ -61,7 +61,7 @@ t.test('an unchanged marker answers from memory: a rollup edited behind the serv
 })
 
 t.test('kept series stay per store and per query', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const a = await setup(app)
   const b = await setup(app)
   const store = (await app.services.stores.find(a.storeId))!
@@ -74,7 +74,7 @@ t.test('kept series stay per store and per query', async (t) => {
 })
 
 t.test('a store that was read empty shows the restored reviews on the next read after a restore', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await setup(app)
   const store = (await app.services.stores.find(tenant.storeId))!
   const { id } = await app.services.reviews.submit(store, { productId: 'p1', rating: 4, body: 'Good', authorName: 'Ann', authorEmail: 'ann@example.test' })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call, manualClock } from '../helper.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 
 async function auditOf (app: FastifyInstance, orgId: string, keyId: string) {
@@ -8,7 +8,7 @@ async function auditOf (app: FastifyInstance, orgId: string, keyId: string) {
 }
 
 t.test('creating a key writes one api_key.created entry naming the creator', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const admin = await makeKey(app, tenant, 'admin')
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: admin.secret, store: tenant.storeId, payload: { name: 'Zapier', role: 'viewer' }, remoteAddress: '203.0.113.7' })
@@ -18,7 +18,7 @@ t.test('creating a key writes one api_key.created entry naming the creator', asy
 })
 
 t.test('the first authenticated use writes one api_key.first_used entry, and later uses none', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'editor')
   t.same((await auditOf(app, tenant.orgId, key.id)).map((e) => e.action), ['api_key.created'])
@@ -31,7 +31,7 @@ t.test('the first authenticated use writes one api_key.first_used entry, and lat
 })
 
 t.test('concurrent first uses still write exactly one api_key.first_used entry', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'editor')
   const results = await Promise.all(Array.from({ length: 6 }, () => call(app, { method: 'GET', url: '/v1/account/members', key: key.secret, store: tenant.storeId })))
@@ -69,7 +69,7 @@ t.test('the key list shows a key past its expiry as expired', async (t) => {
 })
 
 t.test('revoking a key refuses it on the very next request and writes one api_key.revoked entry', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const admin = await makeKey(app, tenant, 'admin')
   const key = await makeKey(app, tenant, 'editor')
@@ -116,7 +116,7 @@ t.test('an expired and a revoked key get the same answer as an unknown key', asy
 })
 
 t.test('the audit log lists the key events newest first and filters by action', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'editor')
   await call(app, { method: 'GET', url: '/v1/account/members', key: key.secret, store: tenant.storeId })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, manualClock, probeRoutes } from '../helper.js'
+import { build, call, manualClock, probeRoutes, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { KEY_ROLES, RESOURCES, roleAllows } from '../../src/lib/permissions.js'
 
@@ -27,7 +27,7 @@ for (const role of KEY_ROLES) {
 }
 
 t.test('a viewer key may read the account resource but gets role_read_only on a write', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const viewer = await makeKey(app, tenant, 'viewer')
   const read = await call(app, { method: 'GET', url: '/v1/account/members', key: viewer.secret, store: tenant.storeId })
@@ -38,7 +38,7 @@ t.test('a viewer key may read the account resource but gets role_read_only on a 
 })
 
 t.test('an editor key cannot reach /api-keys at all', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const editor = await makeKey(app, tenant, 'editor')
   for (const [method, url] of [['GET', '/v1/api-keys'], ['POST', '/v1/api-keys'], ['GET', `/v1/api-keys/${editor.id}`], ['DELETE', `/v1/api-keys/${editor.id}`]] as const) {
@@ -49,7 +49,7 @@ t.test('an editor key cannot reach /api-keys at all', async (t) => {
 })
 
 t.test('the audit log needs an admin: an editor key gets role_forbidden', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const editor = await makeKey(app, tenant, 'editor')
   const res = await call(app, { method: 'GET', url: '/v1/account/audit-log', key: editor.secret, store: tenant.storeId })
@@ -58,7 +58,7 @@ t.test('the audit log needs an admin: an editor key gets role_forbidden', async 
 })
 
 t.test('a viewer key gets role_read_only on every write, also where its role cannot even read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const viewer = await makeKey(app, tenant, 'viewer')
   const writes = [

@@ -1,10 +1,10 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { onlyJson, runCli } from './run-cli.js'
 
 t.test('store set-origins --json replaces the list and prints { store: { id, origins } } normalised', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['store', 'set-origins', '--store', tenant.storeId, '--origin', 'HTTPS://Outlet.Example:443/', '--origin', 'http://localhost:3000', '--json'])
   t.equal(res.code, 0, res.stderr)
@@ -15,7 +15,7 @@ t.test('store set-origins --json replaces the list and prints { store: { id, ori
 })
 
 t.test('store set-origins refuses an origin with a path, exits non-zero and changes nothing', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['store', 'set-origins', '--store', tenant.storeId, '--origin', 'https://shop.example/widgets', '--json'])
   t.not(res.code, 0)
@@ -25,7 +25,7 @@ t.test('store set-origins refuses an origin with a path, exits non-zero and chan
 })
 
 t.test('store set-origins needs --none to allow no origin, and then closes the storefront', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const forgotten = await runCli(['store', 'set-origins', '--store', tenant.storeId, '--json'])
   t.not(forgotten.code, 0)
@@ -37,7 +37,7 @@ t.test('store set-origins needs --none to allow no origin, and then closes the s
 })
 
 t.test('store create validates its --origin the same way', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['store', 'create', '--org', tenant.orgId, '--name', 'Outlet', '--origin', 'null', '--json'])
   t.not(res.code, 0)

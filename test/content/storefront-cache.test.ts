@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { base62 } from '../../src/lib/ids.js'
-import { build, call, onMysql } from '../helper.js'
+import { build, call, onMysql, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
@@ -29,7 +29,7 @@ async function publishedReview (app: FastifyInstance, storeId: string, authorNam
 }
 
 t.test('a review published after a read is on the very next read of the page and the summary', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant } = await setup(app)
   const read = reader(app, tenant.storeId)
   t.equal((await read('/storefront/reviews?productId=p1')).json().meta.total, 0)
@@ -40,7 +40,7 @@ t.test('a review published after a read is on the very next read of the page and
 })
 
 t.test('a helpful vote shows in the count of the next read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant } = await setup(app)
   const id = await publishedReview(app, tenant.storeId)
   const read = reader(app, tenant.storeId)
@@ -51,7 +51,7 @@ t.test('a helpful vote shows in the count of the next read', async (t) => {
 })
 
 t.test('an erased customer\'s name leaves the storefront page on the next read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, api } = await setup(app)
   const email = `gone-${base62(10).toLowerCase()}@example.test`
   await api('PUT', '/customers', { customers: [{ platformCustomerId: 'c1', email }] })
@@ -75,7 +75,7 @@ t.test('a change made through another instance sharing the database and Redis is
 })
 
 t.test('an origin added to the store is served on the next read, and one removed is refused on the next read', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant } = await setup(app)
   const origins = (list: string[]) => call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key, payload: { origins: list } })
   const fromShop = reader(app, tenant.storeId)
@@ -91,7 +91,7 @@ t.test('an origin added to the store is served on the next read, and one removed
 })
 
 t.test('an unchanged marker answers from memory: a row edited behind the service is not seen until a write moves it', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant } = await setup(app)
   const id = await publishedReview(app, tenant.storeId, 'Before')
   const read = reader(app, tenant.storeId)
@@ -105,7 +105,7 @@ t.test('an unchanged marker answers from memory: a row edited behind the service
 })
 
 t.test('answers kept in memory stay per store: another store\'s product of the same id has its own', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const a = await setup(app)
   const b = await setup(app)
   await publishedReview(app, a.tenant.storeId)
