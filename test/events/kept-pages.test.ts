@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { base62 } from '../../src/lib/ids.js'
-import { build, call, onMysql } from '../helper.js'
+import { build, call, onMysql, sharedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
 import { appendEvent } from '../webhooks/support.js'
 
@@ -15,7 +15,7 @@ function reader (app: FastifyInstance, tenant: Tenant) {
 }
 
 t.test('an event appended after a read at the head of the log is on the next read of /events and /outbound-webhooks/events', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const read = reader(app, tenant)
   const head = (await read('/events')).events.at(-1)?.id ?? ''
@@ -27,7 +27,7 @@ t.test('an event appended after a read at the head of the log is on the next rea
 })
 
 t.test('a connector poll shows an event appended after the previous poll', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const read = reader(app, tenant)
   t.same(await read('/connectors/triggers/review.created'), [])
@@ -49,7 +49,7 @@ t.test('an event appended through another instance sharing the database and Redi
 })
 
 t.test('a review written through the API is in the next poll of review.created', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const read = reader(app, tenant)
   await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
@@ -60,7 +60,7 @@ t.test('a review written through the API is in the next poll of review.created',
 })
 
 t.test('an unchanged marker answers from memory: an event row removed behind the service stays until an append', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const read = reader(app, tenant)
   const first = await appendEvent(app, tenant, 'review.created', { reviewId: 'rev_1', rating: 5 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
 
 const put = (app: FastifyInstance, tenant: Tenant, resource: 'products' | 'orders', items: unknown[]) =>
@@ -11,7 +11,7 @@ const get = (app: FastifyInstance, tenant: Tenant, resource: 'products' | 'order
 const VARIANTS = ['Dup-X', 'dup-x', 'Dup-X ', 'DUP-X']
 
 t.test('product ids differing only in case or trailing spaces are distinct products', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await put(app, tenant, 'products', VARIANTS.map((id, i) => ({ platformProductId: id, title: `title ${i}` })))
   t.same(res.json(), { received: 4, upserted: 4, failed: 0, errors: [] })
@@ -22,7 +22,7 @@ t.test('product ids differing only in case or trailing spaces are distinct produ
 })
 
 t.test('order ids differing only in case or trailing spaces are distinct orders', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await put(app, tenant, 'orders', VARIANTS.map((id, i) => ({ platformOrderId: id, customerName: `name ${i}` })))
   t.same(res.json(), { received: 4, upserted: 4, failed: 0, errors: [] })
@@ -30,7 +30,7 @@ t.test('order ids differing only in case or trailing spaces are distinct orders'
 })
 
 t.test('line items naming product ids that differ only in case stay distinct', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   await put(app, tenant, 'products', [{ platformProductId: 'mug', excludedFromReviewRequests: true }, { platformProductId: 'MUG' }])
   await put(app, tenant, 'orders', [{ platformOrderId: 'o', customerEmail: 'ann@example.test', fulfilledAt: '2026-11-01T00:00:00Z', lineItems: [{ platformProductId: 'MUG', quantity: 1 }] }])
@@ -38,7 +38,7 @@ t.test('line items naming product ids that differ only in case stay distinct', a
 })
 
 t.test('every product id PUT accepts, up to 191 characters, is served by its GET', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const ids = [101, 150, 191].map((n) => `${n}-`.padEnd(n, 'x')).concat(['😀'.repeat(191), '\u0001'.repeat(191), 'a/b?c#d%20e'])
   const res = await put(app, tenant, 'products', ids.map((id) => ({ platformProductId: id })))
@@ -51,7 +51,7 @@ t.test('every product id PUT accepts, up to 191 characters, is served by its GET
 })
 
 t.test('a product id of 192 characters is refused alike by PUT and GET', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const id of ['x'.repeat(192), '😀'.repeat(192)]) {
     const res = await put(app, tenant, 'products', [{ platformProductId: id }, { platformProductId: 'neighbour' }])
@@ -63,7 +63,7 @@ t.test('a product id of 192 characters is refused alike by PUT and GET', async (
 })
 
 t.test('a platform id with a lone surrogate is a per-item error, not silently merged with another id', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const payload = '{"products":[{"platformProductId":"a\\ud800"},{"platformProductId":"a\\udc00"},{"platformProductId":"ok","title":"x\\ud83d"}, {"platformProductId":"fine \\ud83d\\ude00"}]}'
   const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload, headers: { 'content-type': 'application/json' } })
