@@ -1,10 +1,10 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
-async function setup (t: Parameters<typeof build>[0]) {
-  const app = await build(t)
+async function setup () {
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   const put = (origins: unknown) => call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key, payload: { origins } })
   const unchanged = async () => (await app.stores.find(tenant.storeId))!.allowedOrigins
@@ -12,7 +12,7 @@ async function setup (t: Parameters<typeof build>[0]) {
 }
 
 t.test('an origin with a path, query, fragment or user info is refused with 400 and changes nothing', async (t) => {
-  const { put, unchanged } = await setup(t)
+  const { put, unchanged } = await setup()
   for (const origin of ['https://shop.example/shop', 'https://shop.example?a=1', 'https://shop.example#top', 'https://user:pw@shop.example', 'https://shop.example//']) {
     const res = await put([origin])
     t.equal(res.statusCode, 400, origin)
@@ -23,7 +23,7 @@ t.test('an origin with a path, query, fragment or user info is refused with 400 
 })
 
 t.test('a scheme other than http or https is refused', async (t) => {
-  const { put } = await setup(t)
+  const { put } = await setup()
   for (const origin of ['ftp://shop.example', 'chrome-extension://abcdef', 'javascript://shop.example']) {
     const res = await put([origin])
     t.equal(res.statusCode, 400, origin)
@@ -33,14 +33,14 @@ t.test('a scheme other than http or https is refused', async (t) => {
 })
 
 t.test('the "null" origin is refused with a message that says why', async (t) => {
-  const { put } = await setup(t)
+  const { put } = await setup()
   const res = await put(['null'])
   t.equal(res.statusCode, 400)
   t.match(res.json().message, 'sandboxed frames and local files')
 })
 
 t.test('wildcards and invalid host names are refused', async (t) => {
-  const { put } = await setup(t)
+  const { put } = await setup()
   for (const origin of ['https://*.shop.example', 'https://shop..example', 'https://shop.example.', 'https://-shop.example', 'https://shop.example:0', 'https://shop.example:99999']) {
     const res = await put([origin])
     t.equal(res.statusCode, 400, origin)
@@ -49,7 +49,7 @@ t.test('wildcards and invalid host names are refused', async (t) => {
 })
 
 t.test('a unicode host is stored in punycode, as browsers send it, and then passes the storefront check', async (t) => {
-  const { app, tenant, put } = await setup(t)
+  const { app, tenant, put } = await setup()
   const res = await put(['https://Bücher.example'])
   t.equal(res.statusCode, 200)
   t.same(res.json(), { origins: ['https://xn--bcher-kva.example'] })
@@ -59,7 +59,7 @@ t.test('a unicode host is stored in punycode, as browsers send it, and then pass
 })
 
 t.test('an origin over 300 characters, or a host over 253, is refused', async (t) => {
-  const { put, unchanged } = await setup(t)
+  const { put, unchanged } = await setup()
   const tooLong = await put([`https://${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.example`])
   t.equal(tooLong.statusCode, 400)
   t.match(tooLong.json().message, /origins\.0 must NOT have more than 300 characters/)
@@ -72,7 +72,7 @@ t.test('an origin over 300 characters, or a host over 253, is refused', async (t
 })
 
 t.test('more than 50 origins are refused; exactly 50 are accepted', async (t) => {
-  const { put, unchanged } = await setup(t)
+  const { put, unchanged } = await setup()
   const many = (n: number) => Array.from({ length: n }, (_, i) => `https://shop${i}.example`)
   const res = await put(many(51))
   t.equal(res.statusCode, 400)
@@ -84,14 +84,14 @@ t.test('more than 50 origins are refused; exactly 50 are accepted', async (t) =>
 })
 
 t.test('the message of a bad origin in a list says which one it is', async (t) => {
-  const { put } = await setup(t)
+  const { put } = await setup()
   const res = await put(['https://ok.example', 'https://bad.example/path'])
   t.equal(res.statusCode, 400)
   t.match(res.json().message, /^Origin 2: https:\/\/bad\.example\/path is not an origin/)
 })
 
 t.test('a body without an origins array is refused by the schema', async (t) => {
-  const { put } = await setup(t)
+  const { put } = await setup()
   for (const origins of ['https://shop.example', null, [1], [''], undefined]) {
     const res = await put(origins)
     t.equal(res.statusCode, 400, JSON.stringify(origins))

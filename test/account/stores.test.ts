@@ -1,9 +1,9 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 t.test('GET /account/stores shows each store\'s plan, subscription and allowed origins', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app, { plan: 'pro', origins: ['https://a.example'] })
   const res = await call(app, { method: 'GET', url: '/v1/account/stores', key: tenant.key })
   t.equal(res.statusCode, 200)
@@ -14,7 +14,7 @@ t.test('GET /account/stores shows each store\'s plan, subscription and allowed o
 })
 
 t.test('a page limit above 100 is clamped and the envelope says so', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/account/stores?limit=500', key: tenant.key })
   t.equal(res.statusCode, 200)

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { RESOURCES } from '../../src/lib/permissions.js'
 import { RESOURCE_AREAS } from '../../src/lib/resource-areas.js'
@@ -11,7 +11,7 @@ import { signedInOwner } from './agent.js'
 const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
 t.test('the key form lists every resource once, under its area, with its description', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { agent } = await signedInOwner(app)
   const body = (await agent.get('/admin/keys/new')).body
   for (const resource of RESOURCES) {
@@ -29,7 +29,7 @@ t.test('the key form lists every resource once, under its area, with its descrip
 })
 
 t.test('a per-resource key made from the grouped form gets the scopes chosen', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/keys/new')
   const res = await agent.post('/admin/keys', { name: 'Grouped', role: 'editor', mode: 'resource-write', access_reviews: 'write', access_events: 'read' })
@@ -40,7 +40,7 @@ t.test('a per-resource key made from the grouped form gets the scopes chosen', a
 
 /** An owner who has created a key through the form, so the log holds an entry naming a person and a key. */
 async function ownerWithKey (t: Test) {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/keys/new')
   t.equal((await agent.post('/admin/keys', { name: 'Shopify sync', role: 'viewer', mode: 'read' })).statusCode, 303)

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call, manualClock } from '../helper.js'
+import { build, call, manualClock, sharedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
 
 /** Keys and audit entries of the tenant: a refused request must change neither. */
@@ -125,7 +125,7 @@ t.test('an ISO 8601 expiry with an offset within 5 years is accepted and shown i
 })
 
 t.test('duplicate scopes are stored once', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: { name: 'x', role: 'viewer', scopes: ['read', 'read'] } })
   t.same(res.json().scopes, ['read'])
@@ -136,7 +136,7 @@ t.test('a number where a string belongs gets 400, not a key named "123"', async 
 })
 
 t.test('query strings are still read as numbers where the schema says so', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/api-keys?page=1&limit=5', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200)

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 import { makeStore, makeTenant, type Tenant } from '../factories.js'
 import { encrypt } from '../../src/lib/secrets.js'
 import { as, backupLines, completedBackup, rewriteBackup } from './backup-app.js'
@@ -13,8 +13,8 @@ import { as, backupLines, completedBackup, rewriteBackup } from './backup-app.js
 
 const ADDRESS = 'dee.reviewer@mailbox.test'
 
-async function reviewedStore (t: Parameters<typeof build>[0]) {
-  const app = await build(t)
+async function reviewedStore () {
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const store = (await app.services.stores.find(tenant.storeId))!
   await as(app, tenant)('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
@@ -30,7 +30,7 @@ const addressesIn = async (app: FastifyInstance, storeId: string) =>
   (await app.services.db('reviews').where({ store_env_id: storeId }).pluck('author_email')) as string[]
 
 t.test('a downloaded backup holds no reviewer\'s address, and a restore gives the address back', async (t) => {
-  const { app, tenant, backup } = await reviewedStore(t)
+  const { app, tenant, backup } = await reviewedStore()
   const download = await as(app, tenant)('GET', `/v1/backups/${backup.id}/download`)
   t.equal(download.statusCode, 200)
   const text = gunzipSync(download.rawPayload).toString()
@@ -43,7 +43,7 @@ t.test('a downloaded backup holds no reviewer\'s address, and a restore gives th
 })
 
 t.test('a backup whose addresses another deployment sealed is refused whole with 409', async (t) => {
-  const { app, tenant, backup } = await reviewedStore(t)
+  const { app, tenant, backup } = await reviewedStore()
   const lines = await backupLines(app, backup.id)
   for (const line of lines) if (line.table === 'reviews') line.row.author_email = { sealed: encrypt(ADDRESS, 'another-deployment-secret-key-0123456789abcdef') }
   await rewriteBackup(app, backup.id, lines)
@@ -55,7 +55,7 @@ t.test('a backup whose addresses another deployment sealed is refused whole with
 })
 
 t.test('a backup whose sealed address is not a sealed value is refused as damaged', async (t) => {
-  const { app, tenant, backup } = await reviewedStore(t)
+  const { app, tenant, backup } = await reviewedStore()
   const lines = await backupLines(app, backup.id)
   for (const line of lines) if (line.table === 'reviews') line.row.author_email = { value: ADDRESS }
   await rewriteBackup(app, backup.id, lines)
@@ -66,7 +66,7 @@ t.test('a backup whose sealed address is not a sealed value is refused as damage
 })
 
 t.test('a backup made before addresses were sealed restores its plain addresses', async (t) => {
-  const { app, tenant, backup } = await reviewedStore(t)
+  const { app, tenant, backup } = await reviewedStore()
   const lines = await backupLines(app, backup.id)
   lines[0].version = 3
   for (const line of lines) if (line.table === 'reviews') line.row.author_email = ADDRESS

@@ -1,11 +1,11 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { base62 } from '../../src/lib/ids.js'
 import { onlyJson, runCli } from './run-cli.js'
 
 t.test('member add --json prints the new person with a one-time password and adds the membership', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const email = `new-${base62(8).toLowerCase()}@example.test`
   const res = await runCli(['member', 'add', '--org', tenant.orgId, '--email', email, '--role', 'editor', '--json'])
@@ -16,7 +16,7 @@ t.test('member add --json prints the new person with a one-time password and add
 })
 
 t.test('member add with the viewer role exits non-zero: people are never viewers', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['member', 'add', '--org', tenant.orgId, '--email', 'v@example.test', '--role', 'viewer', '--json'])
   t.not(res.code, 0)
@@ -26,7 +26,7 @@ t.test('member add with the viewer role exits non-zero: people are never viewers
 })
 
 t.test('member add of an existing member exits non-zero', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['member', 'add', '--org', tenant.orgId, '--email', tenant.owner.email, '--role', 'admin', '--json'])
   t.not(res.code, 0)

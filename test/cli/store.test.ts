@@ -1,10 +1,10 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { onlyJson, runCli } from './run-cli.js'
 
 t.test('store create --json prints { store: { id } } and creates the store in the organization', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['store', 'create', '--org', tenant.orgId, '--name', 'Outlet', '--plan', 'growth', '--json'])
   t.equal(res.code, 0, res.stderr)
@@ -23,7 +23,7 @@ t.test('store create for an unknown organization exits non-zero with a message o
 })
 
 t.test('store set-plan --json prints the store\'s new plan and status', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['store', 'set-plan', '--store', tenant.storeId, '--plan', 'pro', '--status', 'lapsed', '--json'])
   t.equal(res.code, 0, res.stderr)
@@ -32,7 +32,7 @@ t.test('store set-plan --json prints the store\'s new plan and status', async (t
 })
 
 t.test('store set-plan with an unknown plan exits non-zero and changes nothing', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await runCli(['store', 'set-plan', '--store', tenant.storeId, '--plan', 'platinum', '--json'])
   t.not(res.code, 0)
