@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { EVENT_TYPES as EMITTED, eventResource } from '../../src/modules/events/event-types.js'
 
@@ -11,7 +11,7 @@ const EVENT_TYPES = [
 ]
 
 t.test('the catalogue lists the triggers with the resource whose read scope the event log asks for', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/connectors/triggers', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200)
@@ -27,7 +27,7 @@ t.test('the catalogue lists the triggers with the resource whose read scope the 
 })
 
 t.test('each sample has the shape of a polled item', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const triggers = (await call(app, { method: 'GET', url: '/v1/connectors/triggers', key: tenant.key, store: tenant.storeId })).json()
   for (const { key, sample } of triggers) {
@@ -42,7 +42,7 @@ t.test('each sample has the shape of a polled item', async (t) => {
 })
 
 t.test('the catalogue answers a key whatever its scopes', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'viewer', ['orders:read'])
   const res = await call(app, { method: 'GET', url: '/v1/connectors/triggers', key: key.secret, store: tenant.storeId })

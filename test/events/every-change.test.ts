@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call, eventsOf } from '../helper.js'
+import { call, eventsOf, sharedApp } from '../helper.js'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
 
 /**
@@ -8,8 +8,8 @@ import { makeKey, makeTenant, type Tenant } from '../factories.js'
  * the writes of settings that hold secrets (the events carry none), a coupon pool, and support requests.
  */
 
-async function store (t: Parameters<typeof build>[0]) {
-  const app = await build(t)
+async function store () {
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   // A key per request: these tests send more than one key's per-second budget.
   const api = async (method: string, url: string, payload?: object) =>
@@ -20,7 +20,7 @@ async function store (t: Parameters<typeof build>[0]) {
 const storeEvents = (app: FastifyInstance, tenant: Tenant, prefix: string) => eventsOf(app, tenant.storeId, prefix)
 
 t.test('an email provider set up, changed and removed appends email_provider.created, .updated and .deleted, without its key', async (t) => {
-  const { app, tenant, api } = await store(t)
+  const { app, tenant, api } = await store()
   t.equal((await api('PUT', '/email/providers/klaviyo', { apiKey: 'pk_secretvalue_9876' })).statusCode, 200)
   t.equal((await api('PUT', '/email/providers/klaviyo', { enabled: false })).statusCode, 200)
   t.equal((await api('DELETE', '/email/providers/klaviyo')).statusCode, 204)
@@ -36,7 +36,7 @@ t.test('an email provider set up, changed and removed appends email_provider.cre
 })
 
 t.test('a webhook provider\'s signing secret is shown once and never logged', async (t) => {
-  const { app, tenant, api } = await store(t)
+  const { app, tenant, api } = await store()
   const created = await api('PUT', '/email/providers/webhook', { baseUrl: 'https://receiver.example/in' })
   const secret = created.json().signingSecret as string
   t.match(secret, /^whsec_/)
@@ -44,7 +44,7 @@ t.test('a webhook provider\'s signing secret is shown once and never logged', as
 })
 
 t.test('codes added to a coupon pool append review_incentive.updated with the pool\'s count, never the codes', async (t) => {
-  const { app, tenant, api } = await store(t)
+  const { app, tenant, api } = await store()
   const { id } = (await api('POST', '/review-incentives', { type: 'coupon', verifiedOnly: false })).json()
   t.match((await api('POST', `/review-incentives/${id}/codes`, { codes: ['THANKS-1A', 'THANKS-2B'] })).json(), { added: 2 })
   t.match((await api('POST', `/review-incentives/${id}/codes`, { codes: ['THANKS-1A'] })).json(), { added: 0, duplicates: 1 })
@@ -55,13 +55,13 @@ t.test('codes added to a coupon pool append review_incentive.updated with the po
 })
 
 t.test('a support request appends support_request.created', async (t) => {
-  const { app, tenant, api } = await store(t)
+  const { app, tenant, api } = await store()
   const created = (await api('POST', '/support/requests', { subject: 'Import stuck', body: 'Since this morning.' })).json()
   t.match(await storeEvents(app, tenant, 'support_request.'), [{ type: 'support_request.created', data: { id: created.id, subject: 'Import stuck' } }])
 })
 
 t.test('a platform\'s secret and API credentials set or removed append platform_webhook.updated, never the values', async (t) => {
-  const { app, tenant, api } = await store(t)
+  const { app, tenant, api } = await store()
   t.equal((await api('PUT', '/webhooks/platforms/bigcommerce', { secret: 'platform-secret-value-1234' })).statusCode, 200)
   const credentials = { storeHash: 'abc123', accessToken: 'tokenvalue0123456789abcdef', storefrontUrl: 'https://shop.example.com' }
   t.equal((await api('PUT', '/webhooks/platforms/bigcommerce/credentials', credentials)).statusCode, 200)

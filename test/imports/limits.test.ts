@@ -1,11 +1,11 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 const item = (fields: Record<string, unknown> = {}) => ({ productId: 'p', rating: 5, body: 'Fine', authorName: 'Ann', writtenAt: '2020-01-01T00:00:00Z', ...fields })
 
 t.test('imported reviews dated off the calendar or outside 1970-9999 are per-item errors and the rest are stored', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
   const bad = ['2027-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '2023-02-29T12:00:00Z', '9999-12-31T23:59:60Z']
@@ -19,7 +19,7 @@ t.test('imported reviews dated off the calendar or outside 1970-9999 are per-ite
 })
 
 t.test('imported reviews over a limit, or with unstorable text, are per-item errors and the rest are stored', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
   const payload = JSON.stringify({

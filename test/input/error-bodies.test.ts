@@ -2,7 +2,7 @@ import t from 'tap'
 import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { build, call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 /** Writes raw bytes to the listening app and reads until the server closes the connection. */
@@ -54,7 +54,7 @@ t.test('an Expect header other than 100-continue gets 417 in the error shape', a
 })
 
 t.test('a URL whose percent-escape does not decode gets 400 invalid_request in the error shape', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/products/%E0%A4%A', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 400)
@@ -63,7 +63,7 @@ t.test('a URL whose percent-escape does not decode gets 400 invalid_request in t
 })
 
 t.test('a path segment beyond the router\'s limit gets 414 in the error shape', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: `/v1/products/${'p'.repeat(5000)}`, key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 414)
@@ -72,7 +72,7 @@ t.test('a path segment beyond the router\'s limit gets 414 in the error shape', 
 })
 
 t.test('an unknown route gets 404 not_found in the error shape', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const res = await app.inject({ method: 'GET', url: '/v1/nothing-here' })
   t.equal(res.statusCode, 404)
   t.same(Object.keys(res.json()).sort(), ['code', 'message'])

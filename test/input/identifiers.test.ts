@@ -1,12 +1,12 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant, makeKey } from '../factories.js'
 
 /** The same id with its letters' case swapped: another id, which must not find the first one's row. */
 const swapCase = (id: string) => [...id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')
 
 t.test('a review id differing only in case or by a trailing space finds nothing', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
   const imported = await call(app, { method: 'POST', url: '/v1/imports', ...as, payload: { type: 'reviews', items: [{ productId: 'p', rating: 5, body: 'ok', authorName: 'Ann', writtenAt: '2026-01-01T00:00:00Z' }] } })
@@ -23,7 +23,7 @@ t.test('a review id differing only in case or by a trailing space finds nothing'
 })
 
 t.test('an API key id differing only in case finds nothing', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'editor')
   const res = await call(app, { method: 'GET', url: `/v1/api-keys/${swapCase(key.id)}`, key: tenant.key, store: tenant.storeId })
@@ -31,7 +31,7 @@ t.test('an API key id differing only in case finds nothing', async (t) => {
 })
 
 t.test('a store id differing only in case is an unknown store', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: swapCase(tenant.storeId) })
   t.equal(res.statusCode, 404)

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 
 t.test('discovery names the issuer, PKCE S256, both secret auth methods, revocation and introspection', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const res = await app.inject({ method: 'GET', url: '/oauth/.well-known/openid-configuration' })
   t.equal(res.statusCode, 200)
   const doc = res.json()
@@ -18,7 +18,7 @@ t.test('discovery names the issuer, PKCE S256, both secret auth methods, revocat
 })
 
 t.test('the OpenAPI document lists the connection and client routes but not the login screens', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const res = await app.inject({ method: 'GET', url: '/v1/openapi.json' })
   t.equal(res.statusCode, 200)
   const paths = Object.keys(res.json().paths)

@@ -1,9 +1,9 @@
 import t from 'tap'
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { build } from '../helper.js'
+import { sharedApp } from '../helper.js'
 
 t.test('GET /v1/openapi.json is a valid OpenAPI 3.1 document, served without credentials', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const res = await app.inject({ method: 'GET', url: '/v1/openapi.json' })
   t.equal(res.statusCode, 200)
   const doc = res.json()
@@ -14,7 +14,7 @@ t.test('GET /v1/openapi.json is a valid OpenAPI 3.1 document, served without cre
 })
 
 t.test('the document lists every foundation route with a summary, tags and its error responses', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
   const expected: Record<string, string[]> = {
     '/v1/health': ['get'],
@@ -39,7 +39,7 @@ t.test('the document lists every foundation route with a summary, tags and its e
 })
 
 t.test('the browsable docs are served at /docs', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const res = await app.inject({ method: 'GET', url: '/docs/' })
   t.equal(res.statusCode, 200)
   t.match(res.headers['content-type'], /text\/html/)

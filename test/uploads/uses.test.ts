@@ -1,17 +1,17 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 import { formData, JPEG } from '../content/multipart.js'
 import { visitorsOf } from './visitors.js'
 
 /** A store with a product and a published gallery; visitors upload images, send reviews and gallery photos. */
-async function setup (t: Parameters<typeof build>[0]) {
-  const app = await build(t)
+async function setup (t: Test) {
+  const app = await sharedApp()
   const tenant = await makeTenant(app)
   const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
