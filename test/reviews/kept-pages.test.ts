@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { base62 } from '../../src/lib/ids.js'
-import { build, call, onMysql, statementsOf } from '../helper.js'
+import { build, call, onMysql, statementsOf, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 /**
@@ -22,7 +22,7 @@ async function submitted (app: FastifyInstance, storeId: string, authorName = 'A
 }
 
 t.test('a review submitted after a list is in the total and the page of the next list', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, api } = await setup(app)
   t.equal((await api('GET', '/reviews')).json().meta.total, 0)
   await submitted(app, tenant.storeId)
@@ -32,7 +32,7 @@ t.test('a review submitted after a list is in the total and the page of the next
 })
 
 t.test('a status change and a reply made through the API are on the next list', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, api } = await setup(app)
   const id = await submitted(app, tenant.storeId)
   t.equal((await api('GET', '/reviews?status=published')).json().meta.total, 0)
@@ -43,7 +43,7 @@ t.test('a status change and a reply made through the API are on the next list', 
 })
 
 t.test('a deleted review leaves the next list', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, api } = await setup(app)
   const id = await submitted(app, tenant.storeId)
   t.equal((await api('GET', '/reviews')).json().meta.total, 1)
@@ -62,7 +62,7 @@ t.test('a review written through another instance sharing the database and Redis
 })
 
 t.test('pages are kept per store and per query: another store and another filter have their own', async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const a = await setup(app)
   const b = await setup(app)
   await submitted(app, a.tenant.storeId)
@@ -73,7 +73,7 @@ t.test('pages are kept per store and per query: another store and another filter
 })
 
 t.test('an unchanged marker answers from memory: a row edited behind the service is not seen until a write moves it', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
-  const app = await build(t)
+  const app = await sharedApp()
   const { tenant, api } = await setup(app)
   const id = await submitted(app, tenant.storeId, 'Before')
   t.equal((await api('GET', '/reviews')).json().data[0].authorName, 'Before')
