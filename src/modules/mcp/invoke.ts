@@ -80,8 +80,14 @@ export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, 
   return resultOf(res.statusCode, res.body)
 }
 
+/**
+ * A success carries the REST JSON as structured content too (it matches the tool's output schema); an error carries
+ * the REST `{ message, code }` as text only, with isError (MCP spec, tool execution errors): structured content is
+ * validated against the output schema by clients such as the official SDK, which would throw on the error's shape.
+ */
 function resultOf (status: number, text: string): CallToolResult {
-  const ok = status >= 200 && status < 300
+  const content: CallToolResult['content'] = [{ type: 'text', text: text || JSON.stringify({ status }) }]
+  if (status < 200 || status >= 300) return { content, isError: true }
   let parsed: unknown
   try {
     parsed = text ? JSON.parse(text) : undefined
@@ -89,9 +95,5 @@ function resultOf (status: number, text: string): CallToolResult {
     parsed = undefined
   }
   const structured = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : undefined
-  return {
-    content: [{ type: 'text', text: text || JSON.stringify({ status }) }],
-    ...(structured ? { structuredContent: structured } : {}),
-    ...(ok ? {} : { isError: true })
-  }
+  return { content, ...(structured ? { structuredContent: structured } : {}) }
 }
