@@ -30,7 +30,7 @@ function codesOf (op: Operation): string[] {
 
 function access (op: Operation): string {
   if (op.security && op.security.length === 0) return 'none (public or storefront)'
-  const scope = op['x-scope'] ? `\`${op['x-scope']}\`` : 'checked by the operation (see its docs)'
+  const scope = op['x-scope'] ? op['x-scope'].split(' ').map((one) => `\`${one}\``).join(' or ') : 'checked by the operation (see its docs)'
   return op['x-min-role'] ? `${scope}, role ${op['x-min-role']} or above` : scope
 }
 
@@ -59,11 +59,11 @@ export function renderReference (doc: OpenApiDocument): string {
   for (const resource of RESOURCES) {
     for (const kind of ['read', 'write']) {
       const scope = `${resource}:${kind}`
-      const opened = ops.filter(({ op }) => op['x-scope'] === scope).map(({ method, path }) => `\`${method} ${path}\``)
+      const opened = ops.filter(({ op }) => op['x-scope']?.split(' ').includes(scope)).map(({ method, path }) => `\`${method} ${path}\``)
       if (opened.length > 0) lines.push(`| \`${scope}\` | ${opened.join(', ')} |`)
     }
   }
-  const reserved = RESOURCES.filter((r) => !ops.some(({ op }) => op['x-scope']?.startsWith(`${r}:`)))
+  const reserved = RESOURCES.filter((r) => !ops.some(({ op }) => op['x-scope']?.split(' ').some((one) => one.startsWith(`${r}:`))))
   lines.push('', `Also accepted in scopes, though no operation above names them: ${reserved.map((r) => `\`${r}\``).join(', ')}. Some are checked per item by the operations that serve them (\`events\` and \`webhooks\`: the event log, REST hooks and polling follow the read scope of each event's resource); the rest are the contract's resources still to come.`)
   lines.push('', '## Error codes', '', '| code | status | message | operations that can answer it |', '|---|---|---|---|')
   for (const E of Object.values(errors)) {

@@ -74,7 +74,18 @@ export function isOrgManagement (routeUrl: string, access: Access): boolean {
 export type Refusal = 'role_read_only' | 'role_forbidden' | 'insufficient_scope' | 'credential_not_allowed'
 
 /** What a route asks of its caller beyond a credential (its fastify route config, with the route's pattern). */
-export interface RouteRule { url: string, resource: Resource, minRole?: Role, scopeExempt?: boolean }
+export interface RouteRule { url: string, resource: Resource, minRole?: Role, scopeExempt?: boolean, scopesOf?: readonly Resource[] }
+
+/** The resources whose scopes open a route, any one of them: its own, unless it accepts others (`scopesOf`). */
+export function scopeResources (route: Pick<RouteRule, 'resource' | 'scopesOf'>): readonly Resource[] {
+  return route.scopesOf ?? [route.resource]
+}
+
+/** How a refusal names what is missing: `events (or outbound-webhooks)` for a route that accepts either scope. */
+export function scopeLabel (route: Pick<RouteRule, 'resource' | 'scopesOf'>): string {
+  const [first, ...others] = scopeResources(route)
+  return others.length ? `${first} (or ${others.join(', ')})` : first
+}
 
 /**
  * Role, then scopes, then org-level management (decisions.md sections 2 and 3): the first refusal a credential
@@ -85,7 +96,7 @@ export function refusalFor (caller: { type: string, role: Role, scopes: readonly
   const verdict = roleAllows(caller.role, route.resource, access)
   if (verdict === 'read_only') return 'role_read_only'
   if (verdict === 'forbidden' || (route.minRole && roleRank(caller.role) < roleRank(route.minRole))) return 'role_forbidden'
-  if (!route.scopeExempt && !scopesAllow(caller.scopes, route.resource, access)) return 'insufficient_scope'
+  if (!route.scopeExempt && !scopeResources(route).some((resource) => scopesAllow(caller.scopes, resource, access))) return 'insufficient_scope'
   // A token is bound to a person and chosen stores, and nothing it creates may outlive its connection.
   if (caller.type === 'oauth' && isOrgManagement(route.url, access)) return 'credential_not_allowed'
   // A partner acting for a client never manages the client's keys, members or partners (decisions.md section 15).

@@ -59,6 +59,8 @@ declare module 'fastify' {
     storeScoped?: boolean
     /** true: allowed whatever the credential's scopes (GET /account/stores). */
     scopeExempt?: boolean
+    /** The resources whose scopes open the route, any one of them, instead of `resource` alone (the event log). */
+    scopesOf?: readonly Resource[]
     /** true: served while the store's subscription has lapsed. */
     subscriptionExempt?: boolean
     /** The least role the route needs beyond the resource table (audit log: admin). */

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
-import { accessFor, refusalFor } from '../lib/permissions.js'
+import { accessFor, refusalFor, scopeLabel } from '../lib/permissions.js'
 import { errors } from '../errors.js'
 import { storeHeader } from './auth.js'
 import { planRefusal, type FeatureOverrides } from '../features.js'
@@ -79,10 +79,11 @@ export default fp(async (app) => {
     const credential = request.credential!
     const resource = config.resource!
     const access = accessFor(request.method)
-    const refusal = refusalFor(credential, { url: request.routeOptions.url ?? '', resource, minRole: config.minRole, scopeExempt: config.scopeExempt }, access)
+    const rule = { url: request.routeOptions.url ?? '', resource, minRole: config.minRole, scopeExempt: config.scopeExempt, scopesOf: config.scopesOf }
+    const refusal = refusalFor(credential, rule, access)
     if (refusal === 'role_read_only') throw new errors.RoleReadOnly()
     if (refusal === 'role_forbidden') throw new errors.RoleForbidden(resource)
-    if (refusal === 'insufficient_scope') throw new errors.InsufficientScope(access, resource)
+    if (refusal === 'insufficient_scope') throw new errors.InsufficientScope(access, scopeLabel(rule))
     if (refusal === 'credential_not_allowed') throw new errors.CredentialNotAllowed()
 
     const store = request.store

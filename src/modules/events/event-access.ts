@@ -8,8 +8,11 @@ import { EVENT_TYPES, eventResource, type EventType } from './event-types.js'
  */
 export interface EventReader { role: Role, scopes: readonly string[] }
 
-/** The log's own scopes: `events:read`, accepted beside `outbound-webhooks:read` (the log's first home). */
-const LOG_RESOURCES = ['events', 'outbound-webhooks'] as const
+/**
+ * The log's own scopes: `events:read`, accepted beside `outbound-webhooks:read` (the log's first home). The routes'
+ * `scopesOf`, so that tenancy refuses and MCP's tools/list hides by the same rule.
+ */
+export const LOG_SCOPES = ['events', 'outbound-webhooks'] as const satisfies readonly Resource[]
 
 function mayRead (reader: EventReader, resource: Resource): boolean {
   return roleAllows(reader.role, resource, 'read') === 'allowed' && scopesAllow(reader.scopes, resource, 'read')
@@ -56,11 +59,4 @@ export function assertMayReadEvent (reader: EventReader, type: string): void {
   const resource = eventResource(type) ?? 'events'
   if (roleAllows(reader.role, resource, 'read') !== 'allowed') throw new errors.RoleForbidden(resource)
   throw new errors.InsufficientScope('read', resource)
-}
-
-/** Reading the log itself needs one of its two scopes (the route's tenancy step is scope-exempt). */
-export function assertMayReadLog (reader: EventReader): void {
-  if (!LOG_RESOURCES.some((resource) => scopesAllow(reader.scopes, resource, 'read'))) {
-    throw new errors.InsufficientScope('read', 'events (or outbound-webhooks)')
-  }
 }

@@ -14,7 +14,9 @@ export interface RestOperation {
   method: string
   url: string
   schema?: Record<string, unknown>
-  config: { resource: Resource, minRole?: Role, scopeExempt?: boolean, storeScoped?: boolean, plan?: Exclude<Plan, 'free'>, feature?: Feature }
+  config: {
+    resource: Resource, minRole?: Role, scopeExempt?: boolean, scopesOf?: readonly Resource[], storeScoped?: boolean, plan?: Exclude<Plan, 'free'>, feature?: Feature
+  }
 }
 
 export interface ToolSpec {

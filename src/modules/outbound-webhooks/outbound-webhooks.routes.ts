@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { sendKept } from '../../lib/marked-cache.js'
 import type { OutboundWebhooksService } from './outbound-webhooks.service.js'
 import * as schemas from './outbound-webhooks.schemas.js'
+import { LOG_SCOPES } from '../events/event-access.js'
 
 export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: OutboundWebhooksService }> = async (app, { service }) => {
-  // scopeExempt: the log accepts `events:read` beside `outbound-webhooks:read`; the service checks (decisions.md 8).
-  app.get('/outbound-webhooks/events', { schema: schemas.listEvents, config: { scopeExempt: true, keptUnder: 'events' } }, async (request, reply) => {
+  // The log accepts `events:read` beside `outbound-webhooks:read` (decisions.md 8).
+  app.get('/outbound-webhooks/events', { schema: schemas.listEvents, config: { scopesOf: LOG_SCOPES, keptUnder: 'events' } }, async (request, reply) => {
     return sendKept(reply as FastifyReply, await service.listEvents(request.credential!, request.store!.id, request.query, request.keptSeen))
   })
 

@@ -1,7 +1,6 @@
 import { errors } from '../../../errors.js'
 import { iso, type Clock } from '../../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
-import { scopesAllow, type Access } from '../../../lib/permissions.js'
 import { actorOf, type Credential } from '../../../types.js'
 import { isEventType } from '../../events/event-types.js'
 import { assertMayReadEvent } from '../../events/event-access.js'
@@ -20,16 +19,6 @@ function present (row: SubscriptionRow) {
   }
 }
 
-/**
- * decisions.md section 9: managing hooks needs `webhooks:write` or `connectors:write`, either one, and reading them
- * `webhooks:read` or `connectors:read` (the routes are scope-exempt, so an app asking for the documented
- * `webhooks:write` works without a connectors scope).
- */
-function assertHookScope (credential: Credential, access: Access) {
-  const allowed = scopesAllow(credential.scopes, 'webhooks', access) || scopesAllow(credential.scopes, 'connectors', access)
-  if (!allowed) throw new errors.InsufficientScope(access, 'webhooks (or connectors)')
-}
-
 /** REST hooks for automation platforms: subscriptions of kind `hook` on the shared delivery pipeline. */
 export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }: Deps) {
   return {
@@ -37,7 +26,6 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
       if (!isEventType(input.event)) throw new errors.InvalidEventType(input.event)
       // A hook carries the event's data, so its creator must be allowed to read the event's resource (section 8).
       assertMayReadEvent(credential, input.event)
-      assertHookScope(credential, 'write')
       const { row, secret } = await newSubscription({
         kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: actorOf(credential), now: clock()
       }, secretKey, allowPrivate)
@@ -45,15 +33,13 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
       return { ...present(row), secret }
     },
 
-    async list (credential: Credential, storeId: string, query: PageQuery & { targetUrl?: string }) {
-      assertHookScope(credential, 'read')
+    async list (storeId: string, query: PageQuery & { targetUrl?: string }) {
       const page = toPage(query)
       const { total, rows } = await subscriptions.list(storeId, 'hook', { statuses: ['active', 'disabled'], url: query.targetUrl, ...page })
       return envelope(rows.map(present), total, page)
     },
 
-    async get (credential: Credential, storeId: string, id: string) {
-      assertHookScope(credential, 'read')
+    async get (storeId: string, id: string) {
       const row = await subscriptions.find(storeId, 'hook', id)
       if (!row || row.status === 'deleted') throw new errors.NotFound('Hook')
       return present(row)
@@ -61,7 +47,6 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
 
     /** Platforms retry unsubscribes, so deleting a deleted hook is a 204; an id this store never had is a 404. */
     async unsubscribe (credential: Credential, storeId: string, id: string): Promise<void> {
-      assertHookScope(credential, 'write')
       const row = await subscriptions.find(storeId, 'hook', id)
       if (!row) throw new errors.NotFound('Hook')
       await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], `Deleted by ${actorOf(credential)}`, clock())
