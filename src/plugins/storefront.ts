@@ -50,8 +50,9 @@ declare module 'fastify' {
 }
 
 const EXPOSED = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After'
-// A refusal is cached briefly only, so an origin an owner has just added works within seconds.
-const ORIGIN_CACHE_MS = { allowed: 30_000, refused: 5_000 }
+// Only a refusal is cached, briefly, so an origin an owner has just added works within seconds; an allowed origin is
+// looked up on every preflight (browsers keep one for maxAge), so one just removed is refused at once.
+const REFUSED_ORIGIN_CACHE_MS = 5_000
 
 /** A store's allowed origins as compared, made once per store object read (every widget request asks twice). */
 const normalized = new WeakMap<StoreEnv, Set<string>>()
@@ -105,15 +106,16 @@ export default fp(async (app) => {
 
   // A preflight cannot carry x-store-env-id's value, so it succeeds for an origin some store allows; the actual
   // request is then checked against its own store and gets no CORS headers if that store does not allow it.
-  const knownOrigins = new Map<string, { allowed: boolean, at: number }>()
+  const refusedOrigins = new Map<string, number>()
   async function anyStoreAllows (origin: string): Promise<boolean> {
     const key = originKey(origin)
-    const cached = knownOrigins.get(key)
-    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS[cached.allowed ? 'allowed' : 'refused']) return cached.allowed
+    const refusedAt = refusedOrigins.get(key)
+    if (refusedAt !== undefined && Date.now() - refusedAt < REFUSED_ORIGIN_CACHE_MS) return false
     const row = await app.db('store_origins').where({ origin: key }).first('store_env_id')
-    if (knownOrigins.size > 1000) knownOrigins.clear()
-    knownOrigins.set(key, { allowed: Boolean(row), at: Date.now() })
-    return Boolean(row)
+    if (row) return true
+    if (refusedOrigins.size > 1000) refusedOrigins.clear()
+    refusedOrigins.set(key, Date.now())
+    return false
   }
 
   const noCors = { origin: false }
@@ -129,14 +131,11 @@ export default fp(async (app) => {
       if (!origin) return done(null, noCors)
       preflight(request, origin).then((options) => done(null, options), done)
     },
-    actual (request, reply, next) {
+    // An actual request's Access-Control-Allow-Origin is set by the storefront step below, once the store as
+    // last written admits the origin: never on a refusal of it.
+    actual (_request, reply, next) {
       addOriginToVaryHeader(reply)
-      const origin = request.headers.origin
-      if (origin === undefined || request.routeOptions.config?.auth !== 'storefront') return next()
-      // Anything thrown on the way reaches the error handler instead of leaving the request waiting.
-      storeOf(request).then(({ store }) => {
-        if (store && originAllowed(store, origin)) reply.header('Access-Control-Allow-Origin', origin).header('Access-Control-Expose-Headers', EXPOSED)
-      }).then(() => next(), next)
+      next()
     }
   })
 
@@ -185,6 +184,8 @@ export default fp(async (app) => {
       store = read!
       cache.keepStore(store, seen[0], now)
     }
+    // The origin passed the store's current list: what follows (429, 403 subscription_expired, the answer) is readable.
+    reply.header('Access-Control-Allow-Origin', request.headers.origin).header('Access-Control-Expose-Headers', EXPOSED)
     app.applyVerdict(reply, verdict)
     if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
     request.store = store
