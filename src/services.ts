@@ -21,7 +21,7 @@ import { bootstrapService } from './modules/account/bootstrap.service.js'
 import { operatorService } from './modules/account/operator.service.js'
 import { apiKeysRepository } from './modules/api-keys/api-keys.repository.js'
 import { apiKeysService } from './modules/api-keys/api-keys.service.js'
-import { eventLog, eventsRepository, parseEventId } from './modules/events/events.repository.js'
+import { eventLog, eventsRepository } from './modules/events/events.repository.js'
 import { eventsService } from './modules/events/events.service.js'
 import { productsRepository } from './modules/products/products.repository.js'
 import { productsService } from './modules/products/products.service.js'
@@ -315,7 +315,7 @@ export function buildServices (deps: ServiceDeps) {
   // in other processes hear of it once that commits.
   const wakeups = deliveryWakeups(deps.redis, redisPrefix, (obj, msg) => log.warn(obj, msg))
   events.onAppended(async (trx, appended) => {
-    const queued = await outbox.fanOut(trx, appended.map((event) => ({ seq: parseEventId(event.id)!, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
+    const queued = await outbox.fanOut(trx, appended.map((event) => ({ rowId: event.rowId, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
     if (queued > 0) wakeups.queued(trx)
   })
 

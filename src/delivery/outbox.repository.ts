@@ -12,6 +12,8 @@ export interface ClaimedDelivery {
   store_env_id: string
   subscription_id: string
   event_id: number
+  /** The event's number within its store: its public id is `evt_<event_seq>`. */
+  event_seq: number
   attempts: number
   url: string
   kind: SubscriptionKind
@@ -75,7 +77,7 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
      * of one append are one store's: one subscription lookup and multi-row inserts serve the whole batch.
      */
     /** Queues a delivery of each event to each subscription that wants it; answers how many it queued. */
-    async fanOut (trx: Knex.Transaction, events: Array<{ seq: number, orgId: string, storeEnvId: string, type: string }>, now: number): Promise<number> {
+    async fanOut (trx: Knex.Transaction, events: Array<{ rowId: number, orgId: string, storeEnvId: string, type: string }>, now: number): Promise<number> {
       if (events.length === 0) return 0
       const subs = (await subscriptions.active(trx, events[0].storeEnvId)).map((s) => ({ id: s.id, events: JSON.parse(s.events) as string[] }))
       if (subs.length === 0) return 0
@@ -83,7 +85,7 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         org_id: event.orgId,
         store_env_id: event.storeEnvId,
         subscription_id: s.id,
-        event_id: event.seq,
+        event_id: event.rowId,
         status: 'pending',
         attempts: 0,
         next_attempt_at: now,
@@ -137,7 +139,7 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         .where('d.claim_token', token)
         .orderBy('d.event_id')
         .select('d.id', 'd.org_id', 'd.store_env_id', 'd.subscription_id', 'd.event_id', 'd.attempts', 's.url', 's.kind', 's.secret_sealed',
-          's.status as subscription_status', 's.consecutive_failures', 'e.type as event_type', 'e.data as event_data', 'e.created_at as event_created_at')
+          's.status as subscription_status', 's.consecutive_failures', 'e.type as event_type', 'e.data as event_data', 'e.created_at as event_created_at', 'e.seq as event_seq')
     },
 
     /** Gives a claimed delivery back untouched (its lease was too short to start an attempt safely). */
@@ -205,13 +207,15 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       const base = db('webhook_attempts').where({ 'webhook_attempts.store_env_id': storeId, 'webhook_attempts.subscription_id': subscriptionId })
       if (since !== null) base.where('webhook_attempts.at', '>=', since)
       return countAndPage<any>(base, page, (q) => q.leftJoin('events as e', 'e.id', 'webhook_attempts.event_id')
-        .select('webhook_attempts.*', 'e.type as event_type')
+        .select('webhook_attempts.*', 'e.type as event_type', 'e.seq as event_seq')
         .orderBy('webhook_attempts.id', 'desc'))
     },
 
     /** One delivery of a subscription (tenant ids explicit): redelivery starts from it. */
-    findDelivery (storeId: string, subscriptionId: string, id: number): Promise<{ id: number, org_id: string, event_id: number, status: string } | undefined> {
-      return table().where({ id, store_env_id: storeId, subscription_id: subscriptionId }).first('id', 'org_id', 'event_id', 'status')
+    findDelivery (storeId: string, subscriptionId: string, id: number): Promise<{ id: number, org_id: string, event_id: number, event_seq: number, status: string } | undefined> {
+      return table().join('events as e', 'e.id', 'webhook_deliveries.event_id')
+        .where({ 'webhook_deliveries.id': id, 'webhook_deliveries.store_env_id': storeId, 'webhook_deliveries.subscription_id': subscriptionId })
+        .first('webhook_deliveries.id', 'webhook_deliveries.org_id', 'webhook_deliveries.event_id', 'e.seq as event_seq', 'webhook_deliveries.status')
     },
 
     /**
@@ -232,10 +236,10 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
     },
 
     /** The store's stored events in [since, until), oldest first, of `types` when given; at most `limit`. */
-    eventsBetween (storeId: string, since: number, until: number, types: string[] | null, limit: number): Promise<Array<{ id: number, type: string }>> {
+    eventsBetween (storeId: string, since: number, until: number, types: string[] | null, limit: number): Promise<Array<{ id: number, seq: number, type: string }>> {
       const query = db('events').where({ store_env_id: storeId }).where('created_at', '>=', since).where('created_at', '<', until)
       if (types) query.whereIn('type', types)
-      return query.orderBy('id').limit(limit).select('id', 'type')
+      return query.orderBy('id').limit(limit).select('id', 'seq', 'type')
     },
 
     /** Deliveries not yet finished, for a subscription's summary. */

@@ -66,8 +66,8 @@ export type HookItem = (event: { id: string, type: string, createdAt: string, da
 export type DeliveryWorker = ReturnType<typeof deliveryWorker>
 
 /** The item a subscription of each kind receives (decisions.md sections 8 and 9). */
-export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_id' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>, hookItem: HookItem): string {
-  const id = `evt_${d.event_id}`
+export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_seq' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>, hookItem: HookItem): string {
+  const id = `evt_${d.event_seq}`
   const createdAt = iso(Number(d.event_created_at))!
   const data = JSON.parse(d.event_data) as Record<string, unknown>
   if (d.kind === 'hook') return JSON.stringify(hookItem({ id, type: d.event_type, createdAt, data }))
@@ -156,7 +156,7 @@ function deliveryHeaders (d: ClaimedDelivery, secret: string, body: string, now:
   return {
     'content-type': 'application/json',
     'user-agent': 'evidence-hub-webhooks/1',
-    'x-service-event-id': `evt_${d.event_id}`,
+    'x-service-event-id': `evt_${d.event_seq}`,
     'x-service-event-type': d.event_type,
     'x-service-delivery-id': `dlv_${d.id}`,
     ...signatureHeaders(secret, body, now, publicUrl)
@@ -257,7 +257,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
   async function attemptProvider (d: ClaimedDelivery, token: string, started: number): Promise<Recorder> {
     let built
     try {
-      const event = { id: `evt_${d.event_id}`, type: d.event_type, createdAt: Number(d.event_created_at), storeEnvId: d.store_env_id, data: JSON.parse(d.event_data) as Record<string, unknown> }
+      const event = { id: `evt_${d.event_seq}`, type: d.event_type, createdAt: Number(d.event_created_at), storeEnvId: d.store_env_id, data: JSON.parse(d.event_data) as Record<string, unknown> }
       built = providerRequest(JSON.parse(secretOf(d)) as ProviderConfig, d.url, event, started, deps.publicUrl)
     } catch (err) {
       return outcome(outbox, { delivery: d, token, now: clock(), responseCode: null, durationMs: 0, error: (err as Error).message }, recordSuccess)

@@ -6,10 +6,11 @@ export interface NewEvent { orgId: string, storeEnvId: string, type: string, dat
 
 export interface EventRecord { id: string, type: string, createdAt: string, storeEnvId: string, data: Record<string, unknown> }
 
-interface Row { id: number | string, org_id: string, store_env_id: string, type: string, data: string, created_at: number }
+interface Row { id: number | string, seq: number | string, org_id: string, store_env_id: string, type: string, data: string, created_at: number }
 
 export const EVENT_ID_PREFIX = 'evt_'
 
+/** The public id of an event: its number within its store (`events.seq`), never the table's global id. */
 export function eventId (seq: number | string): string {
   return `${EVENT_ID_PREFIX}${seq}`
 }
@@ -21,14 +22,17 @@ export function parseEventId (value: string): number | null {
 }
 
 export function toEvent (row: Row): EventRecord {
-  return { id: eventId(row.id), type: row.type, createdAt: iso(Number(row.created_at))!, storeEnvId: row.store_env_id, data: JSON.parse(row.data) }
+  return { id: eventId(row.seq), type: row.type, createdAt: iso(Number(row.created_at))!, storeEnvId: row.store_env_id, data: JSON.parse(row.data) }
 }
 
 /**
  * Listeners run inside the appending transaction (e.g. the webhook outbox fans out there), once per append call
  * with all its events (one store's), so a bulk batch costs a listener one round of queries, not one per event.
  */
-export type AppendListener = (trx: Knex.Transaction, events: Array<EventRecord & { orgId: string }>) => Promise<void>
+export type AppendListener = (trx: Knex.Transaction, events: Array<AppendedEvent>) => Promise<void>
+
+/** An appended event as listeners get it: `rowId` is the table's own id, which the outbox refers to. */
+export type AppendedEvent = EventRecord & { orgId: string, rowId: number }
 
 /**
  * Serialises the event appenders of one store from here to commit, so their auto-increment ids commit in order
@@ -38,6 +42,22 @@ export type AppendListener = (trx: Knex.Transaction, events: Array<EventRecord &
 export async function lockEventLog (trx: Knex.Transaction, storeEnvId: string, count = 0): Promise<void> {
   await trx('event_heads').insert({ store_env_id: storeEnvId, seq: count })
     .onConflict('store_env_id').merge({ seq: trx.raw('?? + ?', ['event_heads.seq', count]) })
+}
+
+/**
+ * Takes the next `count` numbers of the store's event log, under the same lock as `lockEventLog`, in one statement:
+ * the last one taken. MySQL hands the new head back as the insert id (LAST_INSERT_ID(expr); 0 when the row is new),
+ * SQLite with RETURNING.
+ */
+export async function takeEventSeqs (trx: Knex.Transaction, storeEnvId: string, count: number): Promise<number> {
+  if (isMysql(trx)) {
+    const [head] = await trx('event_heads').insert({ store_env_id: storeEnvId, seq: count })
+      .onConflict('store_env_id').merge({ seq: trx.raw('LAST_INSERT_ID(?? + ?)', ['event_heads.seq', count]) })
+    return Number(head) || count
+  }
+  const [row] = await trx('event_heads').insert({ store_env_id: storeEnvId, seq: count })
+    .onConflict('store_env_id').merge({ seq: trx.raw('?? + ?', ['event_heads.seq', count]) }).returning('seq')
+  return Number((row as { seq: number | string }).seq)
 }
 
 /**
@@ -71,16 +91,17 @@ export function eventLog (clock: () => number) {
     /** Appends an event inside the caller's transaction, under the store's event lock (`lockEventLog`). */
     async append (trx: Knex.Transaction, event: NewEvent): Promise<EventRecord> {
       const now = clock()
-      await lockEventLog(trx, event.storeEnvId, 1)
+      const seq = await takeEventSeqs(trx, event.storeEnvId, 1)
       const [id] = await trx('events').insert({
         org_id: event.orgId,
         store_env_id: event.storeEnvId,
+        seq,
         type: event.type,
         data: JSON.stringify(event.data),
         created_at: now
       })
-      const record = { id: eventId(id), type: event.type, createdAt: iso(now)!, storeEnvId: event.storeEnvId, data: event.data }
-      for (const listener of listeners) await listener(trx, [{ ...record, orgId: event.orgId }])
+      const record = { id: eventId(seq), type: event.type, createdAt: iso(now)!, storeEnvId: event.storeEnvId, data: event.data }
+      for (const listener of listeners) await listener(trx, [{ ...record, orgId: event.orgId, rowId: Number(id) }])
       return record
     },
 
@@ -92,8 +113,8 @@ export function eventLog (clock: () => number) {
     async appendMany (trx: Knex.Transaction, storeEnvId: string, orgId: string, events: Array<{ type: string, data: Record<string, unknown> }>): Promise<EventRecord[]> {
       if (events.length === 0) return []
       const now = clock()
-      await lockEventLog(trx, storeEnvId, events.length)
-      const rows = events.map((event) => ({ org_id: orgId, store_env_id: storeEnvId, type: event.type, data: JSON.stringify(event.data), created_at: now }))
+      const first = await takeEventSeqs(trx, storeEnvId, events.length) - events.length + 1
+      const rows = events.map((event, i) => ({ org_id: orgId, store_env_id: storeEnvId, seq: first + i, type: event.type, data: JSON.stringify(event.data), created_at: now }))
       // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200. MySQL
       // takes the batch in one statement, one round trip less while the store's appenders wait on this lock.
       let ids: Array<number | string>
@@ -106,8 +127,8 @@ export function eventLog (clock: () => number) {
         ids = (await trx('events').where({ store_env_id: storeEnvId }).orderBy('id', 'desc').limit(events.length).pluck('id')).reverse()
       }
       const createdAt = iso(now)!
-      const records = events.map((event, i) => ({ id: eventId(ids[i]), type: event.type, createdAt, storeEnvId, data: event.data }))
-      const withOrg = records.map((record) => ({ ...record, orgId }))
+      const records = events.map((event, i) => ({ id: eventId(first + i), type: event.type, createdAt, storeEnvId, data: event.data }))
+      const withOrg = records.map((record, i) => ({ ...record, orgId, rowId: Number(ids[i]) }))
       for (const listener of listeners) await listener(trx, withOrg)
       return records
     }
@@ -115,19 +136,19 @@ export function eventLog (clock: () => number) {
 }
 export type EventLog = ReturnType<typeof eventLog>
 
-/** Created by migrations/20261123000200_events.ts (knex's default name for that index). */
-export const CURSOR_INDEX = 'events_store_env_id_id_index'
+/** Created by migrations/20261203010000_event_store_seq.ts: a store's events in the order of their ids. */
+export const CURSOR_INDEX = 'events_store_env_id_seq_unique'
 
 /** Reading the log: one store's events after a sequence number, oldest first. */
 export function eventsRepository (db: Knex) {
   /** `types`: only events of these types (what the reader may see); undefined for every type. */
   function afterQuery (storeId: string, afterSeq: number, limit: number, types?: readonly string[]) {
-    // (store_env_id, id) answers the order and stops after `limit` matches. With a type list MariaDB otherwise
+    // (store_env_id, seq) answers the order and stops after `limit` matches. With a type list MariaDB otherwise
     // prefers (store_env_id, type, id) and sorts every later event of those types: ~1 s at a million events.
     const table = isMysql(db) ? db.raw('?? FORCE INDEX (??)', ['events', CURSOR_INDEX]) : db.raw('?? INDEXED BY ??', ['events', CURSOR_INDEX])
-    const query = db.from(table).where({ store_env_id: storeId }).where('id', '>', afterSeq)
+    const query = db.from(table).where({ store_env_id: storeId }).where('seq', '>', afterSeq)
     if (types) query.whereIn('type', [...types])
-    return query.orderBy('id').limit(limit)
+    return query.orderBy('seq').limit(limit)
   }
 
   return {
@@ -139,7 +160,7 @@ export function eventsRepository (db: Knex) {
     },
 
     async find (storeId: string, seq: number): Promise<EventRecord | undefined> {
-      const row = await db<Row>('events').where({ store_env_id: storeId, id: seq }).first()
+      const row = await db<Row>('events').where({ store_env_id: storeId, seq }).first()
       return row ? toEvent(row) : undefined
     }
   }

@@ -49,8 +49,8 @@ export function webhookOperations ({ subscriptions, outbox, audit, clock }: Deps
       if (!delivery) throw new errors.NotFound('Delivery')
       mustBeActive(row)
       const [queued] = await outbox.requeue({ orgId: row.org_id, storeEnvId: storeId, subscriptionId: row.id }, [Number(delivery.event_id)], clock())
-      await record(credential, 'outbound_webhook.redelivered', row, ip, { deliveryId, eventId: eventId(delivery.event_id) })
-      return { deliveryId: `dlv_${queued}`, eventId: eventId(delivery.event_id) }
+      await record(credential, 'outbound_webhook.redelivered', row, ip, { deliveryId, eventId: eventId(delivery.event_seq) })
+      return { deliveryId: `dlv_${queued}`, eventId: eventId(delivery.event_seq) }
     },
 
     async replay (credential: Credential, storeId: string, id: string, input: ReplayInput, ip: string | null) {
@@ -70,7 +70,7 @@ export function webhookOperations ({ subscriptions, outbox, audit, clock }: Deps
       // Only what the webhook subscribes to (its list was bounded by its creator's read scopes at creation).
       const events = found.filter((event) => matchesEvent(subscribed, event.type))
       await outbox.requeue({ orgId: row.org_id, storeEnvId: storeId, subscriptionId: row.id }, events.map((event) => Number(event.id)), now)
-      const summary = { queued: events.length, since: iso(since)!, until: iso(until)!, firstEventId: events[0] ? eventId(events[0].id) : null, lastEventId: events.length ? eventId(events[events.length - 1].id) : null }
+      const summary = { queued: events.length, since: iso(since)!, until: iso(until)!, firstEventId: events[0] ? eventId(events[0].seq) : null, lastEventId: events.length ? eventId(events[events.length - 1].seq) : null }
       await record(credential, 'outbound_webhook.replayed', row, ip, { ...summary, types: input.types ?? null })
       return summary
     },

@@ -25,6 +25,7 @@ export interface AttemptRow {
   id: number,
   delivery_id: number,
   event_id: number,
+  event_seq: number,
   event_type: string | null,
   attempt: number,
   outcome: 'succeeded' | 'retrying' | 'failed',
@@ -53,7 +54,7 @@ export function presentAttempt (row: AttemptRow) {
   return {
     id: `att_${row.id}`,
     deliveryId: `dlv_${row.delivery_id}`,
-    eventId: eventId(row.event_id),
+    eventId: eventId(row.event_seq),
     eventType: row.event_type,
     attempt: Number(row.attempt),
     status: row.outcome,

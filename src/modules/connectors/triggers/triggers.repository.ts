@@ -15,7 +15,7 @@ export function triggersRepository (db: Knex) {
   function newestQuery (storeEnvId: string, type: string, limit: number) {
     const table = isMysql(db) ? db.raw('?? FORCE INDEX (??)', ['events', POLL_INDEX]) : db.raw('?? INDEXED BY ??', ['events', POLL_INDEX])
     return db.from(table)
-      .select('id', 'org_id', 'store_env_id', 'type', 'data', 'created_at')
+      .select('id', 'seq', 'org_id', 'store_env_id', 'type', 'data', 'created_at')
       .where({ store_env_id: storeEnvId, type })
       .orderBy('id', 'desc')
       .limit(limit)
