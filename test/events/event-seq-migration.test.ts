@@ -1,32 +1,11 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import knex from 'knex'
-import { build, call, onMysql, TEST_DATABASE_URL } from '../helper.js'
+import { build, call } from '../helper.js'
+import { scratchDatabase } from '../scratch-database.js'
 import { makeTenant } from '../factories.js'
 import { appendEvent } from '../webhooks/support.js'
-import { createKnex } from '../../src/db.js'
-import { base62 } from '../../src/lib/ids.js'
-
-/** A database of its own, migrated to the latest version: the test takes the per-store numbering back and forth. */
-async function scratchDatabase (t: Parameters<typeof build>[0]) {
-  if (!onMysql) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'eh-seq-migration-'))
-    const db = createKnex({ dataDir })
-    t.teardown(async () => { await db.destroy(); rmSync(dataDir, { recursive: true, force: true }) })
-    return db
-  }
-  const name = `eh_seq_${base62(8).toLowerCase()}`
-  const server = knex({ client: 'mysql2', connection: { uri: TEST_DATABASE_URL.replace(/\/[^/]*$/, '/') } as never })
-  await server.raw(`CREATE DATABASE \`${name}\``)
-  const db = createKnex({ databaseUrl: TEST_DATABASE_URL.replace(/\/[^/]*$/, `/${name}`), dataDir: tmpdir() })
-  t.teardown(async () => { await db.destroy(); await server.raw(`DROP DATABASE \`${name}\``); await server.destroy() })
-  return db
-}
 
 t.test('events logged before the migration keep their ids and cursors, and the store\'s next event follows on', async (t) => {
-  const db = await scratchDatabase(t)
+  const db = await scratchDatabase(t, 'seq')
   await db.migrate.latest()
   const app = await build(t, { db })
   const [other, tenant] = [await makeTenant(app), await makeTenant(app)]
