@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { DURATION, record } from './lib.js'
 import { benchSetup, DATABASE_URL, percentile } from './catalog-lib.js'
 import { figureTable, freePort, startCompiledService, startProcess, wrk } from './wrk.js'
+import { takeEventSeqs } from '../src/modules/events/events.repository.js'
 
 const BATCH = 250
 const POOL = 5000
@@ -70,7 +71,8 @@ async function rawUpsert (withEvents = false) {
       else {
         await db.transaction(async (trx) => {
           await upsert(trx)
-          await trx('events').insert(rows.map((r) => ({ org_id: orgId, store_env_id: storeId, type: 'product.upserted', data: JSON.stringify(r), created_at: now })))
+          const first = await takeEventSeqs(trx, storeId, rows.length) - rows.length + 1
+          await trx('events').insert(rows.map((r, i) => ({ org_id: orgId, store_env_id: storeId, seq: first + i, type: 'product.upserted', data: JSON.stringify(r), created_at: now })))
         })
       }
       latencies.push(performance.now() - started)

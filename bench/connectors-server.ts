@@ -59,13 +59,14 @@ async function seed ({ db, bootstrap }: Pick<Services, 'db' | 'bootstrap'>): Pro
         const rows = []
         for (let i = offset; i < Math.min(offset + BATCH, EVENT_COUNT); i++) {
           const type = typeAt(i)
-          rows.push({ org_id: orgId, store_env_id: storeId, type, data: JSON.stringify(dataFor(type, i)), created_at: start + i * 10 })
+          rows.push({ org_id: orgId, store_env_id: storeId, seq: i + 1, type, data: JSON.stringify(dataFor(type, i)), created_at: start + i * 10 })
         }
         await trx('events').insert(rows)
       }
     })
     process.stderr.write(`\rseeded ${Math.min(from + BATCH * 50, EVENT_COUNT)} events`)
   }
+  await db('event_heads').insert({ store_env_id: storeId, seq: EVENT_COUNT }).onConflict('store_env_id').merge()
   process.stderr.write('\n')
   return { orgId, storeId }
 }

@@ -86,11 +86,11 @@ export async function seedEvents (db: Knex, { orgId, storeId }: Seeded): Promise
     for (let from = Number(n); from < EVENTS; from += BATCH) {
       const rows = []
       for (let i = from; i < Math.min(EVENTS, from + BATCH); i++) {
-        rows.push({ org_id: orgId, store_env_id: storeId, type: TYPES[i % TYPES.length], data: JSON.stringify({ id: `rev_${i}`, rating: (i % 5) + 1, body: `Review ${i}` }), created_at: base + i * 1000 })
+        rows.push({ org_id: orgId, store_env_id: storeId, seq: i + 1, type: TYPES[i % TYPES.length], data: JSON.stringify({ id: `rev_${i}`, rating: (i % 5) + 1, body: `Review ${i}` }), created_at: base + i * 1000 })
       }
       await db('events').insert(rows)
     }
-    await db('store_envs').where({ id: storeId }).update({ event_seq: EVENTS })
+    await db('event_heads').insert({ store_env_id: storeId, seq: EVENTS }).onConflict('store_env_id').merge()
   })
 }
 
