@@ -23,6 +23,7 @@ import tenancy from './plugins/tenancy.js'
 import session from './plugins/session.js'
 import openapi from './plugins/openapi.js'
 import storefront from './plugins/storefront.js'
+import strictInput from './plugins/strict-input.js'
 import health from './modules/health/index.js'
 import account from './modules/account/index.js'
 import apiKeys from './modules/api-keys/index.js'
@@ -159,6 +160,8 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(session)
   await app.register(openapi)
   await app.register(storefront)
+  // Before the modules: its onRoute hook closes each /v1 route's body and querystring to unknown fields.
+  await app.register(strictInput)
   // Before the modules: its onRoute hook turns each of their /v1 routes into an MCP tool.
   await app.register(mcp)
 

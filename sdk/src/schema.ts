@@ -4429,7 +4429,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4437,7 +4437,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -4779,7 +4779,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4787,7 +4787,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -6157,7 +6157,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6165,7 +6165,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -7013,7 +7013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7021,7 +7021,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -8277,6 +8277,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -9292,7 +9311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9300,7 +9319,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -9816,7 +9835,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9824,7 +9843,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -10804,7 +10823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10812,7 +10831,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -13591,7 +13610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13599,7 +13618,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -16590,7 +16609,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16598,7 +16617,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -18589,6 +18608,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad Request: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -20223,7 +20261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20231,7 +20269,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -21200,7 +21238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21208,7 +21246,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -27731,7 +27769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27739,7 +27777,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -28088,7 +28126,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28096,7 +28134,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -29405,7 +29443,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -29413,7 +29451,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -30738,7 +30776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -30746,7 +30784,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -31275,7 +31313,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: `store_env_required` */
+            /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -31283,7 +31321,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "store_env_required";
+                        code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;

@@ -92,14 +92,22 @@ interface LooseIssue { keyword: string, instancePath: string, schemaPath: string
 
 /**
  * Route validator for bulk bodies: only the wrapper (`{ <field>: [objects] }`) is checked here, so one bad item
- * never refuses the whole batch; the full item schema stays in the route schema for the OpenAPI document.
+ * never refuses the whole batch; the full item schema stays in the route schema for the OpenAPI document. Names
+ * the body and query schemas do not declare are refused, as every route does (plugins/strict-input.ts).
  */
 export function bulkBodyValidator (field: string) {
-  return ({ httpPart }: { httpPart?: string }) => (data: unknown) => {
-    if (httpPart !== 'body') return { value: data }
+  return ({ httpPart, schema }: { httpPart?: string, schema?: unknown }) => (data: unknown) => {
+    if (httpPart !== 'body' && httpPart !== 'querystring') return { value: data }
     const issues: LooseIssue[] = []
-    if (!data || typeof data !== 'object' || Array.isArray(data)) issues.push({ keyword: 'type', instancePath: '', schemaPath: '#/type', params: { type: 'object' }, message: 'must be an object' })
-    else if (!Array.isArray((data as Record<string, unknown>)[field])) issues.push({ keyword: 'type', instancePath: `/${field}`, schemaPath: `#/properties/${field}/type`, params: { type: 'array' }, message: 'must be an array' })
+    if (httpPart === 'body' && (!data || typeof data !== 'object' || Array.isArray(data))) {
+      issues.push({ keyword: 'type', instancePath: '', schemaPath: '#/type', params: { type: 'object' }, message: 'must be an object' })
+    } else if (httpPart === 'body' && !Array.isArray((data as Record<string, unknown>)[field])) {
+      issues.push({ keyword: 'type', instancePath: `/${field}`, schemaPath: `#/properties/${field}/type`, params: { type: 'array' }, message: 'must be an array' })
+    }
+    const known = (schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}
+    for (const name of data && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : []) {
+      if (!(name in known)) issues.push({ keyword: 'additionalProperties', instancePath: '', schemaPath: '#/additionalProperties', params: { additionalProperty: name }, message: 'must NOT have additional properties' })
+    }
     return issues.length ? { error: issues } : { value: data }
   }
 }
