@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart'
 import { errors } from '../../errors.js'
 import { firstUnstorable } from '../../lib/storable.js'
 import { MAX_IMAGE_BYTES } from '../uploads/uploads.service.js'
-import { readImagePart } from '../uploads/multipart.js'
+import { readImagePart, type TextPart } from '../uploads/multipart.js'
 import { crudRoutes } from '../content/routes.js'
 import type { GalleriesService } from './galleries.service.js'
 import type { GalleryVisitorsService, PhotoInput } from './gallery-visitors.service.js'
@@ -14,14 +14,15 @@ const TEXT_FIELDS = { caption: 500, authorName: 200, authorEmail: 320 } as const
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** The optional text fields of a photo submission, checked as a JSON body's would be. */
-function photoFields (fields: Record<string, unknown>): PhotoInput {
+function photoFields (fields: Record<string, TextPart>): PhotoInput {
   const input: Record<string, string> = {}
   for (const [name, max] of Object.entries(TEXT_FIELDS)) {
-    const field = fields[name] as { type?: string, value?: unknown } | undefined
-    if (!field || field.type !== 'field') continue
+    const field = fields[name]
+    if (!field) continue
     const value = String(field.value)
     if (value.length === 0) continue
-    if (Array.from(value).length > max) throw new errors.InvalidRequest(`${name} must NOT have more than ${max} characters`)
+    // Cut at the multipart fieldSize: longer than any field may be, even when what is left fits.
+    if (field.valueTruncated || Array.from(value).length > max) throw new errors.InvalidRequest(`${name} must NOT have more than ${max} characters`)
     if (firstUnstorable(value)) throw new errors.InvalidRequest(`${name} must be valid Unicode text`)
     input[name] = value
   }
@@ -47,7 +48,7 @@ export const galleriesRoutes: FastifyPluginAsyncTypebox<{ service: GalleriesServ
 
   app.post('/galleries/:id/photos', { schema: schemas.submitPhoto, config: { auth: 'storefront', storefrontLimit: 'galleries.photo' } }, async (request, reply) => {
     const { bytes, fields } = await readImagePart(request, 'photo')
-    const created = await visitors.submitPhoto(request.store!, request.params.id, bytes, photoFields(fields as Record<string, unknown>))
+    const created = await visitors.submitPhoto(request.store!, request.params.id, bytes, photoFields(fields))
     return reply.status(201).send(created)
   })
 
