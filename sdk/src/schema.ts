@@ -22238,6 +22238,8 @@ export interface operations {
                 page?: number;
                 /** @description Default: active and disabled */
                 status?: "active" | "disabled" | "retired";
+                /** @description Only endpoints created, or whose status changed, at or after this instant */
+                updatedSince?: string;
             };
             header?: {
                 /** @description The store environment this request acts on */
@@ -22903,6 +22905,8 @@ export interface operations {
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
+                /** @description Only attempts made at or after this instant (an attempt does not change once made) */
+                updatedSince?: string;
             };
             header?: {
                 /** @description The store environment this request acts on */
@@ -28245,12 +28249,14 @@ export interface operations {
     list_storefront_faqs: {
         parameters: {
             query?: {
-                /** @description Page size, 100 unless given; values above 100 are clamped to 100 (see meta.limit) */
+                /** @description Page size; values above 100 are clamped to 100 (see meta.limit) */
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
                 /** @description A platformProductId */
                 productId?: string;
+                /** @description Only records changed at or after this instant */
+                updatedSince?: string;
             };
             header?: {
                 /** @description The ETag of an earlier answer */
@@ -28395,6 +28401,8 @@ export interface operations {
                 limit?: number;
                 /** @description 1-based page number, at most 10000000 */
                 page?: number;
+                /** @description Only photos changed at or after this instant */
+                updatedSince?: string;
             };
             header?: {
                 /** @description The ETag of an earlier answer */
@@ -28695,6 +28703,8 @@ export interface operations {
                 page?: number;
                 /** @description A platformProductId */
                 productId: string;
+                /** @description Only records changed at or after this instant */
+                updatedSince?: string;
             };
             header?: {
                 /** @description The ETag of an earlier answer */

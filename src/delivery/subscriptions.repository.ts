@@ -40,9 +40,11 @@ export function subscriptionsRepository (db: Knex) {
       return db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind, id }).first()
     },
 
-    async list (storeId: string, kind: SubscriptionKind, filter: { statuses: SubscriptionStatus[], url?: string, offset: number, limit: number }) {
+    async list (storeId: string, kind: SubscriptionKind, filter: { statuses: SubscriptionStatus[], url?: string, since?: number | null, offset: number, limit: number }) {
       const base = db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind }).whereIn('status', filter.statuses)
       if (filter.url !== undefined) base.where({ url: filter.url })
+      // A subscription changes when it is created or its status moves (disabled, enabled, retired).
+      if (filter.since != null) base.whereRaw('COALESCE(status_changed_at, created_at) >= ?', [filter.since])
       return countAndPage<SubscriptionRow>(base, filter, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
     },
 

@@ -72,7 +72,7 @@ t.test('storefront FAQs page like every list: none is cut off past a hundred', a
   t.match(first.meta, { total: 101, page: 1, limit: 100, totalPages: 2 })
   t.equal(first.data.length, 100)
   t.same((await read('/storefront/faqs?limit=100&page=2')).json().data.map((f: { question: string }) => f.question), ['Q100'])
-  t.match((await read('/storefront/faqs')).json().meta, { limit: 100, totalPages: 2 }, 'a hundred by default, as before it paged')
+  t.match((await read('/storefront/faqs')).json().meta, { limit: 20, totalPages: 6 }, 'twenty by default, as every list of the contract')
   t.match((await read('/storefront/faqs?limit=20&page=6')).json(), { data: [{ question: 'Q100' }], meta: { totalPages: 6 } })
 })
 

@@ -1,3 +1,4 @@
+import { parseDateTime } from '../../lib/formats.js'
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
@@ -81,9 +82,9 @@ export function faqsService ({ db, repo, events, clock, categoryExists }: Deps) 
     },
 
     /** Storefront: published FAQs of a product plus the store-wide ones, by position. */
-    async storefront (storeId: string, query: PageQuery & { productId?: string }) {
+    async storefront (storeId: string, query: PageQuery & { productId?: string, updatedSince?: string }) {
       const page = toPage(query)
-      const { total, rows } = await repo.published(storeId, query.productId, page)
+      const { total, rows } = await repo.published(storeId, query.productId, page, query.updatedSince === undefined ? null : parseDateTime(query.updatedSince))
       return envelope(rows.map((row) => ({ id: row.id, question: row.question, answer: row.answer, productId: row.product_id, position: Number(row.position) })), total, page)
     }
   }

@@ -31,8 +31,9 @@ export function galleriesRepository (db: Knex) {
     leads,
 
     /** The storefront page of a gallery's approved photos, newest first. */
-    approvedPhotos (storeId: string, galleryId: string, page: { offset: number, limit: number }) {
+    approvedPhotos (storeId: string, galleryId: string, page: { offset: number, limit: number }, updatedSince: number | null = null) {
       const base = photos.base(storeId).where({ gallery_id: galleryId, status: 'approved' })
+      if (updatedSince !== null) base.where('updated_at', '>=', updatedSince)
       return countAndPage<PhotoRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
     },
 

@@ -136,4 +136,7 @@ export const PublicGallery = Type.Object({
   meta: Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), totalPages: Type.Integer() })
 })
 
-export const PublicGalleryQuery = Type.Object(PageQuery)
+export const PublicGalleryQuery = Type.Object({
+  ...PageQuery,
+  updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only photos changed at or after this instant' }))
+})

@@ -1,3 +1,4 @@
+import { parseDateTime } from '../../lib/formats.js'
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
@@ -39,10 +40,10 @@ export interface PhotoInput { caption?: string, authorName?: string, authorEmail
 export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, attachUploads, onLead, onEngagement, releaseUploads }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
-    async show (storeId: string, id: string, query: PageQuery) {
+    async show (storeId: string, id: string, query: PageQuery & { updatedSince?: string }) {
       const gallery = await galleries.published(storeId, id)
       const page = toPage(query)
-      const { total, rows } = await repo.approvedPhotos(storeId, id, page)
+      const { total, rows } = await repo.approvedPhotos(storeId, id, page, query.updatedSince === undefined ? null : parseDateTime(query.updatedSince))
       const { data, meta } = envelope(rows.map((row) => {
         const photo = galleries.presentPhoto(row)
         return { id: photo.id, imageUrl: photo.imageUrl, caption: photo.caption, authorName: photo.authorName, favouriteCount: photo.favouriteCount }

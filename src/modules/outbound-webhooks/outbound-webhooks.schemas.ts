@@ -39,7 +39,8 @@ export const listWebhooks = {
   summary: 'List outbound webhooks (never their secrets)',
   querystring: Type.Object({
     ...PageQuery,
-    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], { description: 'Default: active and disabled' }))
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], { description: 'Default: active and disabled' })),
+    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only endpoints created, or whose status changed, at or after this instant' }))
   }),
   response: { 200: Paged(Webhook), ...authErrors }
 }
@@ -76,6 +77,9 @@ export const listDeliveries = {
   tags: TAGS,
   summary: 'Delivery attempts to one webhook, newest first',
   params: IdParams,
-  querystring: Type.Object(PageQuery),
+  querystring: Type.Object({
+    ...PageQuery,
+    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only attempts made at or after this instant (an attempt does not change once made)' }))
+  }),
   response: { 200: Paged(Attempt), ...authErrors }
 }

@@ -1,3 +1,4 @@
+import { parseDateTime } from '../../lib/formats.js'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
@@ -114,10 +115,11 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
       return { ...presentWebhook(row), secret }
     },
 
-    async list (storeId: string, query: PageQuery & { status?: SubscriptionStatus }) {
+    async list (storeId: string, query: PageQuery & { status?: SubscriptionStatus, updatedSince?: string }) {
       const page = toPage(query)
       const statuses: SubscriptionStatus[] = query.status === 'retired' ? ['retired', 'deleted'] : query.status ? [query.status] : ['active', 'disabled']
-      const { total, rows } = await subscriptions.list(storeId, 'webhook', { statuses, ...page })
+      const since = query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
+      const { total, rows } = await subscriptions.list(storeId, 'webhook', { statuses, since, ...page })
       return envelope(rows.map(presentWebhook), total, page)
     },
 
@@ -130,10 +132,10 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
       await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], `Retired by ${actorOf(credential)}`, clock())
     },
 
-    async deliveries (storeId: string, id: string, query: PageQuery) {
+    async deliveries (storeId: string, id: string, query: PageQuery & { updatedSince?: string }) {
       await find(storeId, id)
       const page = toPage(query)
-      const { total, rows } = await outbox.listAttempts(storeId, id, page)
+      const { total, rows } = await outbox.listAttempts(storeId, id, page, query.updatedSince === undefined ? null : parseDateTime(query.updatedSince))
       return envelope((rows as AttemptRow[]).map(presentAttempt), total, page)
     }
   }

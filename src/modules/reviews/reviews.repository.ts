@@ -205,6 +205,12 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
         .orderBy('written_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit) as unknown as Promise<ReviewRow[]>
     },
 
+    /** A page of a product's published reviews changed at or after `updatedSince`, newest `writtenAt` first, and their count. */
+    publishedSince (storeId: string, productId: string, updatedSince: number, page: { offset: number, limit: number }) {
+      const base = db<ReviewRow>('reviews').where({ store_env_id: storeId, product_id: productId, status: 'published' }).where('updated_at', '>=', updatedSince)
+      return countAndPage<ReviewRow>(base, page, (q) => q.orderBy('written_at', 'desc').orderBy('id', 'desc'))
+    },
+
     /** Published reviews of a product per rating, from product_review_tallies (at most five rows). */
     async publishedTallies (storeId: string, productId: string): Promise<Map<number, number>> {
       const rows = await db('product_review_tallies').where({ store_env_id: storeId, product_id: productId }).select('rating', 'n')

@@ -43,8 +43,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<Services> = async (app,
     ({ auth: 'storefront' as const, storefrontLimit: limit })
 
   app.get('/storefront/reviews', { schema: schemas.reviews, config: config('storefront.reviews') }, async (request, reply) => {
-    const { productId, page, limit } = request.query
-    const key = `reviews\0${request.store!.id}\0${productId}\0${page}\0${limit}`
+    const { productId, page, limit, updatedSince } = request.query
+    const key = `reviews\0${request.store!.id}\0${productId}\0${page}\0${limit}\0${updatedSince ?? ''}`
     return answer(request, reply, () => services.storefront.reviews(request.store!.id, request.query), { answers, key })
   })
 

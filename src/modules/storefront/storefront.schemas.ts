@@ -26,13 +26,16 @@ export const PublicReview = Type.Object({
   writtenAt: Type.String()
 })
 
+/** A filter on the storefront lists: only records changed at or after an instant (decisions.md section 15). */
+export const UpdatedSince = Type.Optional(Type.String({ format: 'date-time', description: 'Only records changed at or after this instant' }))
+
 export const reviews = {
   tags: ['storefront'],
   summary: 'The published reviews of a product, newest first',
   description: doc,
   security: [],
   headers,
-  querystring: Type.Object({ productId: ProductRef, ...PageQuery }),
+  querystring: Type.Object({ productId: ProductRef, ...PageQuery, updatedSince: UpdatedSince }),
   response: { 200: Type.Object({ data: Type.Array(PublicReview), meta: PageMeta }), 304: notModified, ...errors }
 }
 
@@ -74,12 +77,8 @@ export const faqs = {
   description: doc,
   security: [],
   headers,
-  // A hundred by default: the size this answer had before it paged, so a caller that never asks for a page gets as many.
-  querystring: Type.Object({
-    productId: Type.Optional(ProductRef),
-    page: PageQuery.page,
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: 100, description: 'Page size, 100 unless given; values above 100 are clamped to 100 (see meta.limit)' }))
-  }),
+  // 20 by default, as every list of the contract (service-api.md): the widget asks for 100 itself.
+  querystring: Type.Object({ productId: Type.Optional(ProductRef), ...PageQuery, updatedSince: UpdatedSince }),
   response: {
     200: Type.Object({
       data: Type.Array(Type.Object({ id: Type.String(), question: Type.String(), answer: Type.String(), productId: Type.Union([Type.String(), Type.Null()]), position: Type.Integer() })),

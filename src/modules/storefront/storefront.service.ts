@@ -1,3 +1,4 @@
+import { parseDateTime } from '../../lib/formats.js'
 import { iso } from '../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { ReviewRow, ReviewsRepository } from '../reviews/reviews.repository.js'
@@ -24,8 +25,13 @@ export function presentPublicReview (row: ReviewRow) {
 export function storefrontService ({ reviews }: { reviews: ReviewsRepository }) {
   return {
     /** The total comes from the product's tallies, so a product with many reviews never counts its rows. */
-    async reviews (storeId: string, query: PageQuery & { productId: string }) {
+    async reviews (storeId: string, query: PageQuery & { productId: string, updatedSince?: string }) {
       const page = toPage(query)
+      const since = query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
+      if (since !== null) {
+        const { total, rows } = await reviews.publishedSince(storeId, query.productId, since, page)
+        return envelope(rows.map(presentPublicReview), total, page)
+      }
       const [tallies, rows] = await Promise.all([reviews.publishedTallies(storeId, query.productId), reviews.publishedPage(storeId, query.productId, page)])
       const total = [...tallies.values()].reduce((sum, n) => sum + n, 0)
       return envelope(rows.map(presentPublicReview), total, page)
