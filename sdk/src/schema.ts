@@ -8704,7 +8704,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8712,7 +8712,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "role_forbidden" | "subscription_expired";
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -8866,7 +8866,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `plan_required`, `role_forbidden`, `role_read_only`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8874,7 +8874,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
+                        code: "insufficient_scope" | "plan_required" | "role_forbidden" | "role_read_only" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -9053,7 +9053,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9061,7 +9061,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "role_forbidden" | "subscription_expired";
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -9190,7 +9190,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `role_forbidden`, `role_read_only`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `role_read_only`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9198,7 +9198,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "role_forbidden" | "role_read_only" | "subscription_expired";
+                        code: "insufficient_scope" | "role_forbidden" | "role_read_only" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -14857,7 +14857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14865,7 +14865,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "role_forbidden" | "subscription_expired";
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -15007,7 +15007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15015,7 +15015,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "role_forbidden" | "subscription_expired";
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -23714,7 +23714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `role_forbidden`, `subscription_expired` */
+            /** @description Forbidden: `insufficient_scope`, `role_forbidden`, `subscription_expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23722,7 +23722,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "role_forbidden" | "subscription_expired";
+                        code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
