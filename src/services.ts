@@ -200,7 +200,7 @@ export function buildServices (deps: ServiceDeps) {
       await loyalty.onOrdersWritten(trx, store, rows)
       await affiliates.recordReferrals(trx, store, rows)
     },
-    resolveCustomers: (storeId, refs, trx) => repos.customers.resolve(storeId, refs, trx),
+    resolveCustomers: async (store, refs, trx) => loyalty.linkReferees(trx, store, refs, await repos.customers.resolve(store.id, refs, trx)),
     activeSequence: (storeId, trx) => repos.emailSequences.active(storeId, trx)
   })
   // Email: every mail goes through the one sender (suppressions first, then the log, then the transport).
@@ -233,7 +233,9 @@ export function buildServices (deps: ServiceDeps) {
   /** Extra steps of a customer erasure (leads, the suppression list, …), each run in the erasure's transaction. */
   const erasure: ErasureStep[] = []
   const customers = customersService({ db, repo: repos.customers, events, audit, clock, erasure })
-  const loyalty = loyaltyService({ db, repo: repos.loyalty, customers: repos.customers, events, clock, onRewarded: rewardMails.onLoyaltyReward })
+  const loyalty = loyaltyService({
+    db, repo: repos.loyalty, customers: repos.customers, events, clock, onRewarded: rewardMails.onLoyaltyReward, makeCustomer: (trx, lead) => customers.fromLead(trx, lead)
+  })
   erasure.push(loyalty.erase)
   erasure.push(async (trx, subject) => {
     if (subject.email) {
@@ -263,7 +265,7 @@ export function buildServices (deps: ServiceDeps) {
     repos,
     products,
     uploads,
-    onLead: (trx, lead) => customers.fromLead(trx, lead),
+    onLead: async (trx, lead) => { await customers.fromLead(trx, lead) },
     onEngagement: recordEngagement
   })
   erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))

@@ -1379,7 +1379,7 @@ export interface paths {
         put?: never;
         /**
          * Record that a customer referred someone; their first order completes it
-         * @description Completed by the first order written with the referee's address and linked to a customer: both get the settings' referral points and each reward appends `loyalty.referral_reward`. Refused with 409 `conflict` when the address already placed an order, was already referred, or is the referrer's own.
+         * @description Completed by the first order written with the referee's address (compared case-insensitively), which is linked to the customer with that address, or to one made from it when none exists yet: both get the settings' referral points and each reward appends `loyalty.referral_reward`. Refused with 409 `conflict` when the address already placed an order, was already referred, or is the referrer's own.
          */
         post: operations["create_loyalty_referral"];
         delete?: never;

@@ -146,7 +146,7 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
      * The suppression list is not read or changed: a customer is not a mail, and every mail checks the list itself
      * (email.sender.ts), so an unsubscribed, bounced or erased address stays unmailed until the merchant lifts it.
      */
-    async fromLead (trx: Knex.Transaction, lead: LeadInput) {
+    async fromLead (trx: Knex.Transaction, lead: LeadInput): Promise<string> {
       const store = { id: lead.storeEnvId, orgId: lead.orgId }
       // A locking read: on MySQL it sees what a lead committed while this one waited for the event lock.
       const before = await repo.byEmailKey(store.id, emailKey(lead.email)!, trx, true)
@@ -155,14 +155,15 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
         const row = { ...toRow(store, { platformCustomerId: null, email: lead.email }, undefined, now), ...splitName(lead.name) }
         await repo.upsert([row], trx)
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'customer.created', data: presentCustomer(row) })
-        return
+        return row.id
       }
       const named = before.first_name != null || before.last_name != null
-      if (lead.name == null || (named && before.platform_customer_id != null)) return
+      if (lead.name == null || (named && before.platform_customer_id != null)) return before.id
       const after = { ...before, ...splitName(lead.name), updated_at: now }
-      if (after.first_name === before.first_name && after.last_name === before.last_name) return
+      if (after.first_name === before.first_name && after.last_name === before.last_name) return before.id
       await repo.rename(store.id, before.id, after, trx)
       await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'customer.updated', data: presentCustomer(after) })
+      return before.id
     },
 
     async get (storeId: string, id: string) {

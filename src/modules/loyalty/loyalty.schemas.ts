@@ -107,8 +107,8 @@ export const Referral = Type.Object({
 export const createReferral = {
   tags: ['loyalty'],
   summary: 'Record that a customer referred someone; their first order completes it',
-  description: 'Completed by the first order written with the referee\'s address and linked to a customer: both get ' +
-    'the settings\' referral points and each reward appends `loyalty.referral_reward`. Refused with 409 `conflict` ' +
+  description: 'Completed by the first order written with the referee\'s address (compared case-insensitively), which is ' +
+    'linked to the customer with that address, or to one made from it when none exists yet: both get the settings\' referral points and each reward appends `loyalty.referral_reward`. Refused with 409 `conflict` ' +
     'when the address already placed an order, was already referred, or is the referrer\'s own.',
   body: Type.Object({
     referrerCustomerId: Type.String({ minLength: 1, maxLength: 64 }),

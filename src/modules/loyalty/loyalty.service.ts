@@ -9,6 +9,7 @@ import type { StoreEnv } from '../../types.js'
 import type { OrderRow } from '../orders/orders.repository.js'
 import { emailKey, type CustomersRepository } from '../customers/customers.repository.js'
 import { scrub, type ErasureSubject } from '../customers/erasure.js'
+import type { LeadInput } from '../customers/customers.service.js'
 import { DEFAULT_TIERS, ledger, presentAccount, presentEntry, type Grant, type Tier } from './ledger.js'
 import { type LoyaltyRepository, type ReferralRow, type SettingsRow } from './loyalty.repository.js'
 import type { Settings } from './loyalty.schemas.js'
@@ -25,6 +26,8 @@ interface Deps {
   clock: Clock
   /** Told of each birthday and referral reward in the transaction that grants it (the reward mails, src/services.ts). */
   onRewarded?: (trx: Knex.Transaction, store: StoreEnv, reward: RewardGranted) => Promise<void>
+  /** Makes (or finds) the customer of an address, appending its event (customers.service.ts fromLead); answers its id. */
+  makeCustomer?: (trx: Knex.Transaction, lead: LeadInput) => Promise<string>
 }
 
 function presentSettings (row: SettingsRow | undefined) {
@@ -64,7 +67,7 @@ export function orderPoints (total: number, pointsPerUnit: number): number {
   return Number(points > MAX_ORDER_POINTS ? MAX_ORDER_POINTS : points)
 }
 
-export function loyaltyService ({ db, repo, customers, events, clock, onRewarded }: Deps) {
+export function loyaltyService ({ db, repo, customers, events, clock, onRewarded, makeCustomer }: Deps) {
   const tiersOf = async (storeId: string, trx: Knex) => presentSettings(await repo.settings(storeId, trx)).tiers
   const grant = ledger({ repo, events, clock, tiersOf })
 
@@ -175,6 +178,23 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
       const page = toPage(query)
       const { total, rows } = await repo.listReferrals(storeId, { status: query.status, updatedSince: toMs(query.updatedSince) }, page)
       return envelope(rows.map(presentReferral), total, page)
+    },
+
+    /**
+     * Orders' customer resolution (in the upsert's transaction): an order of a referred address that names no known
+     * customer, usually a new customer's first order, gets one made from its address and name, so the referral
+     * completes below (decisions.md section 15). Only while the referral is pending, whose row lock serializes two
+     * first orders of one address; afterwards the customer exists and later orders find it by address.
+     */
+    async linkReferees (trx: Knex.Transaction, store: StoreEnv, refs: Array<{ email?: string | null, name?: string | null }>, ids: Array<string | null>) {
+      const open = [...new Set(refs.flatMap((ref, i) => ids[i] === null && emailKey(ref.email) ? [emailKey(ref.email)!] : []))]
+      if (!makeCustomer || open.length === 0) return ids
+      const made = new Map<string, string>()
+      for (const referral of await repo.pendingReferrals(store.id, open, trx)) {
+        const ref = refs.find((r, i) => ids[i] === null && emailKey(r.email) === referral.referee_email_key)!
+        made.set(referral.referee_email_key!, await makeCustomer(trx, { orgId: store.orgId, storeEnvId: store.id, email: ref.email!.trim(), name: ref.name ?? null }))
+      }
+      return ids.map((id, i) => id ?? made.get(emailKey(refs[i].email) ?? '') ?? null)
     },
 
     /**

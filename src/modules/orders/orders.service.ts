@@ -19,8 +19,11 @@ const MAX_BATCH = 250
 /** Runs inside the upsert transaction with the orders that changed (reviews re-check `verified` here). */
 export type OrdersWrittenHook = (trx: Knex.Transaction, store: StoreEnv, rows: OrderRow[]) => Promise<void>
 
-/** The customer id each order names (by platform id, else by address), per index; null where none matches. */
-export type CustomerResolver = (storeId: string, refs: Array<{ platformCustomerId?: string | null, email?: string | null }>, trx: Knex) => Promise<Array<string | null>>
+/**
+ * The customer id each order names (by platform id, else by address), per index; null where none matches. It may
+ * make a customer (a referred address's first order, modules/loyalty), in the upsert's transaction.
+ */
+export type CustomerResolver = (store: StoreEnv, refs: Array<{ platformCustomerId?: string | null, email?: string | null, name?: string | null }>, trx: Knex.Transaction) => Promise<Array<string | null>>
 
 interface Deps {
   db: Knex
@@ -87,7 +90,8 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
   async function toRows (store: StoreEnv, items: Array<typeof OrderItem.static>, existing: Map<string, OrderRow>, trx: Knex.Transaction, now: number) {
     const productKeys = [...new Set(items.flatMap((item) => (item.lineItems ?? []).map((line) => line.platformProductId)))]
     const productRows = await products.findByKeys(store.id, productKeys, trx)
-    const customerIds = resolveCustomers ? await resolveCustomers(store.id, items.map((item) => ({ platformCustomerId: item.platformCustomerId, email: item.customerEmail })), trx) : []
+    const refs = items.map((item) => ({ platformCustomerId: item.platformCustomerId, email: item.customerEmail, name: item.customerName }))
+    const customerIds = resolveCustomers ? await resolveCustomers(store, refs, trx) : []
     const sequence = activeSequence ? await activeSequence(store.id, trx) : null
     const delayMs = sequence ? sequence.steps[0].delayHours * 3_600_000 : reviewRequestDelayMs
     return items.map((item, index): OrderRow => {
