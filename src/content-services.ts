@@ -58,7 +58,8 @@ export function contentServices ({ db, clock, events, secretKey, repos, products
   })
   // The page's deletion calls placements, made just below: the hook reads it when a page is deleted, never before.
   const webPages = webPagesService({ db, repo: repo.webPages, events, clock, onDelete: (trx, store, id) => placements.leavePage(trx, store, id) })
-  const placements = placementsService({ db, repo: repo.placements, events, clock, pageExists: webPages.exists, pageByUrl: webPages.byUrl })
+  const galleryExists = async (storeId: string, id: string, trx: Knex) => Boolean(await repo.galleries.find(storeId, id, trx))
+  const placements = placementsService({ db, repo: repo.placements, events, clock, pageExists: webPages.exists, pageByUrl: webPages.byUrl, galleryExists })
   const galleries = galleriesService({ db, repo: repo.galleries, events, clock, urlOf: uploads.urlOf, releaseUploads: uploads.release })
   const galleryVisitors = galleryVisitorsService({ db, repo: repo.galleries, galleries, clock, secretKey, storeImage: uploads.storeImage, attachUploads: uploads.attach, onLead, onEngagement, releaseUploads: uploads.release })
   const storefront = storefrontService({ reviews: repos.reviews })

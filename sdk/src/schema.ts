@@ -9611,7 +9611,7 @@ export interface operations {
                     name: string;
                     /** @description A public (PKCE-only) client gets no secret */
                     public?: boolean;
-                    /** @description Matched exactly */
+                    /** @description Matched exactly; https (http only for loopback), one host (no wildcard), no user name or password */
                     redirectUris: string[];
                 };
             };
@@ -23974,7 +23974,7 @@ export interface operations {
                             id: string;
                             selector: string;
                             settings: {
-                                /** @description gallery: the gallery shown */
+                                /** @description gallery: the gallery shown, one of this store's (another is a 400) */
                                 galleryId?: string;
                                 /** @description A heading above the widget */
                                 heading?: string;
@@ -24143,7 +24143,7 @@ export interface operations {
                     /** @description CSS selector of the element the widget renders into */
                     selector: string;
                     settings?: {
-                        /** @description gallery: the gallery shown */
+                        /** @description gallery: the gallery shown, one of this store's (another is a 400) */
                         galleryId?: string;
                         /** @description A heading above the widget */
                         heading?: string;
@@ -24172,7 +24172,7 @@ export interface operations {
                         id: string;
                         selector: string;
                         settings: {
-                            /** @description gallery: the gallery shown */
+                            /** @description gallery: the gallery shown, one of this store's (another is a 400) */
                             galleryId?: string;
                             /** @description A heading above the widget */
                             heading?: string;
@@ -24369,7 +24369,7 @@ export interface operations {
                         id: string;
                         selector: string;
                         settings: {
-                            /** @description gallery: the gallery shown */
+                            /** @description gallery: the gallery shown, one of this store's (another is a 400) */
                             galleryId?: string;
                             /** @description A heading above the widget */
                             heading?: string;
@@ -24663,7 +24663,7 @@ export interface operations {
                     /** @description CSS selector of the element the widget renders into */
                     selector?: string;
                     settings?: {
-                        /** @description gallery: the gallery shown */
+                        /** @description gallery: the gallery shown, one of this store's (another is a 400) */
                         galleryId?: string;
                         /** @description A heading above the widget */
                         heading?: string;
@@ -24692,7 +24692,7 @@ export interface operations {
                         id: string;
                         selector: string;
                         settings: {
-                            /** @description gallery: the gallery shown */
+                            /** @description gallery: the gallery shown, one of this store's (another is a 400) */
                             galleryId?: string;
                             /** @description A heading above the widget */
                             heading?: string;
@@ -28571,7 +28571,7 @@ export interface operations {
                             id: string;
                             selector: string;
                             settings: {
-                                /** @description gallery: the gallery shown */
+                                /** @description gallery: the gallery shown, one of this store's (another is a 400) */
                                 galleryId?: string;
                                 /** @description A heading above the widget */
                                 heading?: string;

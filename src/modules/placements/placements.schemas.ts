@@ -7,7 +7,7 @@ export const Widget = Type.Union(['reviews', 'summary', 'gallery', 'faqs', 'badg
 /** What the widget script reads; nothing else is accepted, so a typo is a 400 rather than a silently ignored key. */
 export const Settings = Type.Object({
   productId: Type.Optional({ ...ProductRef, description: 'reviews, summary, badge and faqs: the product shown' }),
-  galleryId: Type.Optional({ ...Id, description: 'gallery: the gallery shown' }),
+  galleryId: Type.Optional({ ...Id, description: 'gallery: the gallery shown, one of this store\'s (another is a 400)' }),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'reviews and gallery: items per page (default 5)' })),
   heading: Type.Optional(Type.String({ maxLength: 200, description: 'A heading above the widget' }))
 }, { additionalProperties: false })

@@ -18,6 +18,8 @@ interface Deps {
   clock: Clock
   /** Whether the id names a web page of the store (the web pages service answers it). */
   pageExists: (storeId: string, id: string, trx: Knex) => Promise<boolean>
+  /** Whether the id names a gallery of the store (the galleries repository answers it). */
+  galleryExists: (storeId: string, id: string, trx: Knex) => Promise<boolean>
   /** The page a visitor is on, by its URL. */
   pageByUrl: (storeId: string, url: string) => Promise<{ id: string, url: string, type: string } | undefined>
 }
@@ -34,12 +36,20 @@ export function presentPlacement (row: PlacementRow) {
   }
 }
 
-export function placementsService ({ db, repo, events, clock, pageExists, pageByUrl }: Deps) {
+export function placementsService ({ db, repo, events, clock, pageExists, galleryExists, pageByUrl }: Deps) {
   // A placement's page must exist when it is written: placement writes take turns with page deletes.
   const writer = contentWriter({ db, events, clock, repo, singular: 'placement', label: 'Placement', present: presentPlacement, serialize: lockStoreContent })
 
   async function checkPage (row: PlacementRow, trx: Knex) {
     if (!await pageExists(row.store_env_id, row.web_page_id, trx)) throw new errors.InvalidRequest('webPageId names no web page of this store')
+  }
+
+  /** A gallery id of another store or organization, or of none, would show nothing or another tenant's photos. */
+  async function checkGallery (row: PlacementRow, trx: Knex) {
+    const { galleryId } = JSON.parse(row.settings) as PlacementSettings
+    if (galleryId !== undefined && !await galleryExists(row.store_env_id, galleryId, trx)) {
+      throw new errors.InvalidRequest('settings.galleryId names no gallery of this store')
+    }
   }
 
   return {
@@ -50,7 +60,7 @@ export function placementsService ({ db, repo, events, clock, pageExists, pageBy
         selector: input.selector,
         settings: JSON.stringify(input.settings ?? {}),
         enabled: input.enabled ?? true
-      }, newId('plc'), checkPage)
+      }, newId('plc'), async (row, trx) => { await checkPage(row, trx); await checkGallery(row, trx) })
     },
 
     list: (storeId: string, query: PlacementFilter) => writer.list(storeId, { web_page_id: query.webPageId, widget: query.widget }, query),
@@ -66,6 +76,7 @@ export function placementsService ({ db, repo, events, clock, pageExists, pageBy
         enabled: patch.enabled
       }, async (after, before, trx) => {
         if (after.web_page_id !== before.web_page_id) await checkPage(after, trx)
+        if (after.settings !== before.settings) await checkGallery(after, trx)
       })
     },
 

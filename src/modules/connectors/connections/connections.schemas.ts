@@ -47,7 +47,7 @@ export const createClient = {
   summary: 'Register an OAuth client; the secret is in this response only',
   body: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    redirectUris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 10, description: 'Matched exactly' }),
+    redirectUris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 10, description: 'Matched exactly; https (http only for loopback), one host (no wildcard), no user name or password' }),
     public: Type.Optional(Type.Boolean({ description: 'A public (PKCE-only) client gets no secret' }))
   }, { additionalProperties: false, examples: [{ name: 'Make', redirectUris: ['https://www.make.com/oauth/cb/oauth2'] }] }),
   response: {

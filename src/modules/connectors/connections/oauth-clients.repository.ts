@@ -20,7 +20,11 @@ interface ClientRow {
 
 export interface CreateClientInput { name: string, redirectUris: string[], public?: boolean, orgId?: string | null, createdBy?: string | null }
 
-/** Redirect URIs match exactly (no wildcards); https everywhere except loopback during development. */
+/**
+ * Redirect URIs match exactly: no wildcard host (which reads like a pattern but would name a literal `*` host, and
+ * invites one), no userinfo (`https://good.example@evil.example/` misleads a reader about the host); https
+ * everywhere except loopback during development (RFC 9700 section 4.1).
+ */
 function checkRedirectUri (uri: string): void {
   let url: URL
   try { url = new URL(uri) } catch { throw new errors.InvalidRequest(`redirect URI ${uri} is not a URL`) }
@@ -28,6 +32,8 @@ function checkRedirectUri (uri: string): void {
   if (url.hash || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
     throw new errors.InvalidRequest(`redirect URI ${uri} must be https (http only for loopback) and carry no fragment`)
   }
+  if (url.hostname.includes('*')) throw new errors.InvalidRequest(`redirect URI ${uri} must name one host: wildcards are not supported`)
+  if (url.username || url.password || /^[^/]*\/\/[^/?#]*@/.test(uri)) throw new errors.InvalidRequest(`redirect URI ${uri} must carry no user name or password`)
 }
 
 /** How many clients' provider metadata an instance keeps (see `metadata`). */
