@@ -1888,7 +1888,7 @@ export interface paths {
         put?: never;
         /**
          * Get a signed single-use URL to upload a review video; 1/s and 3/min per IP
-         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. PUT the video's bytes to `uploadUrl` within 15 minutes (with the same store header and origin); then name `videoId` in `mediaIds` of POST /reviews within 24 hours: a video no review names by then is deleted.
+         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. PUT the video's bytes to `uploadUrl` within 15 minutes: the URL carries all it needs (its store and its token, which opens only that store's upload), like a pre-signed S3 URL, so no header is needed beside `Content-Type`; from a browser, the page's origin must still be one the store allows. Then name `videoId` in `mediaIds` of POST /reviews within 24 hours: a video no review names by then is deleted.
          */
         post: operations["create_reviews_video_upload_url"];
         delete?: never;
@@ -2103,7 +2103,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a review video to the signed URL from POST /reviews/video-upload-url (the raw bytes as the body)
-         * @description Storefront: no credential. Send `x-store-env-id` and come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The body is the video's raw bytes (a JSON or text body is 415 `unsupported_media_type`, none 400 `invalid_request`): MP4, WebM or QuickTime, of the `contentType` the URL was issued for, decided by content (415 `unsupported_media_type`), no larger than the size asked for (413 `payload_too_large`). The URL works once and for 15 minutes (410 `upload_url_expired`); a body refused for its type, or as empty, leaves it unused for the right file.
+         * @description Storefront: no credential. The signed URL names its store (`store`; an `x-store-env-id` header, if sent, must name the same store, else 410) and carries its token; a call from a browser must come from an origin the store allows (else 403 `origin_not_allowed`). Limited per visitor IP. The body is the video's raw bytes (a JSON or text body is 415 `unsupported_media_type`, none 400 `invalid_request`): MP4, WebM or QuickTime, of the `contentType` the URL was issued for, decided by content (415 `unsupported_media_type`), no larger than the size asked for (413 `payload_too_large`). The URL works once and for 15 minutes (410 `upload_url_expired`); a body refused for its type, or as empty, leaves it unused for the right file.
          */
         put: operations["replace_uploads_video"];
         post?: never;
@@ -29553,6 +29553,8 @@ export interface operations {
     replace_uploads_video: {
         parameters: {
             query: {
+                /** @description The store the URL was issued for */
+                store?: string;
                 token: string;
             };
             header?: never;

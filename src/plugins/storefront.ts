@@ -46,6 +46,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** With auth 'storefront': which per-IP budget of STOREFRONT_LIMITS the route spends. */
     storefrontLimit?: StorefrontEndpoint
+    /**
+     * A signed URL's route (a video upload): the URL names its store (`store` query parameter, used when no
+     * `x-store-env-id` is sent) and its token is the credential, so a call without Origin (not from a browser) is
+     * admitted; a browser's Origin is still checked.
+     */
+    signedUrl?: boolean
   }
 }
 
@@ -84,6 +90,14 @@ export default fp(async (app) => {
   const isStorefront = (method: string, path: string) => routes.some((r) => r.methods.includes(method) && r.pattern.test(path))
 
   const { freshness } = app.services
+
+  /** x-store-env-id, or on a signed URL's route the URL's own `store` (the token only opens that store's upload). */
+  function storeIdOf (request: FastifyRequest): string {
+    const header = request.headers['x-store-env-id']
+    if (typeof header === 'string' && header.trim()) return header.trim()
+    const named = request.routeOptions.config?.signedUrl ? (request.query as Record<string, unknown> | undefined)?.store : undefined
+    return typeof named === 'string' ? named.trim() : ''
+  }
   const cache = app.credentialCache
 
   /**
@@ -95,8 +109,7 @@ export default fp(async (app) => {
   function storeOf (request: FastifyRequest): Promise<{ store: StoreEnv | null, seen: string | null }> {
     let found = stores.get(request)
     if (!found) {
-      const header = request.headers['x-store-env-id']
-      const id = typeof header === 'string' ? header.trim() : ''
+      const id = storeIdOf(request)
       const held = id && freshness.shared ? cache.latestStore(id, app.clock()) : undefined
       found = held && originAllowed(held.store, request.headers.origin) ? Promise.resolve(held) : id ? app.stores.find(id).then((store) => ({ store, seen: null })) : Promise.resolve({ store: null, seen: null })
       stores.set(request, found)
@@ -153,7 +166,8 @@ export default fp(async (app) => {
   /** The refusal a store gives a call, before and after its budget is spent; null when it admits it. */
   function refusalOf (request: FastifyRequest, store: StoreEnv | null | undefined): Error | null {
     if (!store) return new errors.StoreEnvNotFound()
-    if (!originAllowed(store, request.headers.origin)) return new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    const signedWithoutOrigin = request.routeOptions.config?.signedUrl === true && request.headers.origin === undefined
+    if (!signedWithoutOrigin && !originAllowed(store, request.headers.origin)) return new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
     return null
   }
 
@@ -162,8 +176,7 @@ export default fp(async (app) => {
     if (config.auth !== 'storefront') return
     const endpoint = config.storefrontLimit
     if (!endpoint) throw new Error(`Storefront route ${request.routeOptions.url} has no storefrontLimit`)
-    const header = request.headers['x-store-env-id']
-    if (typeof header !== 'string' || !header.trim()) return refuse(request, reply, new errors.StoreEnvRequired())
+    if (!storeIdOf(request)) return refuse(request, reply, new errors.StoreEnvRequired())
     // The store as this instance last read it decides provisionally; the limiter call below reads its marker (and
     // that of the storefront's cached answers) in the same round trip, and a changed marker means reading it again.
     const held = await storeOf(request)

@@ -34,7 +34,7 @@ async function setup (t: Parameters<typeof build>[0]) {
 t.test('a video uploaded to its signed URL attaches to a review by videoId and is served back', async (t) => {
   const { app, tenant, issue, put, visitor } = await setup(t)
   const url = await issue()
-  t.match(url, { videoId: /^vid_/, uploadUrl: /^http:\/\/127\.0\.0\.1:3000\/v1\/uploads\/videos\/vid_\w+\?token=\w{32}$/, expiresAt: '2026-11-23T12:15:00.000Z' })
+  t.match(url, { videoId: /^vid_/, uploadUrl: new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/uploads/videos/vid_\\w+\\?token=\\w{32}&store=${tenant.storeId}$`), expiresAt: '2026-11-23T12:15:00.000Z' })
   const uploaded = await put(url.uploadUrl, mp4())
   t.equal(uploaded.statusCode, 201, uploaded.body)
   t.same(uploaded.json(), { videoId: url.videoId, mime: 'video/mp4', size: 1000 })

@@ -22,7 +22,7 @@ export const videosRoutes: FastifyPluginAsyncTypebox<{ service: VideosService }>
     return reply.status(201).send(await service.issueUrl(request.store!, request.body))
   })
 
-  app.put('/uploads/videos/:id', { schema: schemas.upload, config: { auth: 'storefront', storefrontLimit: 'reviews.video-upload', errors: ['upload_url_expired', 'payload_too_large', 'unsupported_media_type'] } }, async (request, reply) => {
+  app.put('/uploads/videos/:id', { schema: schemas.upload, config: { auth: 'storefront', storefrontLimit: 'reviews.video-upload', signedUrl: true, errors: ['upload_url_expired', 'payload_too_large', 'unsupported_media_type'] } }, async (request, reply) => {
     const created = await service.receive(request.store!, request.params.id, request.query.token, videoStream(request.body))
     return reply.status(201).send(created)
   })

@@ -92,7 +92,7 @@ export function videosService ({ db, uploads, storage, clock, publicUrl, onEngag
         created_at: now
       }
       await db('upload_urls').insert(row)
-      return { videoId: row.id, uploadUrl: `${publicUrl}/v1/uploads/videos/${row.id}?token=${token}`, expiresAt: iso(row.expires_at)! }
+      return { videoId: row.id, uploadUrl: `${publicUrl}/v1/uploads/videos/${row.id}?token=${token}&store=${encodeURIComponent(store.id)}`, expiresAt: iso(row.expires_at)! }
     },
 
     /**
