@@ -6452,7 +6452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/gzip": string;
                 };
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */

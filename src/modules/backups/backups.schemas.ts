@@ -44,7 +44,12 @@ export const downloadBackup = {
   summary: 'Download a completed backup (application/gzip; NDJSON inside)',
   description: 'The `x-checksum-sha256` header repeats the checksum to compare with. 409 `conflict` until the backup is completed.',
   params: IdParams,
-  response: { 200: Type.String({ contentMediaType: 'application/gzip', description: 'The gzipped NDJSON file' }), 409: ErrorBody, ...authErrors }
+  response: {
+    // The file is sent as it is, never serialized: the document names its real type (not application/json).
+    200: { description: 'The gzipped NDJSON file', content: { 'application/gzip': { schema: Type.String({ format: 'binary' }) } } },
+    409: ErrorBody,
+    ...authErrors
+  }
 }
 
 export const restoreBackup = {
