@@ -5,10 +5,17 @@ const TAGS = ['affiliates']
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
 /** A fraction from 0 to 1 with at most four decimals (a basis point), as text so no float ever touches it. */
-const CommissionRate = Type.String({
-  pattern: '^(0(\\.[0-9]{1,4})?|1(\\.0{1,4})?)$',
-  maxLength: 6,
-  description: 'The share of the order total paid as commission, a decimal string from "0" to "1" with at most four decimals ("0.1" = 10 %, "0.0725" = 7.25 %)'
+/**
+ * A decimal string, or a JSON number as integrators send it (0.5): a number is read from its shortest decimal text
+ * (0.1 is "0.1", never 0.1000000000000000055…), so arithmetic stays exact (basis points); more than four decimals,
+ * or outside 0..1, is a 400 (affiliates.service.ts rateText).
+ */
+const CommissionRate = Type.Union([
+  Type.String({ pattern: '^(0(\\.[0-9]{1,4})?|1(\\.0{1,4})?)$', maxLength: 6 }),
+  Type.Number({ minimum: 0, maximum: 1 })
+], {
+  description: 'The share of the order total paid as commission, from 0 to 1 with at most four decimals, as a decimal string or a ' +
+    'JSON number ("0.1" or 0.1 = 10 %, "0.0725" = 7.25 %); answered as a decimal string'
 })
 const Code = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', maxLength: 64, description: 'Letters, digits, `_` and `-`; unique in the store, matched without regard to case and stored upper-cased' })
 const Name = Type.String({ minLength: 1, maxLength: 200 })

@@ -12,7 +12,7 @@ import { isDuplicateKey } from '../../db.js'
 
 interface Deps { db: Knex, repo: AffiliatesRepository, events: EventLog, clock: Clock }
 
-interface AffiliateInput { customerId?: string | null, name?: string, code?: string, commissionRate?: string }
+interface AffiliateInput { customerId?: string | null, name?: string, code?: string, commissionRate?: string | number }
 
 /** What an order upsert hands over: the order's key, its stored total, currency and code (orders.service.ts). */
 export interface ReferredOrder { platform_order_id: string, total: number | string | null, currency: string | null, affiliate_code?: string | null }
@@ -49,8 +49,17 @@ export function presentReferral (row: ReferralRow) {
 }
 
 /** The pattern already held it to four decimals within 0..1. */
-function basisPoints (rate: string): number {
-  return Number(scaledDecimal(rate, 4))
+const RATE_TEXT = /^(0(\.[0-9]{1,4})?|1(\.0{1,4})?)$/
+
+/** A rate sent as a JSON number, as its shortest decimal text ("1e-7" and 0.12345 are refused, not rounded). */
+function rateText (rate: string | number): string {
+  const text = typeof rate === 'number' && Number.isFinite(rate) ? String(rate) : rate
+  if (typeof text !== 'string' || !RATE_TEXT.test(text)) throw new errors.InvalidRequest('commissionRate: must be from 0 to 1 with at most four decimals')
+  return text
+}
+
+function basisPoints (rate: string | number): number {
+  return Number(scaledDecimal(rateText(rate), 4))
 }
 
 /** The referral's commission from its total, its rate and the store's rates; the row's other fields stay. */
