@@ -3509,8 +3509,8 @@ export interface operations {
                 "application/json": {
                     /** @description Letters, digits, `_` and `-`; unique in the store, matched without regard to case and stored upper-cased */
                     code: string;
-                    /** @description The share of the order total paid as commission, a decimal string from "0" to "1" with at most four decimals ("0.1" = 10 %, "0.0725" = 7.25 %) */
-                    commissionRate: string;
+                    /** @description The share of the order total paid as commission, from 0 to 1 with at most four decimals, as a decimal string or a JSON number ("0.1" or 0.1 = 10 %, "0.0725" = 7.25 %); answered as a decimal string */
+                    commissionRate: string | number;
                     customerId?: string | null;
                     name: string;
                 };
@@ -4021,8 +4021,8 @@ export interface operations {
                 "application/json": {
                     /** @description Letters, digits, `_` and `-`; unique in the store, matched without regard to case and stored upper-cased */
                     code?: string;
-                    /** @description The share of the order total paid as commission, a decimal string from "0" to "1" with at most four decimals ("0.1" = 10 %, "0.0725" = 7.25 %) */
-                    commissionRate?: string;
+                    /** @description The share of the order total paid as commission, from 0 to 1 with at most four decimals, as a decimal string or a JSON number ("0.1" or 0.1 = 10 %, "0.0725" = 7.25 %); answered as a decimal string */
+                    commissionRate?: string | number;
                     customerId?: string | null;
                     name?: string;
                 };
@@ -4898,14 +4898,14 @@ export interface operations {
     list_analytics_reviews: {
         parameters: {
             query?: {
-                /** @description First day; default 29 days before `to` (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                /** @description First day; default 29 days before `to` (YYYY-MM-DD, or an ISO 8601 date-time, which stands for its UTC day; inclusive; 1970-01-01 to 9999-12-31) */
                 from?: string;
                 /** @description Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to */
                 interval?: "day" | "week" | "month";
                 /** @description A platformProductId */
                 productId?: string;
                 status?: "pending" | "published" | "rejected";
-                /** @description Last day; default today (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                /** @description Last day; default today (YYYY-MM-DD, or an ISO 8601 date-time, which stands for its UTC day; inclusive; 1970-01-01 to 9999-12-31) */
                 to?: string;
             };
             header?: {
@@ -5080,11 +5080,11 @@ export interface operations {
     list_analytics_storefront: {
         parameters: {
             query?: {
-                /** @description First day; default 29 days before `to` (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                /** @description First day; default 29 days before `to` (YYYY-MM-DD, or an ISO 8601 date-time, which stands for its UTC day; inclusive; 1970-01-01 to 9999-12-31) */
                 from?: string;
                 /** @description Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to */
                 interval?: "day" | "week" | "month";
-                /** @description Last day; default today (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31) */
+                /** @description Last day; default today (YYYY-MM-DD, or an ISO 8601 date-time, which stands for its UTC day; inclusive; 1970-01-01 to 9999-12-31) */
                 to?: string;
             };
             header?: {

@@ -4,7 +4,10 @@ import { REASON_CODES } from './reasons.js'
 
 /** The review statuses of decisions.md section 6 (not imported: reviews write the aggregates, so they import us). */
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('published'), Type.Literal('rejected')])
-const Day = (description: string) => Type.String({ format: 'date', maxLength: 10, description: `${description} (YYYY-MM-DD, UTC, inclusive; 1970-01-01 to 9999-12-31)` })
+/** A date or a full ISO 8601 date-time (integrators pass what they have); a date-time counts its UTC day. */
+const Day = (description: string) => Type.Union([Type.String({ format: 'date', maxLength: 10 }), Type.String({ format: 'date-time', maxLength: 35 })], {
+  description: `${description} (YYYY-MM-DD, or an ISO 8601 date-time, which stands for its UTC day; inclusive; 1970-01-01 to 9999-12-31)`
+})
 const Interval = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')], {
   default: 'day', description: 'Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to'
 })

@@ -13,8 +13,9 @@ export function dateOfDay (day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10)
 }
 
+/** The UTC day of a date (YYYY-MM-DD) or of an ISO 8601 date-time's instant; NaN for neither. */
 export function dayOfDate (date: string): number {
-  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS)
+  return Math.floor(Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date) / DAY_MS)
 }
 
 /** The first day of the period holding `day`. */
