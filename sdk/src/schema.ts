@@ -18700,8 +18700,8 @@ export interface operations {
                             id: string;
                             imported: number;
                             received: number;
-                            /** @enum {string} */
-                            status: "completed";
+                            /** @description `completed`: every item imported; `partial`: some refused (see `errors`); `failed`: none imported */
+                            status: "completed" | "partial" | "failed";
                             /** @enum {string} */
                             type: "reviews";
                         }[];
@@ -18903,8 +18903,8 @@ export interface operations {
                         id: string;
                         imported: number;
                         received: number;
-                        /** @enum {string} */
-                        status: "completed";
+                        /** @description `completed`: every item imported; `partial`: some refused (see `errors`); `failed`: none imported */
+                        status: "completed" | "partial" | "failed";
                         /** @enum {string} */
                         type: "reviews";
                     };
@@ -19101,8 +19101,8 @@ export interface operations {
                         id: string;
                         imported: number;
                         received: number;
-                        /** @enum {string} */
-                        status: "completed";
+                        /** @description `completed`: every item imported; `partial`: some refused (see `errors`); `failed`: none imported */
+                        status: "completed" | "partial" | "failed";
                         /** @enum {string} */
                         type: "reviews";
                     };

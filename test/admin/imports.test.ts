@@ -39,7 +39,7 @@ t.test('the list shows each import with its status, counts and date, newest firs
   const page = (await agent.get('/admin/imports')).body
   t.ok(page.indexOf(second.id) < page.indexOf(first.id), 'newest first')
   const row = page.split(`data-import-id="${second.id}"`)[1].split('</tr>')[0]
-  t.match(row, '<span class="badge completed">Completed</span>')
+  t.match(row, '<span class="badge partial">Partial</span>', 'one of two refused: partial')
   t.match(row, '<td data-label="Received">2</td>')
   t.match(row, '<td data-label="Imported">1</td>')
   t.match(row, '<td data-label="Refused">1</td>')

@@ -6,7 +6,7 @@ export interface ImportRow {
   org_id: string,
   store_env_id: string,
   type: 'reviews',
-  status: 'completed',
+  status: 'completed' | 'partial' | 'failed',
   received: number,
   imported: number,
   failed: number,

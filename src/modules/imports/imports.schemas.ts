@@ -16,7 +16,9 @@ export const ImportReviewItem = Type.Object({
 export const Import = Type.Object({
   id: Type.String(),
   type: Type.Literal('reviews'),
-  status: Type.Literal('completed'),
+  status: Type.Union([Type.Literal('completed'), Type.Literal('partial'), Type.Literal('failed')], {
+    description: '`completed`: every item imported; `partial`: some refused (see `errors`); `failed`: none imported'
+  }),
   received: Type.Integer(),
   imported: Type.Integer(),
   failed: Type.Integer({ description: 'Check this: items are independent, as in the bulk upserts' }),

@@ -30,6 +30,15 @@ function present (row: ImportRow) {
   }
 }
 
+/**
+ * What an import came to, at a glance: `completed` (every item imported), `partial` (some refused; see `errors`) or
+ * `failed` (items sent, none imported). An empty import is completed: nothing was refused.
+ */
+export function importStatus (received: number, imported: number): ImportRow['status'] {
+  if (imported === received) return 'completed'
+  return imported === 0 ? 'failed' : 'partial'
+}
+
 export function importsService ({ db, repo, reviews, events, clock }: Deps) {
   return {
     async list (storeId: string, query: PageQuery & { updatedSince?: string }) {
@@ -48,7 +57,7 @@ export function importsService ({ db, repo, reviews, events, clock }: Deps) {
         org_id: store.orgId,
         store_env_id: store.id,
         type: 'reviews',
-        status: 'completed',
+        status: importStatus(items.length, valid.length),
         received: items.length,
         imported: valid.length,
         failed: itemErrors.length,
