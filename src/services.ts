@@ -21,7 +21,7 @@ import { bootstrapService } from './modules/account/bootstrap.service.js'
 import { operatorService } from './modules/account/operator.service.js'
 import { apiKeysRepository } from './modules/api-keys/api-keys.repository.js'
 import { apiKeysService } from './modules/api-keys/api-keys.service.js'
-import { eventLog, eventsRepository } from './modules/events/events.repository.js'
+import { eventLog, eventsRepository, parseEventId, type NewEvent } from './modules/events/events.repository.js'
 import { eventsService } from './modules/events/events.service.js'
 import { productsRepository } from './modules/products/products.repository.js'
 import { productsService } from './modules/products/products.service.js'
@@ -222,7 +222,8 @@ export function buildServices (deps: ServiceDeps) {
     db, repo: repos.orders, products: repos.products, events, sender: mailSender, sequences: repos.emailSequences, reviewed: repos.reviews.hasOrderReview, clock
   })
   const imports = importsService({ db, repo: repos.imports, reviews: repos.reviews, events, clock })
-  const outboundWebhooks = outboundWebhooksService({ subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate })
+  const record = async (event: NewEvent) => { await db.transaction((trx) => events.append(trx, event)) }
+  const outboundWebhooks = outboundWebhooksService({ subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate, record })
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness, subscriptions })
@@ -275,7 +276,7 @@ export function buildServices (deps: ServiceDeps) {
   const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, onEngagement: recordEngagement })
   const analytics = analyticsService({ repo: repos.analytics, clock, fresh: freshness })
   const evidence = evidenceService({
-    repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth`, galleryPhotos: content.galleries.productPhotos
+    repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth`, galleryPhotos: content.galleries.productPhotos, record
   })
   const backups = backupsService({ db, repo: repos.backups, stores, events, audit, clock, dataDir: config.dataDir, storage, secretKey, log, reviewsChanged })
 

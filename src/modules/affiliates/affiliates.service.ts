@@ -190,7 +190,10 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
         await repo.saveSettings(store.id, store.orgId, usdRates, now, trx)
         const settled = (await repo.pendingIn(store.id, Object.keys(usdRates), trx)).map((row) => ({ ...priced(row, usdRates), updated_at: now }))
         for (const row of settled) await repo.updateReferral(row, trx)
-        await events.appendMany(trx, store.id, store.orgId, settled.map((row) => ({ type: 'affiliate.referral_updated', data: presentReferral(row) })))
+        await events.appendMany(trx, store.id, store.orgId, [
+          { type: 'affiliate_settings.updated', data: { usdRates, updatedAt: iso(now) } },
+          ...settled.map((row) => ({ type: 'affiliate.referral_updated', data: presentReferral(row) }))
+        ])
       })
       return { usdRates, updatedAt: iso(now) }
     },

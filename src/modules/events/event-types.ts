@@ -22,7 +22,8 @@ export const EVENT_TYPES = [
   'gallery.lead.created', 'gallery.lead.updated', 'faq.created', 'faq.updated', 'faq.deleted',
   'category.created', 'category.updated', 'category.deleted', 'web_page.created', 'web_page.updated', 'web_page.deleted',
   'placement.created', 'placement.updated', 'placement.deleted',
-  'product.deleted', 'order.deleted'
+  'product.deleted', 'order.deleted',
+  'outbound_webhook.created', 'outbound_webhook.deleted', 'affiliate_settings.updated', 'evidence_snapshot.created'
 ] as const
 export type EventType = typeof EVENT_TYPES[number]
 
@@ -55,7 +56,10 @@ const RESOURCE_OF_PREFIX: Record<string, Resource> = {
   faq: 'faqs',
   category: 'categories',
   web_page: 'web-pages',
-  placement: 'placements'
+  placement: 'placements',
+  outbound_webhook: 'outbound-webhooks',
+  affiliate_settings: 'affiliates',
+  evidence_snapshot: 'evidence'
 }
 
 /** The resource whose read scope an event needs (decisions.md section 9: `review.*` needs `reviews:read`). */

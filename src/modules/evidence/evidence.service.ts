@@ -15,7 +15,15 @@ export interface GalleryPhoto { id: string, url: string, caption: string | null,
  */
 export type GalleryPhotosSource = (storeId: string, platformProductId: string, limit: number) => Promise<GalleryPhoto[]>
 
-interface Deps { repo: EvidenceRepository, products: ProductsRepository, clock: Clock, issuer: string, galleryPhotos?: GalleryPhotosSource }
+interface Deps {
+  repo: EvidenceRepository
+  products: ProductsRepository
+  clock: Clock
+  issuer: string
+  galleryPhotos?: GalleryPhotosSource
+  /** Appends `evidence_snapshot.created` (decisions.md section 15: every change appends an event). */
+  record?: (event: { orgId: string, storeEnvId: string, type: string, data: Record<string, unknown> }) => Promise<void>
+}
 
 export const RECENT_REVIEWS = 10
 export const GALLERY_PHOTOS = 12
@@ -41,7 +49,7 @@ function reviewPhotos (rows: PublishedReview[], limit: number): GalleryPhoto[] {
   return photos.slice(0, limit)
 }
 
-export function evidenceService ({ repo, products, clock, issuer, galleryPhotos }: Deps) {
+export function evidenceService ({ repo, products, clock, issuer, galleryPhotos, record }: Deps) {
   async function evidence (storeId: string, productId: string) {
     const product = (await products.findByKeys(storeId, [productId])).get(productId)
     if (!product) throw new errors.NotFound('Product')
@@ -101,6 +109,7 @@ export function evidenceService ({ repo, products, clock, issuer, galleryPhotos 
         .setIssuedAt(Math.floor(now / 1000))
         .setJti(id)
         .sign(await importJWK(key, alg))
+      await record?.({ orgId: store.orgId, storeEnvId: store.id, type: 'evidence_snapshot.created', data: { id, platformProductId: productId, kid: key.kid!, alg, issuedAt: iso(now)! } })
       return { id, jws, kid: key.kid!, alg, issuer, jwksUri: `${issuer}/jwks`, issuedAt: iso(now)!, evidence: signed }
     }
   }
