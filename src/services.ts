@@ -223,7 +223,7 @@ export function buildServices (deps: ServiceDeps) {
   })
   const imports = importsService({ db, repo: repos.imports, reviews: repos.reviews, events, clock })
   const record = async (event: NewEvent) => { await db.transaction((trx) => events.append(trx, event)) }
-  const outboundWebhooks = outboundWebhooksService({ subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate, record })
+  const outboundWebhooks = outboundWebhooksService({ subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate })
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness, subscriptions })

@@ -6,7 +6,7 @@ import { actorOf, type Credential } from '../../types.js'
 import type { OutboxRepository } from '../../delivery/outbox.repository.js'
 import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../delivery/subscriptions.repository.js'
 import { newSubscription } from '../../delivery/subscriptions.js'
-import { eventId, type EventsRepository, type NewEvent } from '../events/events.repository.js'
+import { eventId, type EventsRepository } from '../events/events.repository.js'
 import { isEventType } from '../events/event-types.js'
 import { assertMayReadEvent, visibleEventTypes, type EventReader } from '../events/event-access.js'
 import { eventsService } from '../events/events.service.js'
@@ -18,8 +18,6 @@ interface Deps {
   clock: Clock
   secretKey: string
   allowPrivate: boolean
-  /** Appends the change's event (decisions.md section 15); the data never holds the signing secret. */
-  record?: (event: NewEvent) => Promise<void>
 }
 
 export interface CreateWebhookInput { url: string, events: string[], description?: string }
@@ -97,7 +95,7 @@ function authorizeEventList (creator: EventReader, events: string[]): string[] {
   return [...readable]
 }
 
-export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate, record }: Deps) {
+export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate }: Deps) {
   async function find (storeId: string, id: string): Promise<SubscriptionRow> {
     const row = await subscriptions.find(storeId, 'webhook', id)
     if (!row) throw new errors.NotFound('Outbound webhook')
@@ -114,7 +112,6 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
         kind: 'webhook', orgId: credential.orgId, storeId, url: input.url, events: eventTypes, description: input.description, createdBy: actorOf(credential), now: clock()
       }, secretKey, allowPrivate)
       await subscriptions.insert(row)
-      await record?.({ orgId: credential.orgId, storeEnvId: storeId, type: 'outbound_webhook.created', data: presentWebhook(row) })
       return { ...presentWebhook(row), secret }
     },
 
@@ -133,7 +130,6 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
     async retire (credential: Credential, storeId: string, id: string): Promise<void> {
       await find(storeId, id)
       await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], `Retired by ${actorOf(credential)}`, clock())
-      await record?.({ orgId: credential.orgId, storeEnvId: storeId, type: 'outbound_webhook.deleted', data: presentWebhook(await find(storeId, id)) })
     },
 
     async deliveries (storeId: string, id: string, query: PageQuery & { updatedSince?: string }) {
