@@ -1284,7 +1284,7 @@ export interface paths {
         put?: never;
         /**
          * Import up to 1,000 reviews with their original writtenAt
-         * @description Processed at once; each stored review appends `review.created`. A bad item is reported in `errors` with its index (`platformId` is its productId) and the rest are stored. More than 1,000 items: `batch_too_large`.
+         * @description Processed at once; each stored review appends `review.created`. A bad item is reported in `errors` with its index (`platformId` is its productId) and the rest are stored. More than 1,000 items: `batch_too_large`. The body may be up to 48 MB (413 `payload_too_large` above), enough for 1,000 items at every maxLength.
          */
         post: operations["create_import"];
         delete?: never;

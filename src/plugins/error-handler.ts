@@ -20,7 +20,37 @@ const PASS_THROUGH_FASTIFY = new Map<string, { status: number, code: string }>([
  * that status has another shape (health's 503) would otherwise fail to serialize and fastify would answer itself.
  */
 function answer (reply: FastifyReply, status: number, body: { message: string, code: string, errors?: unknown[] }) {
+  if (status === 413) readRestOfBody(reply)
   return reply.status(status).serializer(JSON.stringify).send(body)
+}
+
+/** How much of a refused body is still read after the 413, and for how long, before the connection is cut. */
+const LINGER_MAX_BYTES = 64 * 1024 * 1024
+const LINGER_MS = 30_000
+
+/**
+ * A 413 is sent before the body has all arrived. Closing the connection then (fastify asks for it) resets it while
+ * the client is still sending, and most clients report a broken pipe instead of the answer. So the rest of the
+ * body is read and dropped, up to a bound, and the connection stays usable, as nginx's lingering close does.
+ */
+function readRestOfBody (reply: FastifyReply) {
+  const raw = reply.request.raw
+  reply.removeHeader('connection')
+  if (raw.complete || raw.destroyed) return
+  let read = 0
+  const cut = () => {
+    clearTimeout(timer)
+    raw.socket?.destroy()
+  }
+  const timer = setTimeout(cut, LINGER_MS)
+  timer.unref()
+  raw.on('data', (chunk: Buffer) => {
+    read += chunk.length
+    if (read > LINGER_MAX_BYTES) cut()
+  })
+  raw.once('end', () => clearTimeout(timer))
+  raw.once('close', () => clearTimeout(timer))
+  raw.resume()
 }
 
 /** decisions.md section 3: `{ message, code }`, nothing else leaks (no stack, no SQL). */

@@ -5,6 +5,12 @@ import { BulkResult } from '../products/products.schemas.js'
 
 export const MAX_IMPORT_ITEMS = 1000
 
+/**
+ * The largest body `POST /imports` takes: 1,000 items with every text at its maxLength in 4-byte UTF-8 characters
+ * come to about 45 MB, so no import the schema accepts is refused for its size (other routes take 5 MB).
+ */
+export const IMPORT_BODY_LIMIT = 48 * 1024 * 1024
+
 /** One imported review: `writtenAt` is the original review date, and lists sort by it. */
 export const ImportReviewItem = Type.Object({
   ...ReviewInput,
@@ -31,7 +37,8 @@ export const createImport = {
   tags: ['imports'],
   summary: 'Import up to 1,000 reviews with their original writtenAt',
   description: 'Processed at once; each stored review appends `review.created`. A bad item is reported in `errors` with ' +
-    'its index (`platformId` is its productId) and the rest are stored. More than 1,000 items: `batch_too_large`.',
+    'its index (`platformId` is its productId) and the rest are stored. More than 1,000 items: `batch_too_large`. ' +
+    'The body may be up to 48 MB (413 `payload_too_large` above), enough for 1,000 items at every maxLength.',
   body: Type.Object({
     type: Type.Literal('reviews'),
     items: Type.Array(ImportReviewItem, { maxItems: MAX_IMPORT_ITEMS })
