@@ -21,7 +21,7 @@ import { bootstrapService } from './modules/account/bootstrap.service.js'
 import { operatorService } from './modules/account/operator.service.js'
 import { apiKeysRepository } from './modules/api-keys/api-keys.repository.js'
 import { apiKeysService } from './modules/api-keys/api-keys.service.js'
-import { eventLog, eventsRepository, parseEventId, type NewEvent } from './modules/events/events.repository.js'
+import { eventLog, eventsRepository, type NewEvent } from './modules/events/events.repository.js'
 import { eventsService } from './modules/events/events.service.js'
 import { productsRepository } from './modules/products/products.repository.js'
 import { productsService } from './modules/products/products.service.js'
@@ -223,7 +223,9 @@ export function buildServices (deps: ServiceDeps) {
   })
   const imports = importsService({ db, repo: repos.imports, reviews: repos.reviews, events, clock })
   const record = async (event: NewEvent) => { await db.transaction((trx) => events.append(trx, event)) }
-  const outboundWebhooks = outboundWebhooksService({ subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate })
+  const outboundWebhooks = outboundWebhooksService({
+    subscriptions, outbox, events: eventHistory, clock, secretKey, allowPrivate, transaction: (work) => db.transaction(work), appendEvent: events.append
+  })
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness, subscriptions })
@@ -298,7 +300,7 @@ export function buildServices (deps: ServiceDeps) {
     log
   })
 
-  const webhookOperations = webhookOperationsService({ subscriptions, outbox, audit, clock })
+  const webhookOperations = webhookOperationsService({ subscriptions, outbox, audit, clock, transaction: (work) => db.transaction(work), appendEvent: events.append })
   const deprecationNotices = deprecationNoticesJob({ db, mail: mailer, clock, publicUrl })
 
   // Kept event pages and polls (GET /events, connector triggers) are read again on every instance once an append

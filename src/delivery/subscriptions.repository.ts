@@ -32,8 +32,8 @@ export function matchesEvent (events: readonly string[], type: string): boolean 
 /** Tenant ids are explicit on every query that a caller can reach. */
 export function subscriptionsRepository (db: Knex) {
   return {
-    async insert (row: SubscriptionRow): Promise<void> {
-      await db('webhook_subscriptions').insert(row)
+    async insert (row: SubscriptionRow, trx: Knex = db): Promise<void> {
+      await trx('webhook_subscriptions').insert(row)
     },
 
     find (storeId: string, kind: SubscriptionKind, id: string): Promise<SubscriptionRow | undefined> {
@@ -66,8 +66,8 @@ export function subscriptionsRepository (db: Knex) {
     },
 
     /** A disabled subscription back to active, with its failure count cleared (re-enabled by a person). */
-    async enable (id: string, now: number): Promise<boolean> {
-      const changed = await db('webhook_subscriptions').where({ id, status: 'disabled' })
+    async enable (id: string, now: number, trx: Knex = db): Promise<boolean> {
+      const changed = await trx('webhook_subscriptions').where({ id, status: 'disabled' })
         .update({ status: 'active', status_reason: 'Enabled again', status_changed_at: now, consecutive_failures: 0 })
       return changed === 1
     },

@@ -12,6 +12,37 @@ async function setup () {
   return { app, api, logged }
 }
 
+t.test('creating and retiring an outbound webhook append outbound_webhook events without its signing secret', async (t) => {
+  const { api, logged } = await setup()
+  const created = await api('POST', '/outbound-webhooks', { url: 'https://hooks.example/receive', events: ['review.created'] })
+  t.equal(created.statusCode, 201, created.body)
+  const { id, secret } = created.json()
+  t.equal((await api('DELETE', `/outbound-webhooks/${id}`)).statusCode, 204)
+  t.match(await logged('outbound_webhook.created'), [{ id, url: 'https://hooks.example/receive', events: ['review.created'], status: 'active' }])
+  t.match(await logged('outbound_webhook.deleted'), [{ id, status: 'retired' }])
+  t.notOk(JSON.stringify([await logged('outbound_webhook.created'), await logged('outbound_webhook.deleted')]).includes(secret), 'no secret')
+})
+
+t.test('enabling a disabled outbound webhook appends outbound_webhook.updated with its new status', async (t) => {
+  const { app, api, logged } = await setup()
+  const { id } = (await api('POST', '/outbound-webhooks', { url: 'https://hooks.example/receive', events: ['review.created'] })).json()
+  await app.db('webhook_subscriptions').where({ id }).update({ status: 'disabled', status_reason: 'Disabled after 10 failed attempts' })
+  t.equal((await api('POST', `/outbound-webhooks/${id}/enable`)).statusCode, 200)
+  t.equal((await api('POST', `/outbound-webhooks/${id}/enable`)).statusCode, 200, 'enabling an active webhook changes nothing')
+  t.match(await logged('outbound_webhook.updated'), [{ id, status: 'active' }])
+  t.equal((await logged('outbound_webhook.updated')).length, 1)
+})
+
+t.test('a webhook subscribed to every type is sent later webhooks\' registrations, never its own', async (t) => {
+  const { app, api } = await setup()
+  const first = (await api('POST', '/outbound-webhooks', { url: 'https://hooks.example/first', events: ['*'] })).json()
+  const second = (await api('POST', '/outbound-webhooks', { url: 'https://hooks.example/second', events: ['*'] })).json()
+  const rows = await app.db('webhook_deliveries as d').join('events as e', 'e.id', 'd.event_id')
+    .whereIn('d.subscription_id', [first.id, second.id]).select('d.subscription_id', 'e.data')
+  const sent = rows.map((row: { subscription_id: string, data: string }) => [row.subscription_id, (JSON.parse(row.data) as { id: string }).id])
+  t.same(sent, [[first.id, second.id]])
+})
+
 t.test('PUT /affiliates/settings appends affiliate_settings.updated with the rates', async (t) => {
   const { api, logged } = await setup()
   t.equal((await api('PUT', '/affiliates/settings', { usdRates: { EUR: '1.08' } })).statusCode, 200)
@@ -28,7 +59,7 @@ t.test('POST /evidence/snapshots appends evidence_snapshot.created naming the sn
 
 t.test('the new event types are catalogued and need their resource\'s read scope', async (t) => {
   const { eventResource, isEventType } = await import('../../src/modules/events/event-types.js')
-  const expected = { 'affiliate_settings.updated': 'affiliates', 'evidence_snapshot.created': 'evidence' }
+  const expected = { 'outbound_webhook.created': 'outbound-webhooks', 'outbound_webhook.updated': 'outbound-webhooks', 'outbound_webhook.deleted': 'outbound-webhooks', 'affiliate_settings.updated': 'affiliates', 'evidence_snapshot.created': 'evidence' }
   for (const [type, resource] of Object.entries(expected)) {
     t.ok(isEventType(type), type)
     t.equal(eventResource(type), resource, type)

@@ -148,10 +148,11 @@ t.test('a 410 answer retires the webhook and nothing more is sent to it', async 
 t.test('a 410 answer cancels the webhook\'s deliveries still waiting, and only those', async (t) => {
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app)
+  const other = await receiver(t, () => 204)
+  // Registered first: a webhook is sent the registrations of those after it (outbound_webhook.created), not its own.
+  const kept = await createWebhook(app, tenant, other.url)
   const rx = await receiver(t, () => 410)
   const hook = await createWebhook(app, tenant, rx.url)
-  const other = await receiver(t, () => 204)
-  const kept = await createWebhook(app, tenant, other.url)
   for (let i = 0; i < 3; i++) await appendEvent(app, tenant)
   // One delivery a claim: the first answer (410) comes while the other two still wait in the outbox.
   await deliverUntil(testWorker(t, app, [tenant.storeId], { batchSize: 1 }), rx.received, 1)

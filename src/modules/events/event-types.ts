@@ -23,7 +23,7 @@ export const EVENT_TYPES = [
   'category.created', 'category.updated', 'category.deleted', 'web_page.created', 'web_page.updated', 'web_page.deleted',
   'placement.created', 'placement.updated', 'placement.deleted',
   'product.deleted', 'order.deleted',
-  'affiliate_settings.updated', 'evidence_snapshot.created'
+  'outbound_webhook.created', 'outbound_webhook.updated', 'outbound_webhook.deleted', 'affiliate_settings.updated', 'evidence_snapshot.created'
 ] as const
 export type EventType = typeof EVENT_TYPES[number]
 
@@ -57,6 +57,7 @@ const RESOURCE_OF_PREFIX: Record<string, Resource> = {
   category: 'categories',
   web_page: 'web-pages',
   placement: 'placements',
+  outbound_webhook: 'outbound-webhooks',
   affiliate_settings: 'affiliates',
   evidence_snapshot: 'evidence'
 }

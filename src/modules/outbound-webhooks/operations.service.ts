@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { toMs } from '../../lib/formats.js'
@@ -5,7 +6,7 @@ import { actorOf, type Credential } from '../../types.js'
 import type { OutboxRepository } from '../../delivery/outbox.repository.js'
 import { matchesEvent, type SubscriptionRow, type SubscriptionsRepository } from '../../delivery/subscriptions.repository.js'
 import type { AuditEntry } from '../audit/audit.repository.js'
-import { eventId } from '../events/events.repository.js'
+import { eventId, type NewEvent } from '../events/events.repository.js'
 import { isEventType } from '../events/event-types.js'
 import { presentWebhook } from './outbound-webhooks.service.js'
 
@@ -14,6 +15,9 @@ interface Deps {
   outbox: OutboxRepository
   audit: { record: (entry: AuditEntry) => Promise<void> }
   clock: Clock
+  transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>
+  /** Appends the change's event in the writer's transaction (decisions.md section 15). */
+  appendEvent: (trx: Knex.Transaction, event: NewEvent) => Promise<unknown>
 }
 
 /** A replay queues at most this many events; a wider outage is replayed in several ranges (docs/webhooks.md). */
@@ -26,7 +30,7 @@ export interface ReplayInput { since: string, until?: string, types?: string[] }
  * of stored events, re-enable a disabled webhook. Re-sent events keep their ids, so receivers de-duplicate; every
  * operation is in the organization's audit log.
  */
-export function webhookOperations ({ subscriptions, outbox, audit, clock }: Deps) {
+export function webhookOperations ({ subscriptions, outbox, audit, clock, transaction, appendEvent }: Deps) {
   async function live (storeId: string, id: string): Promise<SubscriptionRow> {
     const row = await subscriptions.find(storeId, 'webhook', id)
     if (!row) throw new errors.NotFound('Outbound webhook')
@@ -78,7 +82,12 @@ export function webhookOperations ({ subscriptions, outbox, audit, clock }: Deps
     async enable (credential: Credential, storeId: string, id: string, ip: string | null) {
       const row = await live(storeId, id)
       if (row.status === 'disabled') {
-        await subscriptions.enable(row.id, clock())
+        const now = clock()
+        await transaction(async (trx) => {
+          if (!await subscriptions.enable(row.id, now, trx)) return
+          const enabled = { ...row, status: 'active' as const, status_reason: 'Enabled again', status_changed_at: now, consecutive_failures: 0 }
+          await appendEvent(trx, { orgId: row.org_id, storeEnvId: storeId, type: 'outbound_webhook.updated', data: presentWebhook(enabled) })
+        })
         await record(credential, 'outbound_webhook.enabled', row, ip, { reason: row.status_reason })
       }
       return presentWebhook((await subscriptions.find(storeId, 'webhook', id))!)

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import { parseDateTime } from '../../lib/formats.js'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
@@ -6,7 +7,7 @@ import { actorOf, type Credential } from '../../types.js'
 import type { OutboxRepository } from '../../delivery/outbox.repository.js'
 import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../delivery/subscriptions.repository.js'
 import { newSubscription } from '../../delivery/subscriptions.js'
-import { eventId, type EventsRepository } from '../events/events.repository.js'
+import { eventId, type EventsRepository, type NewEvent } from '../events/events.repository.js'
 import { isEventType } from '../events/event-types.js'
 import { assertMayReadEvent, visibleEventTypes, type EventReader } from '../events/event-access.js'
 import { eventsService } from '../events/events.service.js'
@@ -18,6 +19,10 @@ interface Deps {
   clock: Clock
   secretKey: string
   allowPrivate: boolean
+  /** Runs `work` in one database transaction, in which the change and its event (decisions.md section 15) commit. */
+  transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>
+  /** Appends an event in the writer's transaction; the data never holds the signing secret. */
+  appendEvent: (trx: Knex.Transaction, event: NewEvent) => Promise<unknown>
 }
 
 export interface CreateWebhookInput { url: string, events: string[], description?: string }
@@ -95,7 +100,7 @@ function authorizeEventList (creator: EventReader, events: string[]): string[] {
   return [...readable]
 }
 
-export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate }: Deps) {
+export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate, transaction, appendEvent }: Deps) {
   async function find (storeId: string, id: string): Promise<SubscriptionRow> {
     const row = await subscriptions.find(storeId, 'webhook', id)
     if (!row) throw new errors.NotFound('Outbound webhook')
@@ -111,7 +116,12 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
       const { row, secret } = await newSubscription({
         kind: 'webhook', orgId: credential.orgId, storeId, url: input.url, events: eventTypes, description: input.description, createdBy: actorOf(credential), now: clock()
       }, secretKey, allowPrivate)
-      await subscriptions.insert(row)
+      await transaction(async (trx) => {
+        // The event first: the outbox fans it out to the store's webhooks as it is appended, and a webhook is not
+        // sent the news of its own registration.
+        await appendEvent(trx, { orgId: credential.orgId, storeEnvId: storeId, type: 'outbound_webhook.created', data: presentWebhook(row) })
+        await subscriptions.insert(row, trx)
+      })
       return { ...presentWebhook(row), secret }
     },
 
@@ -128,8 +138,15 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
     },
 
     async retire (credential: Credential, storeId: string, id: string): Promise<void> {
-      await find(storeId, id)
-      await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], `Retired by ${actorOf(credential)}`, clock())
+      const row = await find(storeId, id)
+      const reason = `Retired by ${actorOf(credential)}`
+      const now = clock()
+      await transaction(async (trx) => {
+        // Retired first, so that the webhook is not sent its own retirement; retiring it twice appends nothing.
+        if (!await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], reason, now, trx)) return
+        const retired = { ...row, status: 'retired' as const, status_reason: reason, status_changed_at: now }
+        await appendEvent(trx, { orgId: credential.orgId, storeEnvId: storeId, type: 'outbound_webhook.deleted', data: presentWebhook(retired) })
+      })
     },
 
     async deliveries (storeId: string, id: string, query: PageQuery & { updatedSince?: string }) {
