@@ -37,7 +37,7 @@ import { uploadsService } from './modules/uploads/uploads.service.js'
 import { localDiskStorage } from './modules/uploads/storage.js'
 import { abandonedUploads } from './modules/uploads/abandoned.js'
 import { videosService } from './modules/uploads/videos.service.js'
-import { outboundWebhooksService } from './modules/outbound-webhooks/outbound-webhooks.service.js'
+import { announceWorkerChange, outboundWebhooksService } from './modules/outbound-webhooks/outbound-webhooks.service.js'
 import { hooksService } from './modules/connectors/hooks/hooks.service.js'
 import { triggersRepository } from './modules/connectors/triggers/triggers.repository.js'
 import { triggersService } from './modules/connectors/triggers/triggers.service.js'
@@ -148,7 +148,7 @@ export function buildServices (deps: ServiceDeps) {
   const events = eventLog(clock)
   const eventHistory = eventsRepository(db)
   const subscriptions = subscriptionsRepository(db)
-  const outbox = outboxRepository(db, subscriptions)
+  const outbox = outboxRepository(db, subscriptions, announceWorkerChange((trx, event) => events.append(trx, event)))
   const grants = grantsRepository(db)
   const clients = oauthClients(db, clock)
   const repos = {

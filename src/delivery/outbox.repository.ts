@@ -39,8 +39,14 @@ function retryOnDeadlock (db: Knex, work: (trx: Knex.Transaction) => Promise<voi
   return withDeadlockRetry(() => db.transaction(work))
 }
 
+/**
+ * Told, inside the worker's transaction, of a subscription whose status the worker changed (disabled after its last
+ * retry, ended by a 410), so that the change appends its event as a person's would (modules/outbound-webhooks).
+ */
+export type StatusChangeListener = (trx: Knex.Transaction, subscriptionId: string) => Promise<void>
+
 /** The durable outbox (decisions.md section 8): rows are written with the event, claimed with a lease, completed once. */
-export function outboxRepository (db: Knex, subscriptions: SubscriptionsRepository) {
+export function outboxRepository (db: Knex, subscriptions: SubscriptionsRepository, onStatusChange: StatusChangeListener = async () => {}) {
   const table = () => db('webhook_deliveries')
 
   function attemptRow (a: AttemptRecord, outcome: 'succeeded' | 'retrying' | 'failed', nextRetryAt: number | null) {
@@ -177,7 +183,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         if (!await finish(trx, a, changes)) return
         await recordAttempt(trx, a, nextAt === null ? 'failed' : 'retrying', nextAt)
         await trx('webhook_subscriptions').where({ id: a.delivery.subscription_id }).increment('consecutive_failures', 1)
-        if (nextAt === null) await subscriptions.setStatus(a.delivery.subscription_id, 'disabled', ['active'], disableReason, a.now, trx)
+        if (nextAt === null && await subscriptions.setStatus(a.delivery.subscription_id, 'disabled', ['active'], disableReason, a.now, trx)) {
+          await onStatusChange(trx, a.delivery.subscription_id)
+        }
       })
     },
 
@@ -186,7 +194,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
       await retryOnDeadlock(db, async (trx) => {
         if (!await finish(trx, a, { status: 'failed', completed_at: a.now })) return
         await recordAttempt(trx, a, 'failed', null)
-        await subscriptions.setStatus(a.delivery.subscription_id, endAs, ['active', 'disabled'], reason, a.now, trx)
+        if (await subscriptions.setStatus(a.delivery.subscription_id, endAs, ['active', 'disabled'], reason, a.now, trx)) {
+          await onStatusChange(trx, a.delivery.subscription_id)
+        }
         // Found first, then changed by id: an UPDATE through the (subscription_id, id) index would lock every
         // delivery of the subscription's history it reads, and other workers' claims would wait on them.
         const pending = await trx('webhook_deliveries').where({ subscription_id: a.delivery.subscription_id, status: 'pending' }).whereNull('claim_token').pluck('id')

@@ -42,6 +42,19 @@ export interface AttemptRow {
   at: number
 }
 
+/**
+ * The event of a webhook whose status the delivery worker changed: disabled after its last retry
+ * (`outbound_webhook.updated`) or retired by a 410 (`outbound_webhook.deleted`). Connector hooks have none.
+ */
+export function announceWorkerChange (appendEvent: Deps['appendEvent']) {
+  return async (trx: Knex.Transaction, subscriptionId: string): Promise<void> => {
+    const row = await trx<SubscriptionRow>('webhook_subscriptions').where({ id: subscriptionId }).first()
+    if (!row || row.kind !== 'webhook') return
+    const type = row.status === 'disabled' ? 'outbound_webhook.updated' : 'outbound_webhook.deleted'
+    await appendEvent(trx, { orgId: row.org_id, storeEnvId: row.store_env_id, type, data: presentWebhook(row) })
+  }
+}
+
 export function presentWebhook (row: SubscriptionRow) {
   return {
     id: row.id,
