@@ -4,7 +4,7 @@ import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { base62 } from '../../src/lib/ids.js'
 import { makeTenant, type Tenant } from '../factories.js'
-import { build, call } from '../helper.js'
+import { build, call, manualClock } from '../helper.js'
 
 /** Appends an event the way a domain write does: in its own transaction. */
 export async function appendEvent (app: FastifyInstance, tenant: Pick<Tenant, 'orgId' | 'storeId'>, type = 'loyalty.birthday_reward', data: Record<string, unknown> = {}) {
@@ -89,4 +89,23 @@ export async function twoInstancesWithWebhook (t: Test, respond?: Parameters<typ
   const rx = await receiver(t, respond)
   await createWebhook(app, tenant, rx.url)
   return { app, second, tenant, rx }
+}
+
+/**
+ * A webhook whose receiver always answers 500, with one event for it, run through every retry: 30 hours a step, so
+ * about three days of retries pass in twelve runs of the worker, after which the webhook is disabled.
+ */
+export async function failedForThreeDays (t: Test) {
+  const clock = manualClock()
+  const app = await build(t, { clock })
+  const tenant = await makeTenant(app)
+  const rx = await receiver(t, () => 500)
+  const hook = await createWebhook(app, tenant, rx.url)
+  await appendEvent(app, tenant)
+  const worker = testWorker(t, app, [tenant.storeId])
+  for (let i = 0; i < 12; i++) {
+    await worker.runOnce()
+    clock.advance(30 * 3_600_000)
+  }
+  return { app, tenant, rx, hook, worker }
 }

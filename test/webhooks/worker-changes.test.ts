@@ -1,22 +1,12 @@
 import t from 'tap'
 import { build, eventsOf, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
-import { appendEvent, createWebhook, deliverUntil, receiver, testWorker } from './support.js'
+import { appendEvent, createWebhook, deliverUntil, failedForThreeDays, receiver, testWorker } from './support.js'
 
 /** A webhook's status changed by the delivery worker appends its event, as a change through the API does. */
 
 t.test('a webhook the worker disables after its last retry appends outbound_webhook.updated, without its secret', async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock })
-  const tenant = await makeTenant(app)
-  const rx = await receiver(t, () => 500)
-  const hook = await createWebhook(app, tenant, rx.url)
-  await appendEvent(app, tenant)
-  const worker = testWorker(t, app, [tenant.storeId])
-  for (let i = 0; i < 12; i++) {
-    await worker.runOnce()
-    clock.advance(30 * 3_600_000)
-  }
+  const { app, tenant, hook } = await failedForThreeDays(t)
   const changes = await eventsOf(app, tenant.storeId, 'outbound_webhook.updated')
   t.match(changes.map((e) => e.data), [{ id: hook.id, status: 'disabled', statusReason: /after 10 failed attempts/ }])
   t.notOk(changes[0].raw.includes(hook.secret), 'no secret')
