@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { isMysql } from '../db.js'
 import { countAndPage } from '../lib/pagination.js'
 
 /**
@@ -66,6 +67,12 @@ export function subscriptionsRepository (db: Knex) {
     },
 
     /** A disabled subscription back to active, with its failure count cleared (re-enabled by a person). */
+    /** Whether the subscription is disabled, holding its row until the transaction ends (MySQL; SQLite has one writer). */
+    async lockDisabled (id: string, trx: Knex.Transaction): Promise<boolean> {
+      const query = trx('webhook_subscriptions').where({ id, status: 'disabled' }).first('id')
+      return Boolean(await (isMysql(trx) ? query.forUpdate() : query))
+    },
+
     async enable (id: string, now: number, trx: Knex = db): Promise<boolean> {
       const changed = await trx('webhook_subscriptions').where({ id, status: 'disabled' })
         .update({ status: 'active', status_reason: 'Enabled again', status_changed_at: now, consecutive_failures: 0 })

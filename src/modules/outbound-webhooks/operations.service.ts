@@ -84,9 +84,12 @@ export function webhookOperations ({ subscriptions, outbox, audit, clock, transa
       if (row.status === 'disabled') {
         const now = clock()
         await transaction(async (trx) => {
-          if (!await subscriptions.enable(row.id, now, trx)) return
+          if (!await subscriptions.lockDisabled(row.id, trx)) return
+          // The event while the webhook is still disabled: the outbox fans it out to the store's active webhooks as it
+          // is appended, and a webhook is not sent the news of its own change.
           const enabled = { ...row, status: 'active' as const, status_reason: 'Enabled again', status_changed_at: now, consecutive_failures: 0 }
           await appendEvent(trx, { orgId: row.org_id, storeEnvId: storeId, type: 'outbound_webhook.updated', data: presentWebhook(enabled) })
+          await subscriptions.enable(row.id, now, trx)
         })
         await record(credential, 'outbound_webhook.enabled', row, ip, { reason: row.status_reason })
       }
