@@ -22,7 +22,8 @@ const PASS_THROUGH_FASTIFY = new Map<string, { status: number, code: string }>([
  */
 function answer (reply: FastifyReply, status: number, body: { message: string, code: string, errors?: unknown[] }) {
   if (status === 413) readRestOfBody(reply)
-  return reply.status(status).serializer(JSON.stringify).send(body)
+  // With a serializer of its own, fastify leaves the type to the caller: without it a client cannot tell JSON.
+  return reply.status(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body)
 }
 
 /** How much of a refused body is still read after the 413, and for how long, before the connection is cut. */

@@ -111,3 +111,18 @@ t.test('a request that arrives while the server shuts down gets 503 service_unav
   t.equal(res.status, 503)
   t.same(res.body, { message: res.body.message, code: 'service_unavailable' })
 })
+
+t.test('every error answer says it is JSON: not found, unauthenticated, invalid and too large', async (t) => {
+  const app = await sharedApp()
+  const answers = [
+    await app.inject({ method: 'GET', url: '/v1/nope' }),
+    await app.inject({ method: 'GET', url: '/v1/reviews' }),
+    await app.inject({ method: 'POST', url: '/v1/products', headers: { 'content-type': 'application/json' }, payload: '{"' }),
+    await app.inject({ method: 'POST', url: '/v1/products', headers: { 'content-type': 'application/json' }, payload: `"${'x'.repeat(6 * 1024 * 1024)}"` })
+  ]
+  t.same(answers.map((res) => res.statusCode), [404, 401, 400, 413])
+  for (const res of answers) {
+    t.equal(res.headers['content-type'], 'application/json; charset=utf-8', `${res.statusCode}`)
+    t.type(res.json().code, 'string')
+  }
+})
