@@ -112,15 +112,20 @@ export function bulkBodyValidator (field: string) {
   }
 }
 
+const LOCK_RACE_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT'])
+
+/** A transaction rolled back whole because another held what it needed: sending it again is the cure. */
+export function lostLockRace (err: unknown): boolean {
+  return LOCK_RACE_CODES.has((err as { code?: string } | null)?.code ?? '')
+}
+
 /** Deadlocks between concurrent batches over the same keys are retried; each attempt is a whole transaction. */
 export async function withDeadlockRetry<T> (work: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work()
     } catch (err) {
-      const code = (err as { code?: string }).code
-      const retryable = code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY'
-      if (!retryable || attempt >= attempts) throw err
+      if (!lostLockRace(err) || attempt >= attempts) throw err
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20))
     }
   }

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { apiCode } from '../errors.js'
+import { lostLockRace } from '../lib/bulk.js'
 import { problemsOf, type ValidationIssue } from './validation-messages.js'
 
 const PASS_THROUGH_FASTIFY = new Map<string, { status: number, code: string }>([
@@ -136,12 +137,6 @@ export function clientErrorHandler (err: NodeJS.ErrnoException, socket: Duplex):
 }
 
 const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'PROTOCOL_CONNECTION_LOST', 'EPIPE', 'ER_CON_COUNT_ERROR'])
-
-const LOCK_RACE_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT'])
-
-function lostLockRace (err: { code?: string }): boolean {
-  return LOCK_RACE_CODES.has(err.code ?? '')
-}
 
 export function isDatabaseDown (err: { code?: string, name?: string }): boolean {
   return DOWN_CODES.has(err.code ?? '') || err.name === 'KnexTimeoutError'
