@@ -31,10 +31,12 @@ t.test('after a key rotation new tokens use the new key and tokens signed with t
 
 t.test('expired provider rows are removed by the cleanup', async (t) => {
   const app = await build(t)
-  const now = app.clock()
+  // Long before any other test's clock, so this cleanup removes no row another test (same database) still needs;
+  // the live row outlasts refresh.test.ts's cleanup, which runs at 2000-01-02.
+  const now = Date.parse('1990-01-01T00:00:00Z') + Math.floor(Math.random() * 1e6)
   await app.db('oidc_models').insert([
     { model: 'Session', id_hash: `expired-${now}`.padEnd(64, '0').slice(0, 64), payload: '{}', expires_at: now - 1000 },
-    { model: 'Session', id_hash: `live-${now}`.padEnd(64, '0').slice(0, 64), payload: '{}', expires_at: now + 60_000 }
+    { model: 'Session', id_hash: `live-${now}`.padEnd(64, '0').slice(0, 64), payload: '{}', expires_at: Date.parse('2200-01-01T00:00:00Z') }
   ])
   await removeExpiredModels(app.db, now)
   const left = await app.db('oidc_models').whereIn('id_hash', [`expired-${now}`.padEnd(64, '0').slice(0, 64), `live-${now}`.padEnd(64, '0').slice(0, 64)]).pluck('id_hash')
