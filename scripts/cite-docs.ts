@@ -282,7 +282,18 @@ const MARK = '\uE000'
 const WIDTH = 120
 
 /** A line of a comment paragraph: ` * text` inside a block comment, or a whole-line `// text`. */
-const PROSE = /^(\s*(?:\*|\/\/) )(?![-|@`]|\d+\.|\s)(.*\S)$/
+const PROSE = /^(\s*(?:\*|\/\/) )(?![-|@]|```|\d+\.|\s)(.*\S)$/
+
+/** Words to wrap, an inline code span (`GET /features`) kept whole. */
+function wordsOf (text: string): string[] {
+  const words: string[] = []
+  for (const word of text.split(' ')) {
+    const last = words.length - 1
+    if (last >= 0 && (words[last].split('`').length - 1) % 2 === 1) words[last] += ' ' + word
+    else words.push(word)
+  }
+  return words
+}
 
 function wrap (words: string[], prefix: string): string[] {
   const lines: string[] = []
@@ -296,7 +307,7 @@ function wrap (words: string[], prefix: string): string[] {
 
 /**
  * Re-wraps the paragraphs a longer citation pushed past the width: the prose lines around it with the same prefix,
- * up to a blank comment line, a list item, a table or code. A one-line `/** … *\/` too long becomes three lines.
+ * up to a blank comment line, a list item, a table or code. A one-line block comment too long becomes several lines.
  */
 function rewrapped (text: string): string {
   const lines = text.split('\n')
@@ -305,9 +316,9 @@ function rewrapped (text: string): string {
     const line = lines[i]
     if (!line.includes(MARK) || line.replaceAll(MARK, '').length <= WIDTH) { out.push(line); continue }
     const plain = line.replaceAll(MARK, '')
-    const single = /^(\s*)\/\*\* (.*) \*\/$/.exec(plain)
+    const single = /^(\s*)(\/\*\*?) (.*) \*\/$/.exec(plain)
     if (single) {
-      out.push(`${single[1]}/**`, ...wrap(single[2].split(' '), `${single[1]} * `), `${single[1]} */`)
+      out.push(`${single[1]}${single[2]}`, ...wrap(wordsOf(single[3]), `${single[1]} * `), `${single[1]} */`)
       continue
     }
     const at = PROSE.exec(plain)
@@ -318,7 +329,7 @@ function rewrapped (text: string): string {
     let end = i + 1
     while (end < lines.length && PROSE.exec(lines[end].replaceAll(MARK, ''))?.[1] === at[1] && !lines[end].includes('*/')) end++
     const paragraph = [...out.splice(start), ...lines.slice(i, end)].map((l) => PROSE.exec(l.replaceAll(MARK, ''))![2])
-    out.push(...wrap(paragraph.join(' ').split(' '), at[1]))
+    out.push(...wrap(wordsOf(paragraph.join(' ')), at[1]))
     i = end - 1
   }
   return out.join('\n').replaceAll(MARK, '')
