@@ -11,8 +11,8 @@ export const GUARDED = {
   'src/plugins/tenancy.ts': ['test/auth/store-header.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts', 'test/auth/instances.test.ts',
     'test/features/features.test.ts', 'test/partners/partners.test.ts'],
   'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts'],
-  'src/delivery/sign.ts': ['test/webhooks/delivery.test.ts', 'test/webhooks/outbound-webhooks.test.ts'],
-  'src/delivery/outcome.ts': ['test/webhooks/delivery.test.ts', 'test/connectors/hooks.test.ts'],
+  'src/modules/delivery/sign.ts': ['test/webhooks/delivery.test.ts', 'test/webhooks/outbound-webhooks.test.ts'],
+  'src/modules/delivery/outcome.ts': ['test/webhooks/delivery.test.ts', 'test/connectors/hooks.test.ts'],
   'src/modules/events/event-access.ts': ['test/webhooks/event-visibility.test.ts', 'test/events/events.test.ts', 'test/events/event-access.test.ts'],
   'src/modules/affiliates/commission.ts': ['test/affiliates/affiliates.test.ts'],
   'oauth/consent.service.ts': ['test/oauth/consent-choices.test.ts', 'test/oauth/client-ownership.test.ts']

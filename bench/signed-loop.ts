@@ -5,7 +5,7 @@
  * each stamped with x-sent-at for the receivers to time, and prints {"sent"}.
  */
 import { Agent, request } from 'undici'
-import { signatureHeaders } from '../src/delivery/sign.js'
+import { signatureHeaders } from '../src/modules/delivery/sign.js'
 
 const urls = JSON.parse(process.env.URLS!) as string[]
 const COUNT = Number(process.env.COUNT)

@@ -14,7 +14,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { spawn, spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
-import { newSubscription } from '../src/delivery/subscriptions.js'
+import { newSubscription } from '../src/modules/delivery/subscriptions.js'
 import { record } from './lib.js'
 import { benchService, nodeFlagsOf, ROOT, startProcess } from './wrk.js'
 

@@ -4,7 +4,7 @@
  *   WEBHOOK_SECRET=whsec_… node --import tsx examples/webhook-receiver.ts
  */
 import { createServer } from 'node:http'
-import { verifySignature } from '../src/delivery/verify.js'
+import { verifySignature } from '../src/modules/delivery/verify.js'
 
 const secret = process.env.WEBHOOK_SECRET
 if (!secret) throw new Error('Set WEBHOOK_SECRET to the whsec_ secret shown when the webhook was created')

@@ -3,7 +3,7 @@ import { errors as oidcErrors, type Adapter, type AdapterPayload } from 'oidc-pr
 import { sha256 } from '../src/lib/secrets.js'
 import type { Clock } from '../src/lib/clock.js'
 import { marker, type Freshness } from '../src/lib/freshness.js'
-import type { RefreshTokenRow } from '../src/modules/connectors/connections/grants.repository.js'
+import type { RefreshTokenRow } from '../src/modules/connectors/index.js'
 
 /**
  * oidc-provider's Adapter contract on knex (MySQL and SQLite): one table keyed by model name + id.

@@ -2,11 +2,9 @@ import type { Knex } from 'knex'
 import type Provider from 'oidc-provider'
 import type { Clock } from '../src/lib/clock.js'
 import { isValidScope, PERSON_ROLES, roleRank, ROLES, type Role } from '../src/lib/permissions.js'
-import type { PeopleRepository } from '../src/modules/account/people.repository.js'
-import type { StoresRepository } from '../src/modules/account/stores.repository.js'
-import type { AuditRepository } from '../src/modules/audit/audit.repository.js'
-import type { GrantsRepository } from '../src/modules/connectors/connections/grants.repository.js'
-import type { OauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
+import type { PeopleRepository, StoresRepository } from '../src/modules/account/index.js'
+import type { AuditRepository } from '../src/modules/audit/index.js'
+import type { GrantsRepository, OauthClients } from '../src/modules/connectors/index.js'
 
 export interface ConsentChoice { org: string, stores: string[], role: string }
 export type ClientRegistrar = NonNullable<Awaited<ReturnType<OauthClients['registrar']>>>

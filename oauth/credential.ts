@@ -2,7 +2,7 @@ import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jo
 import type { Clock } from '../src/lib/clock.js'
 import { marker } from '../src/lib/freshness.js'
 import type { Credential, CredentialClaim } from '../src/types.js'
-import { entitles, type GrantsRepository } from '../src/modules/connectors/connections/grants.repository.js'
+import { entitles, type GrantsRepository } from '../src/modules/connectors/index.js'
 import { ACCESS_TOKEN_ALGS, publicJwks } from './keys.js'
 
 const TOUCH_EVERY_MS = 60_000

@@ -1,7 +1,8 @@
 /**
  * `npm run lint` runs this after eslint and `madge --circular` (which finds cycles between files): no cycle between
  * the folders of src/ and oauth/ (CONVENTIONS.md: dependencies point one way), a layering rule madge does not
- * express. `--graph` prints the folder-level edges.
+ * express, and no import of another module's internals (a module's index.ts is its public face).
+ * `--graph` prints the folder-level edges.
  */
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -76,10 +77,35 @@ function cycles (graph: Map<string, Set<string>>): string[][] {
   return found
 }
 
-/** Files directly in src/ (errors, config, app, services, …) sit at different levels, so each is its own node. */
+/**
+ * Files directly in src/ (errors, config, app, services, …) sit at different levels, so each is its own node. A
+ * module (src/modules/<name>/ with its sub-folders) is one node: how it lays out its own files is its own affair.
+ */
 function folderOf (file: string): string {
   const folder = relative(root, dirname(file))
+  const module = moduleOf(file)
+  if (module) return `src/modules/${module}`
   return folder === 'src' ? relative(root, file) : folder
+}
+
+function moduleOf (file: string): string | null {
+  return /^src\/modules\/([^/]+)\//.exec(relative(root, file))?.[1] ?? null
+}
+
+/** An import of another module's file other than its index.ts, from the program (tests may reach inside). */
+function internalImports (graph: Map<string, Set<string>>): string[] {
+  const found: string[] = []
+  for (const [file, targets] of graph) {
+    if (!/^(src|oauth)\//.test(relative(root, file))) continue
+    for (const target of targets) {
+      const module = moduleOf(target)
+      if (!module || module === moduleOf(file)) continue
+      if (relative(root, target) !== `src/modules/${module}/index.ts`) {
+        found.push(`${relative(root, file)} imports ${relative(root, target)}: import it from src/modules/${module}/index.ts`)
+      }
+    }
+  }
+  return found
 }
 
 function folderGraph (graph: Map<string, Set<string>>): Map<string, Set<string>> {
@@ -104,7 +130,8 @@ if (process.argv.includes('--graph')) {
   for (const [from, targets] of [...folders].sort()) if (targets.size) console.log(`${from} -> ${[...targets].sort().join(', ')}`)
 }
 const problems = [
-  ...cycles(folders).map((c) => `folder cycle: ${c.join(' <-> ')}`)
+  ...cycles(folders).map((c) => `folder cycle: ${c.join(' <-> ')}`),
+  ...internalImports(graph)
 ]
 for (const problem of problems) console.error(problem)
 if (problems.length) process.exit(1)

@@ -33,10 +33,8 @@ import reviews from './modules/reviews/index.js'
 import imports from './modules/imports/index.js'
 import uploads from './modules/uploads/index.js'
 import eventLog from './modules/events/index.js'
-import outboundWebhooks from './modules/outbound-webhooks/index.js'
-import connectorHooks from './modules/connectors/hooks/index.js'
-import connectorConnections from './modules/connectors/connections/index.js'
-import connectorTriggers from './modules/connectors/triggers/index.js'
+import { connectorHooks, outboundWebhooks } from './modules/delivery/index.js'
+import { connectorConnections, connectorTriggers } from './modules/connectors/index.js'
 import oauth from '../oauth/index.js'
 import admin from './modules/admin/index.js'
 import mcp from './modules/mcp/index.js'
@@ -65,7 +63,7 @@ import categories from './modules/categories/index.js'
 import webPages from './modules/web-pages/index.js'
 import placements from './modules/placements/index.js'
 import storefrontReads, { widget } from './modules/storefront/index.js'
-import webhooks from './modules/webhooks/index.js'
+import platformSync from './modules/platform-sync/index.js'
 import changelog from './modules/changelog/index.js'
 
 export interface AppDeps {
@@ -204,7 +202,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(placements, { prefix: '/v1' })
   await app.register(storefrontReads, { prefix: '/v1' })
   await app.register(widget)
-  await app.register(webhooks, { prefix: '/v1' })
+  await app.register(platformSync, { prefix: '/v1' })
   await app.register(changelog)
 
   if (config.workers) runJobsWith(app, services)

@@ -2,7 +2,7 @@ import t from 'tap'
 import { build, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { appendEvent, createWebhook, receiver } from './support.js'
-import { DEFAULT_WORKER_OPTIONS } from '../../src/delivery/worker.js'
+import { DEFAULT_WORKER_OPTIONS } from '../../src/modules/delivery/worker.js'
 
 t.test('with config.workers the app delivers by itself soon after the write commits, and stops on close', async (t) => {
   // A clock years back: this app's unrestricted worker finds only its own deliveries due, never other test files'.

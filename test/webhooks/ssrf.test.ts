@@ -1,8 +1,8 @@
 import t from 'tap'
 import { build, call, manualClock } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
-import { isPrivateAddress } from '../../src/delivery/url-guard.js'
-import { newSubscription } from '../../src/delivery/subscriptions.js'
+import { isPrivateAddress } from '../../src/modules/delivery/url-guard.js'
+import { newSubscription } from '../../src/modules/delivery/subscriptions.js'
 import { appendEvent, receiver, testWorker } from './support.js'
 
 t.test('private, loopback and link-local addresses are classified as private', async (t) => {

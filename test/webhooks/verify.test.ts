@@ -1,6 +1,6 @@
 import t from 'tap'
 import { createHmac } from 'node:crypto'
-import { verifySignature } from '../../src/delivery/verify.js'
+import { verifySignature } from '../../src/modules/delivery/verify.js'
 
 const secret = 'whsec_testsecrettestsecrettestsecret12'
 const body = '{"id":"evt_1","type":"review.created","data":{}}'

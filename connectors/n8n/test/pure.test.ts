@@ -1,5 +1,5 @@
 import t from 'tap'
-import { signatureHeaders } from '../../../src/delivery/sign.js'
+import { signatureHeaders } from '../../../src/modules/delivery/sign.js'
 import { verifyDelivery, TOLERANCE_SECONDS, newItems, nextSeen, apiError, retryAfterMs, workflow } from './package.js'
 
 const body = JSON.stringify({ id: 'evt_7', type: 'review.created', reviewId: 'rev_1' })

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { normalizeOrigins, OriginError } from '../../lib/origins.js'
-import type { AuditRepository } from '../audit/audit.repository.js'
+import type { AuditRepository } from '../audit/index.js'
 import type { StoreEnv } from '../../types.js'
 import type { StoresRepository } from './stores.repository.js'
 import { marker, type Freshness } from '../../lib/freshness.js'

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import type { CategoriesService, CategoryInput } from '../categories/categories.service.js'
-import { bodies } from '../categories/categories.schemas.js'
+import { type CategoriesService, type CategoryInput, bodies } from '../categories/index.js'
 import { apiBodyCheck } from './api-schema.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
-import type { FaqsService } from '../faqs/faqs.service.js'
-import type { WebPagesService } from '../web-pages/web-pages.service.js'
-import type { PlacementsService, PlacementInput } from '../placements/placements.service.js'
+import type { FaqsService } from '../faqs/index.js'
+import type { WebPagesService } from '../web-pages/index.js'
+import type { PlacementsService, PlacementInput } from '../placements/index.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errors } from '../../errors.js'
 import { roleAllows, roleRank, type Access, type Resource, type Role } from '../../lib/permissions.js'
-import { lesserRole, type PartnersService } from '../partners/partners.service.js'
-import type { Credential } from '../../types.js'
-import type { Person, PeopleRepository } from '../account/people.repository.js'
-import type { StoreEnv } from '../../types.js'
+import { lesserRole, type PartnersService } from '../partners/index.js'
+import type { Credential, StoreEnv } from '../../types.js'
+import type { Person, PeopleRepository } from '../account/index.js'
 import { takeFlash } from './flash.js'
 import { helpers } from './helpers.js'
 

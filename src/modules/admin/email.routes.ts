@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
-import { TEMPLATE_KEYS, isTemplateKey } from '../email/templates.js'
+import { TEMPLATE_KEYS, isTemplateKey } from '../email/index.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'

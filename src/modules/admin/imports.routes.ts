@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
-import type { ImportsService } from '../imports/imports.service.js'
-import { MAX_IMPORT_ITEMS } from '../imports/imports.schemas.js'
+import { type ImportsService, MAX_IMPORT_ITEMS } from '../imports/index.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 

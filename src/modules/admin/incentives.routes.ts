@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { errors } from '../../errors.js'
-import { createIncentive, updateIncentive } from '../review-incentives/review-incentives.schemas.js'
+import { createIncentive, updateIncentive } from '../review-incentives/index.js'
 import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
@@ -71,7 +71,7 @@ function codesFromText (text: string): string[] {
  * service) and add codes to a coupon incentive's pool, one per line.
  */
 export const incentivesRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
-  const service = services.incentives
+  const service = services.reviewIncentives
 
   async function listPage (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'review-incentives', 'read')

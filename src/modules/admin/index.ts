@@ -34,6 +34,9 @@ import { categoriesRoutes } from './categories.routes.js'
 import { importsRoutes } from './imports.routes.js'
 import { platformWebhooksRoutes } from './platform-webhooks.routes.js'
 
+export { invitationsRepository } from './invitations.repository.js'
+export { invitationsService } from './invitations.service.js'
+
 const here = dirname(fileURLToPath(import.meta.url))
 
 /** No inline script or style, no framing, no referrer (pages carry one-time secrets), nothing cached. */
@@ -65,8 +68,8 @@ export default async function admin (app: FastifyInstance) {
     grants,
     clients,
     connections,
-    webhooks: outboundWebhooks,
-    keys: apiKeys,
+    outboundWebhooks,
+    apiKeys,
     account,
     invitations,
     features,
@@ -75,7 +78,7 @@ export default async function admin (app: FastifyInstance) {
     support,
     customers,
     loyalty,
-    incentives: reviewIncentives,
+    reviewIncentives,
     affiliates,
     partners,
     ...emailServicesOf(app),
@@ -149,7 +152,7 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(contentRoutes, { services: { faqs: app.services.faqs, webPages: app.services.webPages, placements: app.services.placements } })
     await signedIn.register(categoriesRoutes, { services: { categories: app.services.categories } })
     await signedIn.register(importsRoutes, { services: { imports: app.services.imports } })
-    await signedIn.register(platformWebhooksRoutes, { services: { webhooks: app.services.webhooks } })
+    await signedIn.register(platformWebhooksRoutes, { services: { platformSync: app.services.platformSync } })
   })
 }
 

@@ -6,9 +6,9 @@ import { sha256 } from '../../lib/secrets.js'
 import type { PasswordHasher } from '../../lib/passwords.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import { actorOf, type Credential } from '../../types.js'
-import type { AuditRepository } from '../audit/audit.repository.js'
+import type { AuditRepository } from '../audit/index.js'
 import { marker, type Freshness } from '../../lib/freshness.js'
-import type { Person, PeopleRepository } from '../account/people.repository.js'
+import type { Person, PeopleRepository } from '../account/index.js'
 import type { InvitationRow, InvitationsRepository } from './invitations.repository.js'
 
 const INVITATION_TTL_MS = 7 * 86_400_000

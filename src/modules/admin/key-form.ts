@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js'
 import { KEY_ROLES, RESOURCES, roleRank, type Role } from '../../lib/permissions.js'
-import type { CreateKeyInput } from '../api-keys/api-keys.service.js'
+import type { CreateKeyInput } from '../api-keys/index.js'
 
 /** service-api.md section 2, rule 3: exactly these three choices; a Viewer key is not offered the third. */
 export const KEY_MODES = [

@@ -25,7 +25,7 @@ export const keysRoutes: FastifyPluginAsync<{ services: AdminServices }> = async
 
   app.get<{ Querystring: Static<typeof PageQuery> }>('/keys', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'api-keys', 'read')
-    const keys = await services.keys.list(ctx.org.id, { page: request.query.page ?? 1, limit: 50 })
+    const keys = await services.apiKeys.list(ctx.org.id, { page: request.query.page ?? 1, limit: 50 })
     return render(request, reply, 'keys', { title: 'API keys', keys, guidance: KEY_GUIDANCE })
   })
 
@@ -37,7 +37,7 @@ export const keysRoutes: FastifyPluginAsync<{ services: AdminServices }> = async
   app.post<{ Body: KeyFormBody }>('/keys', { schema: { body: KeyBody } }, async (request, reply) => {
     const ctx = requireAccess(request, 'api-keys', 'write')
     try {
-      const key = await services.keys.create(ctx.actor, keyInputFromForm(request.body), request.ip)
+      const key = await services.apiKeys.create(ctx.actor, keyInputFromForm(request.body), request.ip)
       setFlash(reply, { secret: { label: key.name, value: key.secret } })
       return redirect(reply, `/admin/keys/${key.id}/created`)
     } catch (err) {
@@ -48,13 +48,13 @@ export const keysRoutes: FastifyPluginAsync<{ services: AdminServices }> = async
 
   app.get<{ Params: Static<typeof IdParams> }>('/keys/:id/created', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'api-keys', 'read')
-    const key = await services.keys.get(ctx.org.id, request.params.id)
+    const key = await services.apiKeys.get(ctx.org.id, request.params.id)
     return render(request, reply, 'key-created', { title: 'API key created', key })
   })
 
   app.get<{ Params: Static<typeof IdParams> }>('/keys/:id/revoke', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'api-keys', 'write')
-    const key = await services.keys.get(ctx.org.id, request.params.id)
+    const key = await services.apiKeys.get(ctx.org.id, request.params.id)
     return render(request, reply, 'confirm', {
       title: 'Revoke API key',
       question: `Revoke the key “${key.name}” (${key.prefix}…)?`,
@@ -67,7 +67,7 @@ export const keysRoutes: FastifyPluginAsync<{ services: AdminServices }> = async
 
   app.post<{ Params: Static<typeof IdParams> }>('/keys/:id/revoke', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'api-keys', 'write')
-    const key = await services.keys.revoke(ctx.actor, request.params.id, request.ip)
+    const key = await services.apiKeys.revoke(ctx.actor, request.params.id, request.ip)
     setFlash(reply, { notice: `The key “${key.name}” is revoked.` })
     return redirect(reply, '/admin/keys')
   })

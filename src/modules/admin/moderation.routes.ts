@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { toPage } from '../../lib/pagination.js'
-import type { ReviewsRepository, ReviewRow } from '../reviews/reviews.repository.js'
-import { presentReview, type ReviewsService } from '../reviews/reviews.service.js'
-import type { GalleriesService } from '../galleries/galleries.service.js'
+import { type ReviewsRepository, type ReviewRow, presentReview, type ReviewsService } from '../reviews/index.js'
+import type { GalleriesService } from '../galleries/index.js'
 import { currentStore, can, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
-import type { WebhooksService } from '../webhooks/webhooks.service.js'
-import { PLATFORMS, type Platform } from '../webhooks/platform-signatures.js'
-import { setPlatformSecret } from '../webhooks/webhooks.schemas.js'
+import { type PlatformSyncService, PLATFORMS, type Platform, setPlatformSecret } from '../platform-sync/index.js'
 import { apiBodyCheck } from './api-schema.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 
-export interface PlatformWebhookServices { webhooks: WebhooksService }
+export interface PlatformWebhookServices { platformSync: PlatformSyncService }
 
 const PlatformParams = Type.Object({ platform: Type.String({ maxLength: 20 }) })
 /** Generous bound: a secret the API refuses (under 8 or over 500 characters) is explained on the form. */
@@ -41,7 +39,7 @@ function platformOf (name: string): Platform {
  * back, not even after a refusal.
  */
 export const platformWebhooksRoutes: FastifyPluginAsync<{ services: PlatformWebhookServices }> = async (app, { services }) => {
-  const service = services.webhooks
+  const service = services.platformSync
 
   async function page (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'webhooks', 'read')

@@ -1,39 +1,33 @@
-import type { AccountService } from '../account/account.service.js'
-import type { PeopleRepository } from '../account/people.repository.js'
-import type { ApiKeysService } from '../api-keys/api-keys.service.js'
+import type { AccountService, PeopleRepository } from '../account/index.js'
+import type { ApiKeysService } from '../api-keys/index.js'
 import type { InvitationsService } from './invitations.service.js'
-import type { OutboundWebhooksService } from '../outbound-webhooks/outbound-webhooks.service.js'
-import type { ConnectionsService } from '../connectors/connections/connections.service.js'
-import type { GrantsRepository } from '../connectors/connections/grants.repository.js'
-import type { OauthClients } from '../connectors/connections/oauth-clients.repository.js'
-import type { FeaturesService } from '../features/features.service.js'
-import type { BillingService } from '../billing/billing.service.js'
-import type { OrgsService } from '../orgs/orgs.service.js'
-import type { SupportService } from '../support/support.service.js'
-import type { CustomersService } from '../customers/customers.service.js'
-import type { LoyaltyService } from '../loyalty/loyalty.service.js'
-import type { ReviewIncentivesService } from '../review-incentives/review-incentives.service.js'
-import type { AffiliatesService } from '../affiliates/affiliates.service.js'
-import type { PartnersService } from '../partners/partners.service.js'
-import type { EmailService } from '../email/email.service.js'
-import type { EmailBrandingService } from '../email-branding/email-branding.service.js'
-import type { EmailSuppressionsService } from '../email-suppressions/email-suppressions.service.js'
-import type { EmailSequencesService } from '../email-sequences/email-sequences.service.js'
-import type { EmailProvidersService } from '../email/providers.service.js'
-import type { EmailSettingsService } from '../email/settings.service.js'
-import type { SendingDomainService } from '../sending-domain/sending-domain.service.js'
-import type { AnalyticsService } from '../analytics/analytics.service.js'
-import type { EvidenceService } from '../evidence/evidence.service.js'
-import type { BackupsService } from '../backups/backups.service.js'
-import type { WebhookOperations } from '../outbound-webhooks/operations.service.js'
+import type { EmailProvidersService, OutboundWebhooksService, WebhookOperations } from '../delivery/index.js'
+import type { ConnectionsService, GrantsRepository, OauthClients } from '../connectors/index.js'
+import type { FeaturesService } from '../features/index.js'
+import type { BillingService } from '../billing/index.js'
+import type { OrgsService } from '../orgs/index.js'
+import type { SupportService } from '../support/index.js'
+import type { CustomersService } from '../customers/index.js'
+import type { LoyaltyService } from '../loyalty/index.js'
+import type { ReviewIncentivesService } from '../review-incentives/index.js'
+import type { AffiliatesService } from '../affiliates/index.js'
+import type { PartnersService } from '../partners/index.js'
+import type { EmailService, EmailSettingsService } from '../email/index.js'
+import type { EmailBrandingService } from '../email-branding/index.js'
+import type { EmailSuppressionsService } from '../email-suppressions/index.js'
+import type { EmailSequencesService } from '../email-sequences/index.js'
+import type { SendingDomainService } from '../sending-domain/index.js'
+import type { AnalyticsService } from '../analytics/index.js'
+import type { EvidenceService } from '../evidence/index.js'
+import type { BackupsService } from '../backups/index.js'
 
-/** The services the admin pages call: the API's own, so both follow one set of rules. */
+/** The services the admin pages call: the API's own, under the same names, so both follow one set of rules. */
 export interface AdminServices {
   people: PeopleRepository
-  keys: ApiKeysService
+  apiKeys: ApiKeysService
   account: AccountService
   invitations: InvitationsService
-  webhooks: OutboundWebhooksService
+  outboundWebhooks: OutboundWebhooksService
   connections: ConnectionsService
   grants: GrantsRepository
   clients: OauthClients
@@ -43,7 +37,7 @@ export interface AdminServices {
   support: SupportService
   customers: CustomersService
   loyalty: LoyaltyService
-  incentives: ReviewIncentivesService
+  reviewIncentives: ReviewIncentivesService
   affiliates: AffiliatesService
   partners: PartnersService
   email: EmailService

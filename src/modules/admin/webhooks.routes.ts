@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
 import { planRefusal } from '../../features.js'
-import { EVENT_TYPES } from '../events/event-types.js'
+import { EVENT_TYPES } from '../events/index.js'
 import { type AdminContext, currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
@@ -31,7 +31,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], query: Static<typeof ListQuery>, extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'outbound-webhooks', 'read')
     const store = currentStore(ctx)
-    const webhooks = await services.webhooks.list(store.id, { page: query.page ?? 1, limit: 50, status: query.status })
+    const webhooks = await services.outboundWebhooks.list(store.id, { page: query.page ?? 1, limit: 50, status: query.status })
     const planOk = !planRefusal(store.plan, await services.features.overrides(store.id), { feature: 'outbound-webhooks' })
     return render(request, reply, 'webhooks', {
       title: 'Webhooks', store, webhooks, retired: query.status === 'retired', planOk, canWrite: can(ctx, 'outbound-webhooks', 'write'), eventTypes: EVENT_TYPES, values: { events: ['*'] }, ...extra
@@ -47,7 +47,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
     try {
       if (events.length === 0) throw new errors.InvalidRequest('Choose the events to send, or all events')
       const description = request.body.description?.trim() || undefined
-      const webhook = await services.webhooks.create(ctx.actor, store.id, { url: request.body.url.trim(), events, description })
+      const webhook = await services.outboundWebhooks.create(ctx.actor, store.id, { url: request.body.url.trim(), events, description })
       setFlash(reply, { once: { title: 'Webhook registered', label: `Signing secret for ${webhook.url}:`, value: webhook.secret } })
       return redirect(reply, '/admin/webhooks')
     } catch (err) {
@@ -59,7 +59,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
   app.get<{ Params: Static<typeof IdParams> }>('/webhooks/:id/retire', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
     // Retiring needs no plan, as through the API: a store that moved to the free plan can still stop its webhooks.
-    const webhook = await services.webhooks.get(currentStore(ctx).id, request.params.id)
+    const webhook = await services.outboundWebhooks.get(currentStore(ctx).id, request.params.id)
     return render(request, reply, 'confirm', {
       title: 'Retire webhook',
       question: `Retire the webhook to ${webhook.url}?`,
@@ -72,7 +72,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
 
   app.post<{ Params: Static<typeof IdParams> }>('/webhooks/:id/retire', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
-    await services.webhooks.retire(ctx.actor, currentStore(ctx).id, request.params.id)
+    await services.outboundWebhooks.retire(ctx.actor, currentStore(ctx).id, request.params.id)
     setFlash(reply, { notice: 'The webhook is retired.' })
     return redirect(reply, '/admin/webhooks')
   })
@@ -80,8 +80,8 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
   app.get<{ Params: Static<typeof IdParams>, Querystring: Static<typeof ListQuery> }>('/webhooks/:id/deliveries', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'read')
     const store = currentStore(ctx)
-    const webhook = await services.webhooks.get(store.id, request.params.id)
-    const attempts = await services.webhooks.deliveries(store.id, webhook.id, { page: request.query.page ?? 1, limit: 50 })
+    const webhook = await services.outboundWebhooks.get(store.id, request.params.id)
+    const attempts = await services.outboundWebhooks.deliveries(store.id, webhook.id, { page: request.query.page ?? 1, limit: 50 })
     return render(request, reply, 'webhook-deliveries', { title: 'Webhook deliveries', webhook, attempts, canWrite: can(ctx, 'outbound-webhooks', 'write') })
   })
 

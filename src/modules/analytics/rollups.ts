@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { lockEventLog } from '../events/events.repository.js'
+import { lockEventLog } from '../events/index.js'
 import { DAY_MS, periodStart } from './periods.js'
 import { reasonCode } from './reasons.js'
 

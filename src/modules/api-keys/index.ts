@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { apiKeysRoutes } from './api-keys.routes.js'
 
+export { apiKeysRepository } from './api-keys.repository.js'
+export { apiKeysService, type ApiKeysService, type CreateKeyInput } from './api-keys.service.js'
+
 /** API keys: creation, listing, revocation, and the `svc_` credential resolver of the auth pipeline. */
 export default async function apiKeys (app: FastifyInstance) {
   const service = app.services.apiKeys

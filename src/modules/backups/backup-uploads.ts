@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { errors } from '../../errors.js'
-import { uploadKey, type BlobStorage } from '../uploads/storage.js'
+import { uploadKey, type BlobStorage } from '../uploads/index.js'
 import type { FileEnd, Line, Manifest } from './backup-file.js'
 
 /**

@@ -4,11 +4,10 @@ import { isDuplicateKey } from '../../db.js'
 import { newId } from '../../lib/ids.js'
 import { decrypt } from '../../lib/secrets.js'
 import type { StoreEnv } from '../../types.js'
-import { rebuildStore } from '../analytics/rollups.js'
-import type { BlobStorage } from '../uploads/storage.js'
+import { rebuildStore } from '../analytics/index.js'
+import { type BlobStorage, uploadsRepository } from '../uploads/index.js'
 import { FORMAT, readBackup, VERSION, type Header, type Line } from './backup-file.js'
 import { restoreUpload } from './backup-uploads.js'
-import { uploadsRepository } from '../uploads/uploads.repository.js'
 import { EXPORTED_TABLES, refsOf, STORE, TENANT_COLUMNS, type ExportedTable, type Ref } from './tables.js'
 
 const SPECS = new Map(EXPORTED_TABLES.map((spec) => [spec.table, spec]))

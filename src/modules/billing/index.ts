@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { billingRoutes } from './billing.routes.js'
 
+export { type BillingProvider, CURRENCY, embeddedProvider, PLAN_PRICES } from './billing.provider.js'
+export { billingRepository } from './billing.repository.js'
+export { billingService, type BillingService } from './billing.service.js'
+
 /** The store's subscription, plan changes through the billing provider, and invoices (decisions.md section 15). */
 export default async function billing (app: FastifyInstance) {
   await app.register(billingRoutes, { service: app.services.billing })

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { crudRoutes } from '../content/routes.js'
+import { crudRoutes } from '../content/index.js'
 import type { CategoriesService } from './categories.service.js'
 import { schemas } from './categories.schemas.js'
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors } from '../../schemas.js'
-import { createAndPatch, crudSchemas, Id, Nullable, Stamps } from '../content/schemas.js'
+import { createAndPatch, crudSchemas, Id, Nullable, Stamps } from '../content/index.js'
 
 /** decisions.md section 15: `{ name, slug, parentId? }`, a tree (a parent may not be the category or below it). */
 const fields = {

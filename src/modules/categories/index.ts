@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { categoriesRoutes } from './categories.routes.js'
 
+export { categoriesRepository } from './categories.repository.js'
+export { bodies } from './categories.schemas.js'
+export { categoriesService, type CategoriesService, type CategoryInput } from './categories.service.js'
+
 /** The store's category tree; products list theirs in `categoryIds` (decisions.md section 15). */
 export default async function categories (app: FastifyInstance) {
   await app.register(categoriesRoutes, { service: app.services.categories })

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { Clock } from '../../lib/clock.js'
 import type { MailTransport } from '../../lib/mail.js'
-import { LEGACY_SIGNATURE_SUNSET, versioningUrl } from '../../delivery/sign.js'
+import { LEGACY_SIGNATURE_SUNSET, versioningUrl } from '../delivery/index.js'
 
 /** The deprecated surface this service can see in use: deliveries carrying the body-only signature header. */
 export const LEGACY_SIGNATURE_SURFACE = 'webhook.legacy_signature'

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { versioningUrl } from '../../delivery/sign.js'
+import { versioningUrl } from '../delivery/index.js'
 import { changelogJson, changelogSource, versioningPage } from './changelog.source.js'
 import * as schemas from './changelog.schemas.js'
+
+export { changelogSource } from './changelog.source.js'
+export { deprecationNotices } from './deprecation-notices.js'
 
 /**
  * Versioning (service-api.md section 9): the page the deprecation `Link` of legacy-signed deliveries points at, its

@@ -4,7 +4,7 @@ import { isDuplicateKey } from '../../db.js'
 import { changedColumns, type ContentRow, type contentTable, type SinceQuery } from '../../lib/content.js'
 import { withDeadlockRetry } from '../../lib/bulk.js'
 import type { Clock } from '../../lib/clock.js'
-import type { EventLog } from '../events/events.repository.js'
+import type { EventLog } from '../events/index.js'
 import type { StoreEnv } from '../../types.js'
 
 interface Deps<R extends ContentRow, P> {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors, DateTime, IdParams, PageQuery, Paged } from '../../schemas.js'
-import { BulkResult } from '../products/products.schemas.js'
+import { BulkResult } from '../products/index.js'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 

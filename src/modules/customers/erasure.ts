@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
-import type { EventLog } from '../events/events.repository.js'
+import type { EventLog } from '../events/index.js'
 import type { StoreEnv } from '../../types.js'
 import { emailKey } from './customers.repository.js'
-import { trackOrders } from '../analytics/rollups.js'
+import { trackOrders } from '../analytics/index.js'
 import { equalsIgnoringCase } from '../../db.js'
 
 /** What an erasure step gets: the customer and the address they had (null when they had none). */

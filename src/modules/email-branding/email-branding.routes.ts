@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { EmailService } from '../email/email.service.js'
+import type { EmailService } from '../email/index.js'
 import type { EmailBrandingService } from './email-branding.service.js'
 import * as schemas from './email-branding.schemas.js'
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors, DateTime } from '../../schemas.js'
-import { TemplateKey } from '../email/email.schemas.js'
+import { TemplateKeyField } from '../email/index.js'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
@@ -35,7 +35,7 @@ export const putBranding = {
 export const previewBranding = {
   tags: ['email-branding'],
   summary: 'A template rendered as the HTML a customer would get, with sample values',
-  querystring: Type.Object({ templateKey: TemplateKey }),
+  querystring: Type.Object({ templateKey: TemplateKeyField }),
   produces: ['text/html'],
   response: { 200: Type.String({ description: 'The HTML part of the mail' }), ...authErrors }
 }

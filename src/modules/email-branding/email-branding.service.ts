@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
 import { iso, type Clock } from '../../lib/clock.js'
-import type { EventLog } from '../events/events.repository.js'
+import type { EventLog } from '../events/index.js'
 import type { StoreEnv } from '../../types.js'
-import type { UploadsService } from '../uploads/uploads.service.js'
-import type { Branding } from '../email/layout.js'
+import type { UploadsService } from '../uploads/index.js'
+import type { Branding } from '../email/index.js'
 import type { BrandingRow, EmailBrandingRepository } from './email-branding.repository.js'
 
 interface Deps { db: Knex, repo: EmailBrandingRepository, uploads: UploadsService, events: EventLog, clock: Clock }

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { emailSequencesRoutes } from './email-sequences.routes.js'
 
+export { emailSequencesRepository, type EmailSequencesRepository, type Step } from './email-sequences.repository.js'
+export { createSequence, MAX_DELAY_HOURS } from './email-sequences.schemas.js'
+export { emailSequencesService, type EmailSequencesService } from './email-sequences.service.js'
+
 /** The steps a store's review requests follow (decisions.md section 15 "Email"). */
 export default async function emailSequences (app: FastifyInstance) {
   await app.register(emailSequencesRoutes, { service: app.services.emailSequences })

@@ -3,7 +3,7 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { toMs } from '../../lib/formats.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
-import type { EventLog } from '../events/events.repository.js'
+import type { EventLog } from '../events/index.js'
 import type { StoreEnv } from '../../types.js'
 import { normalEmail, type EmailSuppressionsRepository, type SuppressionReason, type SuppressionRow } from './email-suppressions.repository.js'
 

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { emailSuppressionsRoutes } from './email-suppressions.routes.js'
 
+export { emailSuppressionsRepository, type EmailSuppressionsRepository, normalEmail } from './email-suppressions.repository.js'
+export { Email } from './email-suppressions.schemas.js'
+export { emailSuppressionsService, type EmailSuppressionsService } from './email-suppressions.service.js'
+
 /** The addresses a store's mail never goes to (decisions.md section 15 "Email"). */
 export default async function emailSuppressions (app: FastifyInstance) {
   await app.register(emailSuppressionsRoutes, { service: app.services.emailSuppressions })

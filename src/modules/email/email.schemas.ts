@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors, DateTime, ErrorBody, PageQuery, Paged } from '../../schemas.js'
-import { Email } from '../email-suppressions/email-suppressions.schemas.js'
+import { Email } from '../email-suppressions/index.js'
 import { BODY_MAX, SUBJECT_MAX } from './templates.js'
 
-export const TemplateKey = Type.Union([Type.Literal('review_request'), Type.Literal('review_reminder'), Type.Literal('loyalty_birthday'), Type.Literal('loyalty_referral'), Type.Literal('review_incentive')], {
+export const TemplateKeyField = Type.Union([Type.Literal('review_request'), Type.Literal('review_reminder'), Type.Literal('loyalty_birthday'), Type.Literal('loyalty_referral'), Type.Literal('review_incentive')], {
   description: 'Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), ' +
     '`loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` ' +
     '(the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out.'
@@ -36,7 +36,7 @@ export const listMessages = {
 }
 
 const Template = Type.Object({
-  key: TemplateKey,
+  key: TemplateKeyField,
   subject: Type.String(),
   body: Type.String({ description: 'Plain text; blank lines make paragraphs in the HTML part' }),
   variables: Type.Array(Type.String(), { description: 'The placeholders this template may use, as `{{name}}`' }),
@@ -44,7 +44,7 @@ const Template = Type.Object({
   updatedAt: Type.Union([DateTime, Type.Null()])
 })
 
-const KeyParams = Type.Object({ key: TemplateKey })
+const KeyParams = Type.Object({ key: TemplateKeyField })
 
 export const getTemplate = {
   tags: ['email'],
@@ -87,7 +87,7 @@ export const sendTest = {
   tags: ['email'],
   summary: 'Send a template with sample values to an address, through the same path as real mail',
   description: 'The suppression list applies and the mail is logged with kind `test`.',
-  body: Type.Object({ templateKey: TemplateKey, to: Email }, { additionalProperties: false, examples: [{ templateKey: 'review_request', to: 'owner@shop.example' }] }),
+  body: Type.Object({ templateKey: TemplateKeyField, to: Email }, { additionalProperties: false, examples: [{ templateKey: 'review_request', to: 'owner@shop.example' }] }),
   response: { 200: Outcome, ...authErrors }
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { iso, type Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
-import type { EventLog } from '../events/events.repository.js'
+import type { EventLog } from '../events/index.js'
 import type { EmailSettingsRow, RewardMailsRepository } from './reward-mails.repository.js'
 
 interface Deps { db: Knex, repo: RewardMailsRepository, events: EventLog, clock: Clock }

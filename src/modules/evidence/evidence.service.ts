@@ -3,7 +3,7 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import type { StoreEnv } from '../../types.js'
-import type { ProductsRepository } from '../products/products.repository.js'
+import type { ProductsRepository } from '../products/index.js'
 import type { EvidenceRepository, PublishedReview } from './evidence.repository.js'
 import { productJsonLd } from './jsonld.js'
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors } from '../../schemas.js'
-import { createAndPatch, crudSchemas, Id, Nullable, ProductRef, PublishStatus, Stamps } from '../content/schemas.js'
+import { createAndPatch, crudSchemas, Id, Nullable, ProductRef, PublishStatus, Stamps } from '../content/index.js'
 
 /** decisions.md section 15: `{ question, answer, productId?, categoryId?, status: draft|published, position }`. */
 const fields = {

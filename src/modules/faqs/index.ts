@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { faqsRoutes } from './faqs.routes.js'
 
+export { faqsRepository } from './faqs.repository.js'
+export { faqsService, type FaqsService } from './faqs.service.js'
+
 /** FAQs shown by the storefront widget, per product or store-wide (decisions.md section 15). */
 export default async function faqs (app: FastifyInstance) {
   await app.register(faqsRoutes, { service: app.services.faqs })

@@ -4,8 +4,8 @@ import { entitlementsOf, FEATURE_KEYS, isFeature, planRefusal, REQUEST_WINDOWS, 
 import { marker, type Freshness } from '../../lib/freshness.js'
 import { MAX_LIMIT } from '../../lib/pagination.js'
 import type { StoreEnv } from '../../types.js'
-import type { StoresRepository } from '../account/stores.repository.js'
-import { MAX_BATCH } from '../products/products.service.js'
+import type { StoresRepository } from '../account/index.js'
+import { MAX_BATCH } from '../products/index.js'
 import type { FeaturesRepository } from './features.repository.js'
 
 interface Deps { repo: FeaturesRepository, stores: StoresRepository, clock: Clock, fresh: Freshness }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors, ErrorBody, IdParams, PageQuery, Paged } from '../../schemas.js'
-import { createAndPatch, crudSchemas, Nullable, ProductRef, PublishStatus, SinceQuery, Stamps } from '../content/schemas.js'
+import { createAndPatch, crudSchemas, Nullable, ProductRef, PublishStatus, SinceQuery, Stamps } from '../content/index.js'
 
 export const PhotoStatus = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../schemas.js'
-import { ReviewInput, Status } from '../reviews/reviews.schemas.js'
-import { BulkResult } from '../products/products.schemas.js'
+import { ReviewInput, Status } from '../reviews/index.js'
+import { BulkResult } from '../products/index.js'
 
 export const MAX_IMPORT_ITEMS = 1000
 

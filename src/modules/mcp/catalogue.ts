@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Catalogue, McpResource } from './server.js'
 import { toolsFor, type RestOperation } from './tools.js'
 import { once } from '../../lib/once.js'
-import { changelogSource } from '../changelog/changelog.source.js'
+import { changelogSource } from '../changelog/index.js'
 
 const collected = new WeakMap<FastifyInstance, RestOperation[]>()
 

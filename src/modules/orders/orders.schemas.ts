@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors, DateTime, NullableDateTime, PageQuery, SyncPaged, SyncQuery } from '../../schemas.js'
-import { BulkResult } from '../products/products.schemas.js'
+import { BulkResult } from '../products/index.js'
 
 const State = Type.Union([Type.Literal('scheduled'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('skipped')])
 const NullableString = (options: object) => Type.Union([Type.String(options), Type.Null()])

@@ -5,14 +5,13 @@ import { toMs } from '../../lib/formats.js'
 import { applyBulk, itemChecker } from '../../lib/bulk.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import { isSyncQuery, syncEnvelope, type SyncQuery } from '../../lib/sync.js'
-import { isOlder } from '../products/products.service.js'
-import type { EventLog } from '../events/events.repository.js'
+import { isOlder, type ProductsRepository } from '../products/index.js'
+import type { EventLog } from '../events/index.js'
 import type { StoreEnv } from '../../types.js'
-import type { ProductsRepository } from '../products/products.repository.js'
 import { ORDER_FIELDS, type OrderRow, type OrdersRepository } from './orders.repository.js'
 import { OrderItem } from './orders.schemas.js'
 import { planReviewRequest, sameRequest, type LineItem, type ReviewRequest } from './review-request.js'
-import { trackOrders } from '../analytics/rollups.js'
+import { trackOrders } from '../analytics/index.js'
 
 const MAX_BATCH = 250
 

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { orgsRoutes } from './orgs.routes.js'
 
+export { orgsRepository } from './orgs.repository.js'
+export { orgsService, type OrgsService } from './orgs.service.js'
+
 /** The caller's organization: view, rename, ownership transfer (decisions.md section 15 `orgs`). */
 export default async function orgs (app: FastifyInstance) {
   await app.register(orgsRoutes, { service: app.services.orgs })

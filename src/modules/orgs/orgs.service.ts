@@ -3,8 +3,8 @@ import { errors } from '../../errors.js'
 import { iso } from '../../lib/clock.js'
 import { marker, type Freshness } from '../../lib/freshness.js'
 import { actorOf, type Credential } from '../../types.js'
-import type { AuditRepository } from '../audit/audit.repository.js'
-import type { PeopleRepository } from '../account/people.repository.js'
+import type { AuditRepository } from '../audit/index.js'
+import type { PeopleRepository } from '../account/index.js'
 import type { OrgsRepository } from './orgs.repository.js'
 
 interface Deps { db: Knex, repo: OrgsRepository, people: PeopleRepository, audit: AuditRepository, fresh: Freshness }

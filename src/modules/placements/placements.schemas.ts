@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors } from '../../schemas.js'
-import { createAndPatch, crudSchemas, Id, ProductRef, Stamps } from '../content/schemas.js'
+import { createAndPatch, crudSchemas, Id, ProductRef, Stamps } from '../content/index.js'
 
 export const Widget = Type.Union(['reviews', 'summary', 'gallery', 'faqs', 'badge'].map((w) => Type.Literal(w)))
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { lockForWrite, rowsByKeys } from '../../lib/bulk.js'
 import { countAndPage } from '../../lib/pagination.js'
-import { moveReviews, recordEngagement, trackOrders, type ReviewFact } from '../analytics/rollups.js'
+import { moveReviews, recordEngagement, trackOrders, type ReviewFact } from '../analytics/index.js'
 import { syncPage, type SyncQuery } from '../../lib/sync.js'
 import { isDuplicateKey } from '../../db.js'
 

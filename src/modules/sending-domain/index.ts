@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { sendingDomainRoutes } from './sending-domain.routes.js'
 
+export type { DnsResolver } from './dns-records.js'
+export { sendingDomainRepository } from './sending-domain.repository.js'
+export { sendingDomainService, type SendingDomainService } from './sending-domain.service.js'
+
 /** A store's own DKIM-signed sending domain (decisions.md section 15 "Email"). */
 export default async function sendingDomain (app: FastifyInstance) {
   await app.register(sendingDomainRoutes, { service: app.services.sendingDomain })

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { storefrontRoutes } from './storefront.routes.js'
 import { widgetRoutes } from './widget.routes.js'
 
+export { storefrontService } from './storefront.service.js'
+
 export { widgetRoutes as widget }
 
 /** What the storefront widget reads (decisions.md section 15, "Storefront"): no key, origin-checked, cacheable. */

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { StorefrontService } from './storefront.service.js'
-import type { GalleryVisitorsService } from '../galleries/gallery-visitors.service.js'
-import type { FaqsService } from '../faqs/faqs.service.js'
-import type { PlacementsService } from '../placements/placements.service.js'
+import type { GalleryVisitorsService } from '../galleries/index.js'
+import type { FaqsService } from '../faqs/index.js'
+import type { PlacementsService } from '../placements/index.js'
 import * as schemas from './storefront.schemas.js'
 import { answerOf, MarkedCache, type Answer } from '../../lib/marked-cache.js'
 

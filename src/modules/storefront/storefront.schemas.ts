@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { ErrorBody, IdParams, PageMeta, PageQuery } from '../../schemas.js'
-import { ProductRef } from '../content/schemas.js'
-import { PublicGallery, PublicGalleryQuery } from '../galleries/galleries.schemas.js'
-import { Widget, Settings } from '../placements/placements.schemas.js'
+import { ProductRef } from '../content/index.js'
+import { PublicGallery, PublicGalleryQuery } from '../galleries/index.js'
+import { Widget, Settings } from '../placements/index.js'
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody }
 const doc = 'Storefront read for widgets: no credential. Send `x-store-env-id` and come from an origin the store allows ' +

@@ -1,7 +1,7 @@
 import { parseDateTime } from '../../lib/formats.js'
 import { iso } from '../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
-import type { ReviewRow, ReviewsRepository } from '../reviews/reviews.repository.js'
+import type { ReviewRow, ReviewsRepository } from '../reviews/index.js'
 
 /** A published review for shoppers: the author's name only, no part of the address (decisions.md section 15). */
 export function presentPublicReview (row: ReviewRow) {

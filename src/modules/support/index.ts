@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { supportRoutes } from './support.routes.js'
 
+export { supportRepository } from './support.repository.js'
+export { supportService, type SupportService } from './support.service.js'
+
 /** Support requests with their context, mailed to SUPPORT_EMAIL (decisions.md section 15 `support`). */
 export default async function support (app: FastifyInstance) {
   await app.register(supportRoutes, { service: app.services.support })

@@ -5,7 +5,7 @@ import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { RecentFailures } from '../../lib/recent-failures.js'
 import { actorOf, type Credential, type Log, type StoreEnv } from '../../types.js'
 import type { SupportRepository, SupportRequest } from './support.repository.js'
-import type { EventLog } from '../events/events.repository.js'
+import type { EventLog } from '../events/index.js'
 
 interface Deps { db: Knex, repo: SupportRepository, events: EventLog, failures: RecentFailures, mailer: MailTransport, supportEmail: string | undefined, clock: Clock, log: Log }
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { authErrors } from '../../schemas.js'
-import { createAndPatch, crudSchemas, Nullable, Stamps } from '../content/schemas.js'
+import { createAndPatch, crudSchemas, Nullable, Stamps } from '../content/index.js'
 
 export const PageType = Type.Union([Type.Literal('home'), Type.Literal('product'), Type.Literal('collection'), Type.Literal('custom')])
 

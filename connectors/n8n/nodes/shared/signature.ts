@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 /**
  * Seconds a delivery verifies either side of its timestamp: the service's own tolerance (service-api.md section 6),
  * so a captured delivery replayed later stops verifying. The same rule as the service's verifier
- * (src/delivery/verify.ts) and the SDK's verifyWebhook, which this package, installed into n8n on its own, cannot
+ * (src/modules/delivery/verify.ts) and the SDK's verifyWebhook, which this package, installed into n8n on its own, cannot
  * import.
  */
 export const TOLERANCE_SECONDS = 300

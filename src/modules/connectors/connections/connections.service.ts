@@ -4,12 +4,12 @@ import { iso, type Clock } from '../../../lib/clock.js'
 import { roleRank } from '../../../lib/permissions.js'
 import { sha256 } from '../../../lib/secrets.js'
 import { toPage, envelope, type PageQuery } from '../../../lib/pagination.js'
-import type { AuditRepository } from '../../audit/audit.repository.js'
+import type { AuditRepository } from '../../audit/index.js'
 import { actorOf, type Credential } from '../../../types.js'
 import type { GrantsRepository } from './grants.repository.js'
 import type { OauthClients } from './oauth-clients.repository.js'
 import { marker, type Freshness } from '../../../lib/freshness.js'
-import type { SubscriptionsRepository } from '../../../delivery/subscriptions.repository.js'
+import type { SubscriptionsRepository } from '../../delivery/index.js'
 
 interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, fresh: Freshness, subscriptions: SubscriptionsRepository }
 

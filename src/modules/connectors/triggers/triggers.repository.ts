@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { isMysql } from '../../../db.js'
-import { toEvent, type EventRecord } from '../../events/events.repository.js'
+import { toEvent, type EventRecord } from '../../events/index.js'
 
 /** Created by migrations/20261123000200_events.ts (knex's default name for that index). */
 export const POLL_INDEX = 'events_store_env_id_type_id_index'

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
-import { isMysql } from '../db.js'
-import { withDeadlockRetry } from '../lib/bulk.js'
+import { isMysql } from '../../db.js'
+import { withDeadlockRetry } from '../../lib/bulk.js'
 import { matchesEvent, type SubscriptionKind, type SubscriptionStatus, type SubscriptionsRepository } from './subscriptions.repository.js'
-import { countAndPage } from '../lib/pagination.js'
-import { prefix } from '../lib/text.js'
+import { countAndPage } from '../../lib/pagination.js'
+import { prefix } from '../../lib/text.js'
 
 /** A claimed delivery with what it takes to send it. */
 export interface ClaimedDelivery {

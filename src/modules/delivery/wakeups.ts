@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import type { Knex } from 'knex'
-import { afterCommit } from '../lib/freshness.js'
+import { afterCommit } from '../../lib/freshness.js'
 
 type Warn = (obj: object, msg: string) => void
 

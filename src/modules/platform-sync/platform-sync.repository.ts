@@ -23,7 +23,7 @@ export interface ReceiptRow {
  * Inbound platform webhooks: per-store secrets and API credentials (both sealed), and the receipts that de-duplicate
  * deliveries.
  */
-export function webhooksRepository (db: Knex) {
+export function platformSyncRepository (db: Knex) {
   return {
     async saveSecret (row: PlatformSecretRow, trx: Knex = db): Promise<void> {
       await trx('platform_webhook_secrets').insert(row).onConflict(['store_env_id', 'platform']).merge(['secret_sealed', 'updated_at'])
@@ -86,4 +86,4 @@ export function webhooksRepository (db: Knex) {
     }
   }
 }
-export type WebhooksRepository = ReturnType<typeof webhooksRepository>
+export type PlatformSyncRepository = ReturnType<typeof platformSyncRepository>

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
-import { isMysql } from '../db.js'
-import { countAndPage } from '../lib/pagination.js'
+import { isMysql } from '../../db.js'
+import { countAndPage } from '../../lib/pagination.js'
 
 /**
  * Outbound webhooks (`webhook`), connector REST hooks (`hook`) and email providers (`provider`, delivery/providers.ts)

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, IdParams } from '../../schemas.js'
+import { authErrors, DateTime, IdParams } from '../../../schemas.js'
 import { Webhook } from './outbound-webhooks.schemas.js'
 import { MAX_REPLAY } from './operations.service.js'
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { WebhooksService } from './webhooks.service.js'
-import * as schemas from './webhooks.schemas.js'
+import type { PlatformSyncService } from './platform-sync.service.js'
+import * as schemas from './platform-sync.schemas.js'
 
 /** Store-scoped management of the platform secrets and API credentials (resource `webhooks`). */
-export const webhooksRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksService }> = async (app, { service }) => {
+export const platformSyncRoutes: FastifyPluginAsyncTypebox<{ service: PlatformSyncService }> = async (app, { service }) => {
   app.put('/webhooks/platforms/:platform', { schema: schemas.setPlatformSecret }, async (request) => {
     return service.setSecret(request.credential!, request.store!, request.params.platform, request.body.secret, request.ip)
   })
@@ -26,7 +26,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksServic
  * The public receivers. The signature is over the bytes as sent, so this encapsulated plugin takes every body as a
  * Buffer (no JSON parse before the check: a re-serialised body would not match).
  */
-export const receiverRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksService }> = async (app, { service }) => {
+export const receiverRoutes: FastifyPluginAsyncTypebox<{ service: PlatformSyncService }> = async (app, { service }) => {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => { done(null, body) })
 

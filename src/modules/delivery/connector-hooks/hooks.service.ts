@@ -2,10 +2,9 @@ import { errors } from '../../../errors.js'
 import { iso, type Clock } from '../../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
 import { actorOf, type Credential } from '../../../types.js'
-import { isEventType } from '../../events/event-types.js'
-import { assertMayReadEvent } from '../../events/event-access.js'
-import type { SubscriptionRow, SubscriptionsRepository } from '../../../delivery/subscriptions.repository.js'
-import { newSubscription } from '../../../delivery/subscriptions.js'
+import { isEventType, assertMayReadEvent } from '../../events/index.js'
+import type { SubscriptionRow, SubscriptionsRepository } from '../subscriptions.repository.js'
+import { newSubscription } from '../subscriptions.js'
 
 interface Deps { subscriptions: SubscriptionsRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { iso } from '../lib/clock.js'
+import { iso } from '../../lib/clock.js'
 import { signatureHeaders } from './sign.js'
 
 /**

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../schemas.js'
-import * as eventSchemas from '../events/events.schemas.js'
+import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } from '../../../schemas.js'
+import { listEventsSchema } from '../../events/index.js'
 
 const TAGS = ['outbound-webhooks']
 
 /** The event log is the `events` module's; it is served here too, under this resource's tag. */
-export const listEvents = { ...eventSchemas.listEvents, tags: TAGS }
+export const listEvents = { ...listEventsSchema, tags: TAGS }
 
 const webhookFields = {
   id: Type.String({ description: '`whk_…`' }),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { authErrors, DateTime, PageQuery, Paged } from '../../schemas.js'
+import { authErrors, DateTime, PageQuery, Paged } from '../../../schemas.js'
 import { Attempt } from '../outbound-webhooks/outbound-webhooks.schemas.js'
 
 const ProviderName = Type.Union([Type.Literal('klaviyo'), Type.Literal('mailchimp'), Type.Literal('webhook')])

@@ -3,21 +3,20 @@ import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { decrypt, encrypt } from '../../lib/secrets.js'
 import { actorOf, type Credential, type Log, type StoreEnv } from '../../types.js'
-import type { AuditEntry } from '../audit/audit.repository.js'
-import type { ProductsRepository } from '../products/products.repository.js'
-import type { ProductsService } from '../products/products.service.js'
-import type { OrdersService } from '../orders/orders.service.js'
+import type { AuditEntry } from '../audit/index.js'
+import type { ProductsRepository, ProductsService } from '../products/index.js'
+import type { OrdersService } from '../orders/index.js'
 import { BigCommerceUnavailable, type BigCommerceApi, type BigCommerceCredentials } from './bigcommerce-api.js'
 import { bigcommerceReader, checkBigCommerceCredentials, type BigCommerceCredentialsInput } from './bigcommerce-sync.js'
 import { actionOf, parsePayload, topicOf, type Action } from './platform-payloads.js'
 import { verifyPlatformSignature, type Headers, type Platform } from './platform-signatures.js'
-import type { ReceiptRow, WebhooksRepository } from './webhooks.repository.js'
-import type { EventLog } from '../events/events.repository.js'
+import type { ReceiptRow, PlatformSyncRepository } from './platform-sync.repository.js'
+import type { EventLog } from '../events/index.js'
 import { prefix } from '../../lib/text.js'
 
 interface Deps {
   db: Knex
-  repo: WebhooksRepository
+  repo: PlatformSyncRepository
   events: EventLog
   stores: { find: (id: string) => Promise<StoreEnv | null> }
   products: ProductsService
@@ -38,7 +37,7 @@ const STALE_CLAIM_MS = 2 * 60_000
 
 const REFUSED = 'The platform signature is missing or does not match this store\'s secret for the platform'
 
-export function webhooksService ({ db, repo, events, stores, products, productRows, orders, audit, clock, secretKey, publicUrl, bigcommerce, log }: Deps) {
+export function platformSyncService ({ db, repo, events, stores, products, productRows, orders, audit, clock, secretKey, publicUrl, bigcommerce, log }: Deps) {
   const receiverUrl = (storeId: string, platform: Platform) => `${publicUrl}/v1/webhooks/${platform}/${storeId}`
   const bigcommerceCredentials = async (storeId: string): Promise<BigCommerceCredentials | null> => {
     const row = await repo.findApiCredentials(storeId, 'bigcommerce')
@@ -168,4 +167,4 @@ export function webhooksService ({ db, repo, events, stores, products, productRo
     }
   }
 }
-export type WebhooksService = ReturnType<typeof webhooksService>
+export type PlatformSyncService = ReturnType<typeof platformSyncService>

@@ -1,6 +1,6 @@
-import { errors } from '../errors.js'
-import { base62, newId } from '../lib/ids.js'
-import { encrypt } from '../lib/secrets.js'
+import { errors } from '../../errors.js'
+import { base62, newId } from '../../lib/ids.js'
+import { encrypt } from '../../lib/secrets.js'
 import type { SubscriptionKind, SubscriptionRow } from './subscriptions.repository.js'
 import { checkUrl, UnsafeUrlError } from './url-guard.js'
 

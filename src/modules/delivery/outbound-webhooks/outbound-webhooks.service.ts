@@ -1,16 +1,15 @@
 import type { Knex } from 'knex'
-import { parseDateTime } from '../../lib/formats.js'
-import { errors } from '../../errors.js'
-import { iso, type Clock } from '../../lib/clock.js'
-import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
-import { actorOf, type Credential } from '../../types.js'
-import type { OutboxRepository } from '../../delivery/outbox.repository.js'
-import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../../delivery/subscriptions.repository.js'
-import { newSubscription } from '../../delivery/subscriptions.js'
-import { eventId, type EventsRepository, type NewEvent } from '../events/events.repository.js'
-import { isEventType } from '../events/event-types.js'
-import { assertMayReadEvent, visibleEventTypes, type EventReader } from '../events/event-access.js'
-import { eventsService } from '../events/events.service.js'
+import { parseDateTime } from '../../../lib/formats.js'
+import { errors } from '../../../errors.js'
+import { iso, type Clock } from '../../../lib/clock.js'
+import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
+import { actorOf, type Credential } from '../../../types.js'
+import type { OutboxRepository } from '../outbox.repository.js'
+import type { SubscriptionRow, SubscriptionsRepository, SubscriptionStatus } from '../subscriptions.repository.js'
+import { newSubscription } from '../subscriptions.js'
+import {
+  eventId, type EventsRepository, type NewEvent, isEventType, assertMayReadEvent, visibleEventTypes, type EventReader, eventsService
+} from '../../events/index.js'
 
 interface Deps {
   subscriptions: SubscriptionsRepository

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { sendKept } from '../../lib/marked-cache.js'
+import { sendKept } from '../../../lib/marked-cache.js'
 import type { OutboundWebhooksService } from './outbound-webhooks.service.js'
 import * as schemas from './outbound-webhooks.schemas.js'
-import { LOG_SCOPES } from '../events/event-access.js'
+import { LOG_SCOPES } from '../../events/index.js'
 
 export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: OutboundWebhooksService }> = async (app, { service }) => {
   // The log accepts `events:read` beside `outbound-webhooks:read` (decisions.md 8).

@@ -1,0 +1,1 @@
+export { type AuditEntry, auditRepository, type AuditRepository } from './audit.repository.js'

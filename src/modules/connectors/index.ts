@@ -1,0 +1,25 @@
+/**
+ * The connector layer: OAuth connections and registered clients (/v1/connectors/connections, /oauth-clients), the
+ * read side automation platforms poll (/v1/connectors/me, the trigger catalogue, polling), and the event ->
+ * automation item mapping. Its REST hooks are delivered with the rest (modules/delivery).
+ */
+import type { FastifyInstance } from 'fastify'
+import { connectionsRoutes } from './connections/connections.routes.js'
+import { triggersRoutes } from './triggers/triggers.routes.js'
+
+export { connectionsService, type ConnectionsService } from './connections/connections.service.js'
+export { entitles, type GrantChoice, grantsRepository, type GrantsRepository, type LiveGrant, type ProviderGrant, type RefreshTokenRow } from './connections/grants.repository.js'
+export { compareClientSecret, oauthClients, type OauthClients } from './connections/oauth-clients.repository.js'
+export { toItem } from './items.js'
+export { triggersRepository } from './triggers/triggers.repository.js'
+export { triggersService } from './triggers/triggers.service.js'
+
+/** /v1/connectors/connections and /v1/connectors/oauth-clients (resource `connectors`). */
+export async function connectorConnections (app: FastifyInstance) {
+  await app.register(connectionsRoutes, { service: app.services.connections })
+}
+
+/** The connector layer's read side: `/connectors/me`, the trigger catalogue and polling (decisions.md section 9). */
+export async function connectorTriggers (app: FastifyInstance) {
+  await app.register(triggersRoutes, { service: app.services.connectorTriggers })
+}

@@ -1,0 +1,40 @@
+/**
+ * Delivery: everything that sends a store's events out, behind this one face. Appended events fan out into the
+ * durable outbox in the writer's transaction; the worker claims, signs, sends and retries them for the three kinds
+ * of subscriber: outbound webhooks (/v1/outbound-webhooks), connector REST hooks (/v1/connectors/hooks) and email
+ * providers (/v1/email/providers). Other modules import from here only.
+ */
+import type { FastifyInstance } from 'fastify'
+import { deprecationHeaders } from './sign.js'
+import { outboundWebhooksRoutes } from './outbound-webhooks/outbound-webhooks.routes.js'
+import { operationsRoutes } from './outbound-webhooks/operations.routes.js'
+import { hooksRoutes } from './connector-hooks/hooks.routes.js'
+
+export { outboxRepository, type OutboxRepository } from './outbox.repository.js'
+export { subscriptionsRepository, type SubscriptionsRepository } from './subscriptions.repository.js'
+export { deliveryWorker, type WorkerOptions } from './worker.js'
+export { deliveryWakeups } from './wakeups.js'
+export { LEGACY_SIGNATURE_SUNSET, versioningUrl } from './sign.js'
+export { PROVIDERS, type Provider } from './providers.js'
+export { announceWorkerChange, outboundWebhooksService, type OutboundWebhooksService } from './outbound-webhooks/outbound-webhooks.service.js'
+export { webhookOperations, type WebhookOperations } from './outbound-webhooks/operations.service.js'
+export { hooksService } from './connector-hooks/hooks.service.js'
+export { DEFAULT_PROVIDER_EVENTS, emailProvidersService, type EmailProvidersService } from './email-providers/providers.service.js'
+export { emailProvidersRoutes } from './email-providers/providers.routes.js'
+
+/**
+ * Outbound webhooks and their operations (service-api.md sections 4 and 6, decisions.md section 8). Until the
+ * body-only signature's sunset every response here carries its deprecation headers (service-api.md section 9.7).
+ */
+export async function outboundWebhooks (app: FastifyInstance) {
+  app.addHook('onSend', async (request, reply) => {
+    reply.headers(deprecationHeaders(app.clock(), app.config.publicUrl))
+  })
+  await app.register(outboundWebhooksRoutes, { service: app.services.outboundWebhooks })
+  await app.register(operationsRoutes, { service: app.services.webhookOperations })
+}
+
+/** REST hooks under /v1/connectors/hooks (decisions.md section 9), delivered by the same worker. */
+export async function connectorHooks (app: FastifyInstance) {
+  await app.register(hooksRoutes, { service: app.services.connectorHooks })
+}
