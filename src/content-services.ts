@@ -19,7 +19,7 @@ interface Deps {
   repos: { reviews: ReviewsRepository }
   products: ProductsService
   uploads: UploadsService
-  /** The lead form's customer hook (decisions.md section 15); the customers resource wires it. */
+  /** The lead form's customer hook (docs/contract/resources.md#customers); the customers resource wires it. */
   onLead?: OnLead
   /** Counts favourites and leads in the storefront analytics (the analytics module's recordEngagement). */
   onEngagement?: OnEngagement

@@ -178,7 +178,7 @@ export function buildServices (deps: ServiceDeps) {
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness, subscriptions })
-  // Removing a member ends their OAuth connections (decisions.md section 10).
+  // Removing a member ends their OAuth connections (docs/contract/oauth.md#grants).
   const clientStores = async (orgId: string) => (await partners.clientStores(orgId)).map((c) => c.store)
   const account = accountService({ db, people, stores, audit, clock, fresh: freshness, endPersonConnections: connections.endPersonConnections, clientStores })
   const eventHistoryService = eventsService({ events: eventHistory })
@@ -265,8 +265,8 @@ export function buildServices (deps: ServiceDeps) {
     afterCommit(trx, () => freshness.bump([marker.events(storeId)]))
   })
 
-  // Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8); workers
-  // in other processes hear of it once that commits.
+  // Every appended event fans out into the outbox in the writer's own transaction
+  // (docs/contract/webhooks-and-delivery.md#delivery); workers in other processes hear of it once that commits.
   const wakeups = deliveryWakeups(deps.redis, redisPrefix, (obj, msg) => log.warn(obj, msg))
   events.onAppended(async (trx, appended) => {
     const queued = await outbox.fanOut(trx, appended.map((event) => ({ rowId: event.rowId, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())

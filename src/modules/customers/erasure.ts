@@ -15,8 +15,8 @@ export interface ErasureSubject { orgId: string, storeEnvId: string, customerId:
 export interface ErasureOutcome { eventSubjects?: string[] }
 
 /**
- * One more place an erasure clears (decisions.md section 15), run inside the erasure's transaction: gallery leads
- * and photos, the suppression list, loyalty referrals. The composition root (src/services.ts) lists them.
+ * One more place an erasure clears (docs/contract/resources.md#customers), run inside the erasure's transaction:
+ * gallery leads and photos, the suppression list, loyalty referrals. The composition root (src/services.ts) lists them.
  */
 export type ErasureStep = (trx: Knex.Transaction, subject: ErasureSubject) => Promise<void | ErasureOutcome>
 

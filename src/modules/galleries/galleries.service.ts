@@ -13,7 +13,7 @@ export interface GalleryInput { name: string, description?: string | null, produ
 
 /**
  * Called in the lead's transaction once it is stored: the customers resource (issue 8/11) makes or updates the
- * customer there (decisions.md section 15: "the lead becomes or updates a customer").
+ * customer there (docs/contract/resources.md#customers: "the lead becomes or updates a customer").
  */
 export type OnLead = (trx: Knex.Transaction, lead: { orgId: string, storeEnvId: string, email: string, name: string | null }) => Promise<void>
 
