@@ -35,7 +35,7 @@ export function grantableRoles (personRole: Role): Role[] {
 export function consentService (deps: Deps) {
   /**
    * The organization's own stores, then those of its partner clients (decisions.md section 15): a connection made
-   * for an agency may reach them, and every request re-checks the client's grant (plugins/tenancy.ts).
+   * for an agency may reach them, and every request re-checks the client's grant (pipeline/resolve-store.ts).
    */
   async function storesOf (orgId: string): Promise<Array<{ id: string, name: string }>> {
     const own = (await deps.stores.listForOrg(orgId)).map((s) => ({ id: s.id, name: s.name }))

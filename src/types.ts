@@ -46,7 +46,7 @@ export interface Credential {
   membershipChecked?: boolean
   /**
    * Set when a partner's person acts on a client's store (decisions.md section 15): the partner (agency) organization.
-   * `orgId` and `role` are then the client's and the lesser of the two roles (plugins/tenancy.ts).
+   * `orgId` and `role` are then the client's and the lesser of the two roles (pipeline/resolve-store.ts).
    */
   partnerOrgId?: string | null
 }
@@ -54,7 +54,7 @@ export interface Credential {
 /**
  * What a credential resolver answers for a token it recognizes, before any database work: the generation markers
  * (lib/freshness.ts) that every change to what the token resolves to bumps, and how to read the database.
- * plugins/credential-cache.ts keeps what `load` answers between requests while those markers stay unchanged.
+ * pipeline/credential-cache.ts keeps what `load` answers between requests while those markers stay unchanged.
  */
 export interface CredentialClaim {
   /** Empty: the resolver cannot name its markers, so its credentials are never cached (read on every request). */

@@ -89,8 +89,8 @@ export function scopeLabel (route: Pick<RouteRule, 'resource' | 'scopesOf'>): st
 
 /**
  * Role, then scopes, then org-level management (decisions.md sections 2 and 3): the first refusal a credential
- * meets on a route, or null. The order decides which refusal a caller sees first; the tenancy hook answers with
- * it and the MCP server hides the tools it names.
+ * meets on a route, or null. The order decides which refusal a caller sees first; the pipeline's access step
+ * (pipeline/check-access.ts) answers with it and the MCP server hides the tools it names.
  */
 export function refusalFor (caller: { type: string, role: Role, scopes: readonly string[], partnerOrgId?: string | null }, route: RouteRule, access: Access): Refusal | null {
   const verdict = roleAllows(caller.role, route.resource, access)
