@@ -8,8 +8,11 @@
 /** The files mutated, each with the test files that guard it (the union is what the tap runner runs). */
 export const GUARDED = {
   'src/lib/permissions.ts': ['test/auth/permissions.test.ts', 'test/auth/roles.test.ts', 'test/auth/scopes.test.ts', 'test/api-keys/escalation.test.ts'],
-  'src/plugins/tenancy.ts': ['test/auth/store-header.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts', 'test/auth/instances.test.ts',
+  'src/pipeline/resolve-store.ts': ['test/pipeline/resolve-store.test.ts', 'test/auth/store-header.test.ts', 'test/auth/instances.test.ts',
+    'test/partners/partners.test.ts'],
+  'src/pipeline/check-access.ts': ['test/pipeline/check-access.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts',
     'test/features/features.test.ts', 'test/partners/partners.test.ts'],
+  'src/pipeline/audit-partner.ts': ['test/pipeline/audit-partner.test.ts', 'test/partners/partners.test.ts'],
   'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts'],
   'src/modules/delivery/sign.ts': ['test/webhooks/delivery.test.ts', 'test/webhooks/outbound-webhooks.test.ts'],
   'src/modules/delivery/outcome.ts': ['test/webhooks/delivery.test.ts', 'test/connectors/hooks.test.ts'],
@@ -20,9 +23,9 @@ export const GUARDED = {
 
 /**
  * Files whose guards differ on MySQL + Redis, run there: bulk.ts's locking reads, FORCE INDEX, isolation level and
- * deadlock retries; tenancy.ts's store and feature overrides kept under a Redis marker.
+ * deadlock retries; the pipeline's store and feature overrides kept under a Redis marker.
  */
-export const ON_MYSQL = ['src/lib/bulk.ts', 'src/plugins/tenancy.ts']
+export const ON_MYSQL = ['src/lib/bulk.ts', 'src/pipeline/resolve-store.ts', 'src/pipeline/check-access.ts']
 
 const COMPILED = '.tap/js'
 

@@ -37,7 +37,7 @@ export function consentService (deps: Deps) {
   /**
    * The organization's own stores, then those of its partner clients
    * (docs/contract/tenancy-and-roles.md#partner-access): a connection made for an agency may reach them, and every
-   * request re-checks the client's grant (plugins/tenancy.ts).
+   * request re-checks the client's grant (pipeline/resolve-store.ts).
    */
   async function storesOf (orgId: string): Promise<Array<{ id: string, name: string }>> {
     const own = (await deps.stores.listForOrg(orgId)).map((s) => ({ id: s.id, name: s.name }))

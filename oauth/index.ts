@@ -53,7 +53,7 @@ export default fp(async (app) => {
   await app.register(mountProvider, { callback: provider.callback(), published: new URL(app.config.publicUrl) })
   await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience, clientStores: partners.clientStores }) })
   app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
-}, { name: 'oauth', dependencies: ['auth', 'tenancy', 'session', 'services'] })
+}, { name: 'oauth', dependencies: ['pipeline', 'session', 'services'] })
 
 const PROVIDER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 

@@ -18,8 +18,7 @@ import { addApiFormats } from './lib/formats.js'
 import { reusedSerializers, typedJsonBodies } from './compilers.js'
 import rateLimit from './plugins/rate-limit.js'
 import servicesPlugin from './plugins/services.js'
-import auth from './plugins/auth.js'
-import tenancy from './plugins/tenancy.js'
+import pipeline from './pipeline/index.js'
 import session from './plugins/session.js'
 import openapi from './plugins/openapi.js'
 import storefront from './plugins/storefront.js'
@@ -150,11 +149,10 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     db: app.db, clock: app.clock, config, redis: app.redis, redisPrefix: app.redisPrefix, hash: app.hash, mailer: deps.mailer, log: app.log, resolver: deps.resolver
   })
   await app.register(servicesPlugin, { services, owned: !deps.services })
-  // Before auth: a refused request still gets its x-request-id.
+  // Before the pipeline: a refused request still gets its x-request-id.
   await app.register(requestIds)
   await app.register(rateLimit)
-  await app.register(auth)
-  await app.register(tenancy)
+  await app.register(pipeline)
   await app.register(session)
   await app.register(openapi)
   await app.register(storefront)

@@ -3,7 +3,7 @@ import { PLANS, type Plan } from './types.js'
 /**
  * The plan-gated features (docs/contract/plans-and-limits.md#plans-and-subscription and
  * docs/contract/plans-and-limits.md#features): the one table that `GET /features`, the request pipeline's plan check
- * (plugins/tenancy.ts, routes name a feature in `config.feature`), the MCP tool list and the operator's overrides
+ * (pipeline/check-access.ts, routes name a feature in `config.feature`), the MCP tool list and the operator's overrides
  * (`store set-feature`) all read. Everything not listed here works on every plan.
  */
 export const FEATURES = {

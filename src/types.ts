@@ -50,7 +50,7 @@ export interface Credential {
   /**
    * Set when a partner's person acts on a client's store (docs/contract/tenancy-and-roles.md#partner-access): the
    * partner (agency) organization. `orgId` and `role` are then the client's and the lesser of the two roles
-   * (plugins/tenancy.ts).
+   * (pipeline/resolve-store.ts).
    */
   partnerOrgId?: string | null
 }
@@ -58,7 +58,7 @@ export interface Credential {
 /**
  * What a credential resolver answers for a token it recognizes, before any database work: the generation markers
  * (lib/freshness.ts) that every change to what the token resolves to bumps, and how to read the database.
- * plugins/credential-cache.ts keeps what `load` answers between requests while those markers stay unchanged.
+ * pipeline/credential-cache.ts keeps what `load` answers between requests while those markers stay unchanged.
  */
 export interface CredentialClaim {
   /** Empty: the resolver cannot name its markers, so its credentials are never cached (read on every request). */

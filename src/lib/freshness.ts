@@ -6,7 +6,7 @@ import { base62 } from './ids.js'
  * Generation markers: one Redis key per thing an authenticated request depends on (an API key, an OAuth grant,
  * a person's memberships, a store). Every change that could refuse a request sets the thing's marker to a new
  * value; each instance remembers the values it saw when it last read the database, and the rate limiter's script
- * returns the current values in the same round trip that counts the request (plugins/credential-cache.ts). A
+ * returns the current values in the same round trip that counts the request (pipeline/credential-cache.ts). A
  * changed value sends that instance back to the database, so a revocation is seen on the very next request on
  * every instance, while an unchanged one lets a request pass with no query at all.
  */
@@ -24,7 +24,7 @@ export const marker = {
 }
 
 /**
- * When a value an instance keeps under a marker (plugins/credential-cache.ts, lib/marked-cache.ts) is read again at
+ * When a value an instance keeps under a marker (pipeline/credential-cache.ts, lib/marked-cache.ts) is read again at
  * the latest, whatever the marker says: a backstop against a marker update lost to a Redis failure that outlived the
  * retries. Each entry draws its own age between 40 and 60 s. With one fixed age, entries read together (every
  * credential an instance meets in its first seconds) were all read again in the same second, every minute:

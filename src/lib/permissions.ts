@@ -93,7 +93,8 @@ export function scopeLabel (route: Pick<RouteRule, 'resource' | 'scopesOf'>): st
 /**
  * Role, then scopes, then org-level management (docs/contract/tenancy-and-roles.md#authentication and
  * docs/contract/api-conventions.md#errors): the first refusal a credential meets on a route, or null. The order decides
- * which refusal a caller sees first; the tenancy hook answers with it and the MCP server hides the tools it names.
+ * which refusal a caller sees first; the pipeline's access step (pipeline/check-access.ts) answers with it and the MCP
+ * server hides the tools it names.
  */
 export function refusalFor (caller: { type: string, role: Role, scopes: readonly string[], partnerOrgId?: string | null }, route: RouteRule, access: Access): Refusal | null {
   const verdict = roleAllows(caller.role, route.resource, access)

@@ -21,7 +21,7 @@ export const ERROR_STATUS: ReadonlyMap<string, number> = new Map(Object.values(e
 }))
 
 /**
- * The codes an operation can answer with: those of the pipeline it goes through (tenancy, storefront, limits,
+ * The codes an operation can answer with: those of the pipeline it goes through (store and access steps, storefront, limits,
  * validation), decided by its route config the same way the plugins decide, and those its config lists.
  */
 export function errorCodesOf (route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): string[] {

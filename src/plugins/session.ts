@@ -47,7 +47,7 @@ export default fp(async (app) => {
 
   /**
    * Counts the attempt as a failure before the slow password check, each budget in one atomic step, so however
-   * many attempts arrive at once only the budget's worth are ever checked. Unlike API keys (plugins/auth.ts),
+   * many attempts arrive at once only the budget's worth are ever checked. Unlike API keys (pipeline/identify-credential.ts),
    * a locked email or IP is refused even with the right password: passwords can be guessed, and a lock-out that
    * let the right guess through would tell the guesser when it found it.
    */

@@ -206,7 +206,7 @@ export default fp(async (app) => {
     request.store = store
     request.reviewsSeen = seen ? seen[1] : null
   })
-}, { name: 'storefront', dependencies: ['rate-limit', 'auth', 'tenancy', 'services'] })
+}, { name: 'storefront', dependencies: ['rate-limit', 'pipeline', 'services'] })
 
 type OnRequest = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
 

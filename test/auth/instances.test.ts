@@ -7,7 +7,7 @@ import { connect, makeClient, serve } from '../oauth/oauth-helper.js'
 
 /**
  * Two instances behind one load balancer: same database, same Redis namespace, same PUBLIC_URL. Each keeps
- * credentials and stores in memory between requests (plugins/credential-cache.ts); a change made through one must
+ * credentials and stores in memory between requests (pipeline/credential-cache.ts); a change made through one must
  * refuse the very next request on the other. Every test first has B serve the credential, so B holds it.
  */
 async function twoInstances (t: Test) {

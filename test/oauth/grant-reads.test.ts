@@ -6,7 +6,7 @@ import { connect, makeClient, serve } from './oauth-helper.js'
 
 /**
  * An OAuth token's grant is read again when its credential is loaded: on first use, when a marker moved, and past
- * the backstop age (plugins/credential-cache.ts). Reads falling due together share one query, as API keys' do.
+ * the backstop age (pipeline/credential-cache.ts). Reads falling due together share one query, as API keys' do.
  */
 
 const probe = (app: Parameters<typeof call>[0], key: string, store: string) => call(app, { method: 'GET', url: '/v1/reviews/probe', key, store })

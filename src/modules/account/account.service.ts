@@ -38,7 +38,7 @@ export function presentStore (store: StoreEnv) {
 
 export function accountService ({ db, people, stores, audit, clock, fresh, endPersonConnections, clientStores }: Deps) {
   /**
-   * A store named in the path gets the checks tenancy gives x-store-env-id: in the credential's organization and
+   * A store named in the path gets the checks the pipeline gives x-store-env-id: in the credential's organization and
    * grant (else 404 store_env_not_found, so other tenants' ids are not confirmed), and not lapsed.
    */
   async function storeInReach (credential: Credential, storeId: string): Promise<StoreEnv> {

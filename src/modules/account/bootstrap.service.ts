@@ -55,7 +55,7 @@ export function bootstrapService ({ db, people, stores, audit, keys, clock, hash
     async setPlan (input: { store: string, plan: Plan, status?: SubscriptionStatus }) {
       const store = await stores.setPlan(input.store, input.plan, input.status)
       if (!store) throw new errors.NotFound('Store environment')
-      // A lapse or downgrade refuses the store's next request on every instance (plugins/tenancy.ts).
+      // A lapse or downgrade refuses the store's next request on every instance (pipeline/check-access.ts).
       await fresh.bump([marker.store(store.id)])
       return { store: { id: store.id, plan: store.plan, status: store.subscriptionStatus } }
     },

@@ -22,7 +22,7 @@ export interface ApiKeyRow {
 /** Tenant ids are explicit arguments on every query that reads or changes a key. */
 export function apiKeysRepository (db: Knex) {
   // Lookups made in the same tick share one query: the credential cache starts the backstop reads that fall due
-  // within a short window together (plugins/credential-cache.ts), and concurrent first uses arrive together too.
+  // within a short window together (pipeline/credential-cache.ts), and concurrent first uses arrive together too.
   const bySecretHash = new DataLoader<string, ApiKeyRow | undefined>(async (hashes) => {
     const rows = await db<ApiKeyRow>('api_keys').whereIn('secret_hash', hashes)
     const found = new Map(rows.map((row) => [row.secret_hash, row]))

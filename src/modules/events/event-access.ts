@@ -11,7 +11,7 @@ export interface EventReader { role: Role, scopes: readonly string[] }
 
 /**
  * The log's own scopes: `events:read`, accepted beside `outbound-webhooks:read` (the log's first home). The routes'
- * `scopesOf`, so that tenancy refuses and MCP's tools/list hides by the same rule.
+ * `scopesOf`, so that the pipeline refuses and MCP's tools/list hides by the same rule.
  */
 export const LOG_SCOPES = ['events', 'outbound-webhooks'] as const satisfies readonly Resource[]
 
@@ -54,7 +54,7 @@ export function visibleEventTypes (reader: EventReader): readonly EventType[] | 
   return types
 }
 
-/** Refuses with the error of the first gate that fails, as the tenancy step does: role, then scopes. */
+/** Refuses with the error of the first gate that fails, as the pipeline's access step does: role, then scopes. */
 export function assertMayReadEvent (reader: EventReader, type: string): void {
   if (mayReadEvent(reader, type)) return
   const resource = eventResource(type) ?? 'events'

@@ -16,7 +16,7 @@ export function featuresService ({ repo, stores, clock, fresh }: Deps) {
   const held = new Map<string, { at: number, read: Promise<{ plan: StoreEnv['plan'], overrides: FeatureOverrides } | null> }>()
 
   return {
-    /** What the pipeline's plan check reads (plugins/tenancy.ts caches it under the store's marker). */
+    /** What the pipeline's plan check reads (pipeline/check-access.ts caches it under the store's marker). */
     overrides: (storeId: string): Promise<FeatureOverrides> => repo.overrides(storeId),
 
     /** `overrides` as the pipeline keeps them (app.storeOverrides), so a read is answered from memory. */

@@ -83,7 +83,7 @@ export default fp(async (app) => {
       throw err
     }
   }
-}, { name: 'mcp', dependencies: ['auth', 'tenancy', 'openapi', 'services'] })
+}, { name: 'mcp', dependencies: ['pipeline', 'openapi', 'services'] })
 
 /** A JSON-RPC request other than tools/call (notifications and responses cost nothing; a tools/call, its REST call). */
 function chargedMessage (m: unknown): boolean {

@@ -25,7 +25,7 @@ const INSTRUCTIONS = 'Evidence Hub: reviews, products, orders and store evidence
 
 /**
  * Whether the credential may call the tool at all: the permission checks of the pipeline, and the store's
- * entitlements (its plan and operator overrides, as plugins/tenancy.ts checks them).
+ * entitlements (its plan and operator overrides, as pipeline/check-access.ts checks them).
  */
 export function mayCall (credential: Credential, store: StoreEnv | null, tool: ToolSpec, overrides: FeatureOverrides = {}): boolean {
   const { config, url, method } = tool.operation

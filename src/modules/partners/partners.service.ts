@@ -21,14 +21,14 @@ function presentGrant (row: PartnerGrantRow & { org_name: string }) {
 /**
  * Partner (agency) access (docs/contract/tenancy-and-roles.md#partner-access): a client organization's owner grants a
  * partner organization a role of at most admin; the partner's people then act on the client's stores with the lesser of
- * their own role and the grant (plugins/tenancy.ts asks `actingFor` on each such request, so a revocation holds from
- * the next one).
+ * their own role and the grant (pipeline/resolve-store.ts asks `actingFor` on each such request, so a revocation holds
+ * from the next one).
  */
 export function partnersService ({ db, repo, people, stores, audit, clock }: Deps) {
   return {
     /** Grants a partner a role, or changes the role it has; `created` says which. */
     async grant (actor: Credential, input: { partnerOrgId: string, role: GrantableRole }, ip: string | null) {
-      // A partner acting for this client never hands the client's access on (tenancy refuses it first).
+      // A partner acting for this client never hands the client's access on (the pipeline's access step refuses it first).
       if (actor.partnerOrgId) throw new errors.CredentialNotAllowed()
       if (input.partnerOrgId === actor.orgId) throw new errors.InvalidRequest('partnerOrgId: an organization cannot be its own partner')
       const partner = await people.findOrganization(input.partnerOrgId)

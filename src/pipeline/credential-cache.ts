@@ -33,7 +33,7 @@ const REFRESH_WINDOW_MS = 10
 /**
  * Per-instance memory of resolved credentials (by the SHA-256 of the token, never the token) and stores. An entry
  * is used only when the markers the limiter script returned for this very request equal those it was loaded
- * under (plugins/auth.ts, plugins/tenancy.ts); otherwise the database is read again.
+ * under (pipeline/charge-and-read-markers.ts, pipeline/resolve-store.ts); otherwise the database is read again.
  */
 export class CredentialCache {
   private readonly credentials = new BoundedMap<CredentialEntry>(MAX_ENTRIES)
