@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { faqsRoutes } from './faqs.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { FaqsService } from './faqs.service.js'
 
 export { faqsRepository } from './faqs.repository.js'
 export { faqsService, type FaqsService } from './faqs.service.js'
@@ -7,4 +9,9 @@ export { faqsService, type FaqsService } from './faqs.service.js'
 /** FAQs shown by the storefront widget, per product or store-wide (decisions.md section 15). */
 export default async function faqs (app: FastifyInstance) {
   await app.register(faqsRoutes, { service: app.services.faqs })
+}
+
+/** A deleted category leaves the FAQs it held uncategorised, in the deletion's transaction. */
+export function faqsReactions (bus: DomainBus, { faqs }: { faqs: FaqsService }) {
+  bus.on('category.deleted', 'faqs', (trx, { store, categoryId }) => faqs.uncategorise(trx, store, categoryId))
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { productsRoutes } from './products.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { ProductsService } from './products.service.js'
 
 export { type ProductRow, productsRepository, type ProductsRepository } from './products.repository.js'
 export { BulkResult } from './products.schemas.js'
@@ -8,4 +10,9 @@ export { isOlder, MAX_BATCH, productsService, type ProductsService } from './pro
 /** Products synced from the store platform (bulk upsert keyed on platformProductId). */
 export default async function products (app: FastifyInstance) {
   await app.register(productsRoutes, { service: app.services.products })
+}
+
+/** A deleted category leaves the products it held uncategorised, in the deletion's transaction. */
+export function productsReactions (bus: DomainBus, { products }: { products: ProductsService }) {
+  bus.on('category.deleted', 'products', (trx, { store, categoryId }) => products.uncategorise(trx, store, categoryId))
 }
