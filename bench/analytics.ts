@@ -1,11 +1,11 @@
 /**
- * npm run bench:analytics — the analytics reads (decisions.md section 15, issue 18: ≤ 50 ms p99 over 1,000,000
- * reviews) measured the way they run: the service in its own process as `npm start` runs it (compiled, MySQL +
- * Redis), a bare fastify process as the anchor, wrk in a third (bench/rotate.lua rotates viewer keys so no
- * per-credential budget is hit). The store is bench/read-seed.ts's 1,000,000 reviews (shared with bench:read and
- * kept between runs); its aggregates are rebuilt once with rebuildStore, as a restore does, since the seed writes
- * rows directly. Records req/s, the ratio to the bare route, p50/p99 and RSS in bench/RESULTS.md.
- * Benchmarks are not tests: nothing here asserts on time.
+ * npm run bench:analytics — the analytics reads (docs/contract/resources.md#analytics, issue 18: ≤ 50 ms p99 over
+ * 1,000,000 reviews) measured the way they run: the service in its own process as `npm start` runs it (compiled, MySQL
+ * + Redis), a bare fastify process as the anchor, wrk in a third (bench/rotate.lua rotates viewer keys so no
+ * per-credential budget is hit). The store is bench/read-seed.ts's 1,000,000 reviews (shared with bench:read and kept
+ * between runs); its aggregates are rebuilt once with rebuildStore, as a restore does, since the seed writes rows
+ * directly. Records req/s, the ratio to the bare route, p50/p99 and RSS in bench/RESULTS.md. Benchmarks are not tests:
+ * nothing here asserts on time.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -3,7 +3,7 @@ import type { Knex } from 'knex'
 /*
  * The event log. Writers append in the same transaction as their domain write, after taking the store's row lock
  * (store_envs.event_seq), so within one store ids become visible in commit order: a reader resuming after id N
- * can never later see an id below N appear (service-api.md section 6, decisions.md section 8).
+ * can never later see an id below N appear (docs/contract/event-visibility.md#events).
  */
 export async function up (knex: Knex): Promise<void> {
   await knex.schema.alterTable('store_envs', (t) => {

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex'
 
 /*
- * The delivery pipeline (decisions.md sections 8 and 9). Outbound webhooks and connector REST hooks are two kinds of
- * one subscription; events fan out into `webhook_deliveries` (the durable outbox) inside the writer's transaction,
- * workers claim due rows with a lease, and every attempt is kept in `webhook_attempts` for the delivery log.
+ * The delivery pipeline (docs/contract/webhooks-and-delivery.md#delivery and docs/contract/connectors.md#rest-hooks).
+ * Outbound webhooks and connector REST hooks are two kinds of one subscription; events fan out into
+ * `webhook_deliveries` (the durable outbox) inside the writer's transaction, workers claim due rows with a lease, and
+ * every attempt is kept in `webhook_attempts` for the delivery log.
  */
 export async function up (knex: Knex): Promise<void> {
   await knex.schema.createTable('webhook_subscriptions', (t) => {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 
 /*
- * The embedded OpenID Connect provider (decisions.md section 10): its models in shared storage (so several
- * instances share sessions, codes, grants and refresh tokens), its signing keys (encrypted), the registered
+ * The embedded OpenID Connect provider (docs/contract/oauth.md#provider-storage-and-keys): its models in shared storage
+ * (so several instances share sessions, codes, grants and refresh tokens), its signing keys (encrypted), the registered
  * clients (secrets hashed), and our own record of each grant's organization, role and stores.
  */
 export async function up (knex: Knex): Promise<void> {

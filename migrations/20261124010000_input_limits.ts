@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
 
 /*
- * Column sizes and comparisons that match what the API accepts (issue "Trust what exists", decisions.md section 15).
- * MySQL only: SQLite's TEXT has no practical size limit and its default BINARY collation already compares exactly
- * (case and trailing spaces count).
+ * Column sizes and comparisons that match what the API accepts (issue "Trust what exists",
+ * docs/contract/api-conventions.md#dates-and-sizes). MySQL only: SQLite's TEXT has no practical size limit and its
+ * default BINARY collation already compares exactly (case and trailing spaces count).
  *
  * 1. Every table in utf8mb4, so 4-byte characters (emoji) are stored rather than refused.
  * 2. JSON documents that grow with accepted input move from TEXT (64 KB) to MEDIUMTEXT (16 MB): an order's line

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 
 /*
- * On-site content (issue 15, decisions.md section 15 "Content"): galleries with their visitor photos, favourites and
+ * On-site content (issue 15, docs/contract/resources.md#content): galleries with their visitor photos, favourites and
  * leads, FAQs, categories (products list theirs in `category_ids`), web pages and the widget placements on them.
  * Every table carries org and store ids; lists read (store_env_id, updated_at, id) for `updatedSince`.
  *

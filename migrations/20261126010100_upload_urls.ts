@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 
 /*
- * Signed single-use upload URLs for review videos (issue 15, decisions.md section 15 "Storefront"): the URL's token
+ * Signed single-use upload URLs for review videos (issue 15, docs/contract/storefront.md#uploads): the URL's token
  * is kept only as a hash; once used (or 15 minutes on) it is refused. The stored video becomes a row of `uploads`
  * with the same id, so a review names it in `mediaIds` like an image.
  */

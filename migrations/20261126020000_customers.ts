@@ -2,8 +2,8 @@ import type { Knex } from 'knex'
 import { exactIds } from '../src/lib/exact-collation.js'
 
 /*
- * Customers (issue 16, decisions.md section 15): synced from the store platform, keyed on (store, platform id);
- * orders link to them by platform id or email. Erasure keeps the row (so ledgers and orders keep pointing at
+ * Customers (issue 16, docs/contract/resources.md#customers): synced from the store platform, keyed on (store, platform
+ * id); orders link to them by platform id or email. Erasure keeps the row (so ledgers and orders keep pointing at
  * something) with every personal field cleared and the platform id released (null), so a later sync of the same
  * platform id makes a new customer. `email_key` is the trimmed, lower-cased address the links match on.
  */

@@ -2,9 +2,10 @@ import type { Knex } from 'knex'
 import { exactIds } from '../src/lib/exact-collation.js'
 
 /*
- * Loyalty (issue 16, decisions.md section 15): per-store settings, one account per customer with its balance, and an
- * append-only ledger. The ledger's unique key (store, customer, kind, key) is what makes a grant happen once: an API
- * transaction's idempotency key, a birthday's year, a referral's id, a review's id. Points are integers throughout.
+ * Loyalty (issue 16, docs/contract/resources.md#loyalty): per-store settings, one account per customer with its
+ * balance, and an append-only ledger. The ledger's unique key (store, customer, kind, key) is what makes a grant happen
+ * once: an API transaction's idempotency key, a birthday's year, a referral's id, a review's id. Points are integers
+ * throughout.
  */
 
 export async function up (knex: Knex): Promise<void> {

@@ -2,8 +2,9 @@ import type { Knex } from 'knex'
 import { exactIds } from '../src/lib/exact-collation.js'
 
 /*
- * Review incentives (issue 16, decisions.md section 15): rules, their coupon code pools, and one issue per review
- * (the unique review_id is what keeps it to one reward, whatever republishes or concurrent moderators do).
+ * Review incentives (issue 16, docs/contract/resources.md#review-incentives): rules, their coupon code pools, and one
+ * issue per review (the unique review_id is what keeps it to one reward, whatever republishes or concurrent moderators
+ * do).
  */
 
 export async function up (knex: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 
 /*
- * Affiliates, their referrals and the store's USD rates (decisions.md section 15; service-api.md section 8: the
+ * Affiliates, their referrals and the store's USD rates (docs/contract/resources.md#affiliates: the
  * commission of one referral is capped at 500 USD). Money is integer cents of the order's currency; a rate is an
  * integer in basis points. A referral is unique per order, so re-sending an order never records a second one.
  */

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex'
 
 /*
- * Partner (agency) access (decisions.md section 15): a client organization grants a partner organization a role
- * (at most admin) on its stores. One row per pair; revoking deletes it, so the next request finds no grant.
+ * Partner (agency) access (docs/contract/tenancy-and-roles.md#partner-access): a client organization grants a partner
+ * organization a role (at most admin) on its stores. One row per pair; revoking deletes it, so the next request finds
+ * no grant.
  */
 export async function up (knex: Knex): Promise<void> {
   let collation: string | undefined

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 
 /*
- * Email that stores can trust (issue 17, decisions.md section 15 "Email"): the message log, the suppression list,
+ * Email that stores can trust (issue 17, docs/contract/resources.md#email): the message log, the suppression list,
  * the templates and the branding of each store. On MySQL the identifier columns and the email address compare
  * exactly (binary collation, as migrations/20261124010000_input_limits.ts made every other id): addresses are stored
  * lower-cased, and `a@x.test` must never match `á@x.test` on a suppression lookup.

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 
 /*
- * Insight and account (decisions.md section 15): operator feature overrides per store, the invoices the embedded
- * billing provider raises, and support requests. Every row carries its org and store ids, indexed.
+ * Insight and account (docs/contract/plans-and-limits.md#features): operator feature overrides per store, the invoices
+ * the embedded billing provider raises, and support requests. Every row carries its org and store ids, indexed.
  */
 /** Identifier columns compare exactly, as everywhere else (migrations/20261124010000_input_limits.ts made them binary). */
 async function exactCollation (knex: Knex): Promise<string | undefined> {

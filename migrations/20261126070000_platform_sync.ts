@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
 
 /*
- * Platform sync (decisions.md section 15, issue 19). Each store keeps one secret per platform, sealed with
- * SECRET_KEY (lib/secrets.ts); every accepted inbound delivery leaves a receipt keyed on the platform's own delivery
- * id, so a retried delivery is recognised and applied once. Products and orders remember the platform's
+ * Platform sync (docs/contract/resources.md#platform-sync, issue 19). Each store keeps one secret per platform, sealed
+ * with SECRET_KEY (lib/secrets.ts); every accepted inbound delivery leaves a receipt keyed on the platform's own
+ * delivery id, so a retried delivery is recognised and applied once. Products and orders remember the platform's
  * `updated_at`, so an older notification arriving late never overwrites a newer one. The (store, updated_at, id)
  * indexes serve the incremental lists (`updatedSince` + cursor), oldest change first.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 
 /*
- * Use of a deprecated surface, counted per organization (service-api.md section 9.7, decisions.md section 15): the
+ * Use of a deprecated surface, counted per organization (docs/changelog.md#versioning-policy): the
  * running total, how far the count has read, when it was last used, and when the owner was last mailed about it
  * (at most once a week while use continues). The attempts index lets the count read only what is new.
  */

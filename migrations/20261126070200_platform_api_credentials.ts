@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 
 /*
- * Platform API credentials (decisions.md section 15, issue 19): a BigCommerce webhook names a product or order
- * without its fields, so the store gives an API account's store hash and access token to read them. One sealed
+ * Platform API credentials (docs/contract/resources.md#platform-sync, issue 19): a BigCommerce webhook names a product
+ * or order without its fields, so the store gives an API account's store hash and access token to read them. One sealed
  * JSON value per store and platform (lib/secrets.ts, SECRET_KEY), never served back.
  */
 export async function up (knex: Knex): Promise<void> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { exactIds } from '../src/lib/exact-collation.js'
 
 /*
- * The mails that thank a customer for a reward (issue 17, decisions.md section 15 "Email"): a loyalty birthday or
+ * The mails that thank a customer for a reward (issue 17, docs/contract/resources.md#email): a loyalty birthday or
  * referral reward, a review incentive. `email_settings` says per store whether they go out. `reward_mails` is their
  * queue: a row is written in the transaction that grants the reward, and the unique (store, source) key (the ledger
  * entry `lle_…` or the incentive issue `rii_…`) is what keeps a reward to one mail, however often or on however many

@@ -2,7 +2,8 @@ import type { Knex } from 'knex'
 
 /*
  * A referral changes after it is made (its completion, an erasure of the referee's address), and its list takes
- * `updatedSince` like every list (decisions.md section 15): it now records when it last changed.
+ * `updatedSince` like every list (docs/contract/api-conventions.md#incremental-sync): it now records when it last
+ * changed.
  */
 export async function up (knex: Knex): Promise<void> {
   await knex.schema.alterTable('loyalty_referrals', (t) => {

@@ -29,11 +29,15 @@ export function grantableRoles (personRole: Role): Role[] {
   return ROLES.filter((r) => r !== 'owner' && roleRank(r) <= roleRank(personRole)).reverse()
 }
 
-/** The consent step (decisions.md section 10): the person picks organization, stores and role; we record it on the grant. */
+/**
+ * The consent step (docs/contract/oauth.md#consent): the person picks organization, stores and role; we record it on
+ * the grant.
+ */
 export function consentService (deps: Deps) {
   /**
-   * The organization's own stores, then those of its partner clients (decisions.md section 15): a connection made
-   * for an agency may reach them, and every request re-checks the client's grant (plugins/tenancy.ts).
+   * The organization's own stores, then those of its partner clients
+   * (docs/contract/tenancy-and-roles.md#partner-access): a connection made for an agency may reach them, and every
+   * request re-checks the client's grant (plugins/tenancy.ts).
    */
   async function storesOf (orgId: string): Promise<Array<{ id: string, name: string }>> {
     const own = (await deps.stores.listForOrg(orgId)).map((s) => ({ id: s.id, name: s.name }))

@@ -21,7 +21,7 @@ interface Deps {
 /**
  * The auth pipeline's resolver for OAuth access tokens (JWTs from our provider). The signature, issuer,
  * audience and expiry are checked locally; then that the grant is live and the person is still a member with at
- * least the grant's role (decisions.md section 10): from the database, or from memory while the grant's and the
+ * least the grant's role (docs/contract/oauth.md#grants): from the database, or from memory while the grant's and the
  * person's markers are unchanged (plugins/credential-cache.ts), which revocation and membership changes bump.
  */
 export function oauthCredentialResolver (deps: Deps) {

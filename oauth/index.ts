@@ -19,8 +19,9 @@ declare module 'fastify' {
 }
 
 /**
- * The embedded OpenID Connect provider (decisions.md section 10), mounted under /oauth; the login/consent screens
- * are fastify routes under /oauth/interaction; its access tokens become a second credential type of the auth pipeline.
+ * The embedded OpenID Connect provider (docs/contract/oauth.md#provider-storage-and-keys), mounted under /oauth; the
+ * login/consent screens are fastify routes under /oauth/interaction; its access tokens become a second credential type
+ * of the auth pipeline.
  */
 export default fp(async (app) => {
   const issuer = `${app.config.publicUrl}/oauth`

@@ -59,7 +59,8 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
     const client = (await clients.registrar(String(d.params.client_id))) ?? { name: 'An application', orgId: null, orgName: null }
     const { organizations, roles } = await consent.options(personId, client)
     const csrf = await reply.generateCsrf()
-    // decisions.md section 10: an organization's client is for its members only; say so instead of offering nothing.
+    // docs/contract/oauth.md#client-ownership: an organization's client is for its members only; say so instead of
+    // offering nothing.
     if (client.orgId && organizations.length === 0) {
       return html(reply, refusalPage({ uid, csrf, clientName: client.name, orgName: client.orgName ?? 'another organization' }), 403)
     }

@@ -40,7 +40,7 @@ export interface ConsentView {
 }
 
 export function consentPage (v: ConsentView): string {
-  // decisions.md section 10: a person with one store finds it already chosen.
+  // docs/contract/oauth.md#consent: a person with one store finds it already chosen.
   const only = v.organizations.flatMap((org) => org.stores).length === 1 ? ' checked' : ''
   const orgs = v.organizations.map((org, i) => `<fieldset><legend>
 <label><input type="radio" name="org" value="${e(org.id)}"${i === 0 ? ' checked' : ''} required> ${e(org.name)} (you are ${e(org.role)})</label></legend>

@@ -15,11 +15,14 @@ import { ACCESS_TOKEN_ALG } from './keys.js'
 import { isDuplicateKey } from '../src/db.js'
 import { providerRequest } from './request-context.js'
 
-/** The REST API's scope strings (service-api.md section 2), as the resource server's scopes. */
+/** The REST API's scope strings (docs/contract/tenancy-and-roles.md#scopes), as the resource server's scopes. */
 export const API_SCOPES = ['read', 'write', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`])]
 export const ACCESS_TOKEN_TTL_S = 3600
 export const REFRESH_TOKEN_TTL_S = 90 * 86_400
-/** decisions.md section 10: the grant lives until revoked; ten years is the provider's stand-in for "never". */
+/**
+ * docs/contract/oauth.md#refresh-tokens: the grant lives until revoked; ten years is the provider's stand-in for
+ * "never".
+ */
 export const GRANT_TTL_S = 10 * 366 * 86_400
 /** A retried refresh with the just-rotated token within this window gets the same new pair. */
 export const REFRESH_GRACE_MS = 30_000
@@ -44,7 +47,7 @@ function cookieKeys (secretKey: string): string[] {
 
 interface GraceState { graceResponse?: Record<string, unknown> }
 
-/** oidc-provider 9 configured per decisions.md section 10. */
+/** oidc-provider 9 configured per docs/contract/oauth.md#flows-and-endpoints. */
 export function createProvider (deps: ProviderDeps): Provider {
   const { db, clock, clients, grants, people, audience } = deps
   /**
@@ -193,7 +196,7 @@ export function createProvider (deps: ProviderDeps): Provider {
 
   /**
    * oidc-provider drops `offline_access` unless prompt includes consent; automation platforms never send it
-   * (decisions.md section 10), and our consent screen is always shown, so ask for it on their behalf.
+   * (docs/contract/oauth.md#refresh-tokens), and our consent screen is always shown, so ask for it on their behalf.
    */
   function keepOfflineAccess (ctx: KoaContextWithOIDC) {
     const scope = typeof ctx.query.scope === 'string' ? ctx.query.scope.split(' ') : []
@@ -208,9 +211,9 @@ export function createProvider (deps: ProviderDeps): Provider {
   }
 
   /**
-   * Zapier's usual app template sends the old access token as `Authorization: Bearer …` on its refresh call, with
-   * the client credentials in the body; oidc-provider counts that header as a second client authentication and
-   * answers 400. A Bearer never authenticates a client here, so it is ignored (decisions.md section 10); Basic stays.
+   * Zapier's usual app template sends the old access token as `Authorization: Bearer …` on its refresh call, with the
+   * client credentials in the body; oidc-provider counts that header as a second client authentication and answers 400.
+   * A Bearer never authenticates a client here, so it is ignored (docs/contract/oauth.md#token-endpoint); Basic stays.
    */
   function ignoreBearer (headers: Record<string, string | string[] | undefined>) {
     if (typeof headers.authorization === 'string' && /^bearer(\s|$)/i.test(headers.authorization.trim())) delete headers.authorization

@@ -130,7 +130,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Answers fastify and Node would otherwise write in their own shape (decisions.md section 3).
+    // Answers fastify and Node would otherwise write in their own shape (docs/contract/api-conventions.md#errors).
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: false,

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
-/** decisions.md section 14. One schema; the Config type is derived from it. */
+/** docs/contract/operations.md#configuration. One schema; the Config type is derived from it. */
 export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535, env: 'PORT' }),
   host: Type.String({ minLength: 1, env: 'HOST' }),
@@ -28,12 +28,12 @@ export const ConfigSchema = Type.Object({
   reviewRequestDelayHours: Type.Number({ minimum: 0, maximum: 24 * 90, env: 'REVIEW_REQUEST_DELAY_HOURS' }),
   workers: Type.Boolean({ env: 'WORKERS' }),
   /**
-   * The BigCommerce Management API, read for the records its webhooks name (decisions.md section 15, "Platform
-   * sync"), and how long one read may take. Absent: BIGCOMMERCE_DEFAULTS.
+   * The BigCommerce Management API, read for the records its webhooks name (docs/contract/resources.md#platform-sync),
+   * and how long one read may take. Absent: BIGCOMMERCE_DEFAULTS.
    */
   bigcommerceApiUrl: Type.Optional(Type.String({ pattern: '^https?://[^/\\s]+(/[^\\s]*)?$', maxLength: 2048, env: 'BIGCOMMERCE_API_URL' })),
   bigcommerceApiTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 60000, env: 'BIGCOMMERCE_API_TIMEOUT_MS' })),
-  /** Where support requests are mailed (decisions.md section 15 `support`); absent: they are only kept. */
+  /** Where support requests are mailed (docs/contract/resources.md#support); absent: they are only kept. */
   supportEmail: Type.Optional(Type.String({ maxLength: 320, pattern: '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$', env: 'SUPPORT_EMAIL' }))
 })
 export type Config = Static<typeof ConfigSchema>

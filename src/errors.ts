@@ -1,8 +1,8 @@
 import createError from '@fastify/error'
 
 /**
- * Every error code the API answers with (decisions.md section 3, plus the ones a user of this API needs
- * to branch on). The body is always `{ message, code }`; see plugins/error-handler.ts.
+ * Every error code the API answers with (docs/contract/api-conventions.md#errors, plus the ones a user of this API
+ * needs to branch on). The body is always `{ message, code }`; see plugins/error-handler.ts.
  */
 export const errors = {
   InvalidRequest: createError('invalid_request', '%s', 400),
@@ -38,7 +38,10 @@ export const errors = {
   InvalidSignature: createError('invalid_signature', '%s', 401)
 }
 
-/** @fastify/error upper-cases codes; the API's codes are the lower-case names of decisions.md section 3. */
+/**
+ * @fastify/error upper-cases codes; the API's codes are the lower-case names of
+ * docs/contract/api-conventions.md#errors.
+ */
 const API_CODES = new Set<string>(Object.values(errors).map((E) => new E().code))
 
 export function apiCode (code: string | undefined): string | undefined {

@@ -1,9 +1,10 @@
 import { PLANS, type Plan } from './types.js'
 
 /**
- * The plan-gated features (decisions.md sections 2 and 15): the one table that `GET /features`, the request
- * pipeline's plan check (plugins/tenancy.ts, routes name a feature in `config.feature`), the MCP tool list and
- * the operator's overrides (`store set-feature`) all read. Everything not listed here works on every plan.
+ * The plan-gated features (docs/contract/plans-and-limits.md#plans-and-subscription and
+ * docs/contract/plans-and-limits.md#features): the one table that `GET /features`, the request pipeline's plan check
+ * (plugins/tenancy.ts, routes name a feature in `config.feature`), the MCP tool list and the operator's overrides
+ * (`store set-feature`) all read. Everything not listed here works on every plan.
  */
 export const FEATURES = {
   'outbound-webhooks': { label: 'Outbound webhooks: create subscriptions (retiring one needs no plan)', minPlan: 'growth' },
@@ -53,8 +54,8 @@ export function planRefusal (plan: Plan, overrides: FeatureOverrides, need: { fe
 }
 
 /**
- * The per-credential request windows of every plan (service-api.md section 8): the same on every plan today, so
- * one list; plugins/rate-limit.ts enforces it and `GET /features` serves it.
+ * The per-credential request windows of every plan (docs/contract/plans-and-limits.md#request-limits): the same on
+ * every plan today, so one list; plugins/rate-limit.ts enforces it and `GET /features` serves it.
  */
 export const REQUEST_WINDOWS: ReadonlyArray<{ ms: number, limit: number }> = [
   { ms: 1_000, limit: 10 },

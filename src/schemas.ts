@@ -51,8 +51,8 @@ export const STORE_HEADER = Type.Object({
 })
 
 /**
- * Incremental sync on a list (decisions.md section 15; docs/sync.md): `updatedSince` starts, `cursor` continues.
- * With either, the list is ordered oldest change first by (updatedAt, id) and `page` is ignored.
+ * Incremental sync on a list (docs/contract/api-conventions.md#incremental-sync; docs/sync.md): `updatedSince` starts,
+ * `cursor` continues. With either, the list is ordered oldest change first by (updatedAt, id) and `page` is ignored.
  */
 export const SyncQuery = {
   updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only records changed at or after this instant, oldest change first (then `page` is ignored: continue with `cursor`)' })),

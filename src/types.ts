@@ -10,7 +10,10 @@ export type Plan = typeof PLANS[number]
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'lapsed'] as const
 export type SubscriptionStatus = typeof SUBSCRIPTION_STATUSES[number]
 
-/** A store environment (service-api.md section 5.1): the tenant unit every store-scoped request names. */
+/**
+ * A store environment (docs/contract/tenancy-and-roles.md#organizations-and-stores): the tenant unit every store-scoped
+ * request names.
+ */
 export interface StoreEnv {
   id: string
   orgId: string
@@ -45,8 +48,9 @@ export interface Credential {
    */
   membershipChecked?: boolean
   /**
-   * Set when a partner's person acts on a client's store (decisions.md section 15): the partner (agency) organization.
-   * `orgId` and `role` are then the client's and the lesser of the two roles (plugins/tenancy.ts).
+   * Set when a partner's person acts on a client's store (docs/contract/tenancy-and-roles.md#partner-access): the
+   * partner (agency) organization. `orgId` and `role` are then the client's and the lesser of the two roles
+   * (plugins/tenancy.ts).
    */
   partnerOrgId?: string | null
 }
@@ -68,7 +72,10 @@ export interface CredentialClaim {
   load: () => Promise<Credential | null>
 }
 
-/** The audit log's actor string (decisions.md section 11): `api_key:<id>`, `oauth:<grant id>`, `person:<id>`. */
+/**
+ * The audit log's actor string (docs/contract/tenancy-and-roles.md#audit-log): `api_key:<id>`, `oauth:<grant id>`,
+ * `person:<id>`.
+ */
 export function actorOf (credential: Pick<Credential, 'type' | 'id'>): string {
   return `${credential.type}:${credential.id}`
 }

@@ -8270,7 +8270,7 @@ export interface operations {
                         }[];
                         /** @description The HTML page of the same content (the `Link rel="deprecation"` target) */
                         pageUrl: string;
-                        /** @description The versioning policy (service-api.md section 9), as Markdown */
+                        /** @description The versioning policy (docs/changelog.md in the repository), as Markdown */
                         policy: string;
                         /** @enum {string} */
                         version: "v1";

@@ -1,6 +1,7 @@
 /**
- * Operator command line (decisions.md section 13): `npm run cli -- <command> [options] [--json]`.
- * The commands and their output live in run.ts, so tests can run them in-process.
+ * Operator command line (docs/contract/operations.md#operator-command-line):
+ * `npm run cli -- <command> [options] [--json]`. The commands and their output live in run.ts, so tests can run them
+ * in-process.
  */
 import { runCli } from './run.js'
 

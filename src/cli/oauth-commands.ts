@@ -10,7 +10,10 @@ function parse (args: string[]) {
   }
 }
 
-/** OAuth for the automation connector (decisions.md sections 10 and 13). */
+/**
+ * OAuth for the automation connector (docs/contract/oauth.md#registering-clients and
+ * docs/contract/operations.md#operator-command-line).
+ */
 export const commands: Record<string, Command> = {
   'oauth-client create': {
     usage: 'oauth-client create --name NAME --redirect-uri URI... [--public] [--org ID]   (without --org: offered to every organization)',

@@ -1,7 +1,7 @@
 /**
- * The operator command line as a function (decisions.md section 13): index.ts runs it on the process's argv and
- * streams; tests run it in-process on strings. With --json a command writes exactly one JSON object on stdout;
- * failures go to stderr and the returned exit code is non-zero.
+ * The operator command line as a function (docs/contract/operations.md#operator-command-line): index.ts runs it on the
+ * process's argv and streams; tests run it in-process on strings. With --json a command writes exactly one JSON object
+ * on stdout; failures go to stderr and the returned exit code is non-zero.
  */
 import { inspect } from 'node:util'
 import type { Knex } from 'knex'

@@ -9,7 +9,7 @@ function isMysql (db: Knex): boolean {
   return (db.client as { config: { client: string } }).config.client === 'mysql2'
 }
 
-/** decisions.md section 5: one entry per refused item; the rest of the batch is stored. */
+/** docs/contract/api-conventions.md#bulk-upserts: one entry per refused item; the rest of the batch is stored. */
 export interface ItemError { index: number, platformId: string | null, code: string, message: string }
 
 export interface BulkResult { received: number, upserted: number, failed: number, errors: ItemError[] }

@@ -5,17 +5,18 @@ import { iso } from './clock.js'
 import { lockForShare, lockForWrite, lockStore } from './bulk.js'
 
 /**
- * What the content resources of decisions.md section 15 share (galleries, FAQs, categories, web pages, placements):
- * rows keyed by (store_env_id, id) with created_at/updated_at, lists filtered by `updatedSince` in a stable order,
- * and one event per change. Each module keeps its own columns, rules and presentation.
+ * What the content resources of docs/contract/resources.md#content share (galleries, FAQs, categories, web pages,
+ * placements): rows keyed by (store_env_id, id) with created_at/updated_at, lists filtered by `updatedSince` in a
+ * stable order, and one event per change. Each module keeps its own columns, rules and presentation.
  */
 export interface ContentRow { id: string, org_id: string, store_env_id: string, created_at: number, updated_at: number }
 
 export interface SinceQuery extends PageQuery { updatedSince?: string }
 
 /**
- * decisions.md section 15: `updatedSince` lists rows changed at or after the instant, oldest change first with the id
- * breaking ties, so a client that stores the last `updatedAt` it saw and asks again misses nothing.
+ * docs/contract/api-conventions.md#incremental-sync: `updatedSince` lists rows changed at or after the instant, oldest
+ * change first with the id breaking ties, so a client that stores the last `updatedAt` it saw and asks again misses
+ * nothing.
  */
 export async function pageSince<T> (base: Knex.QueryBuilder, query: SinceQuery) {
   const page = toPage(query)

@@ -5,7 +5,10 @@ import { parseIsoDateTime } from './clock.js'
  * ajv-formats' own are too lax: see `addApiFormats`.
  */
 
-/** decisions.md section 15: dates outside 1970–9999 are refused, so every stored date can be served as ISO 8601. */
+/**
+ * docs/contract/api-conventions.md#dates-and-sizes: dates outside 1970–9999 are refused, so every stored date can be
+ * served as ISO 8601.
+ */
 export const MIN_DATE_MS = Date.UTC(1970, 0, 1)
 export const MAX_DATE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 

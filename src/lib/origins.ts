@@ -1,5 +1,5 @@
 /**
- * A store's allowed origins (decisions.md section 7): what the browser sends in `Origin`, so exactly
+ * A store's allowed origins (docs/contract/storefront.md#origins): what the browser sends in `Origin`, so exactly
  * `scheme://host[:port]`. Stored normalised the way browsers serialise an origin (lower-case host, IDN hosts in
  * punycode, no default port), so the storefront's comparison is a plain string match.
  */

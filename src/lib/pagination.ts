@@ -2,13 +2,15 @@ import type { Knex } from 'knex'
 
 export const DEFAULT_LIMIT = 20
 export const MAX_LIMIT = 100
-/** decisions.md section 4: a bounded page keeps the offset a small exact integer on every database. */
+/**
+ * docs/contract/api-conventions.md#pagination: a bounded page keeps the offset a small exact integer on every database.
+ */
 export const MAX_PAGE = 10_000_000
 
 export interface PageQuery { page?: number, limit?: number }
 export interface Page { page: number, limit: number, offset: number }
 
-/** decisions.md section 4: a larger limit is clamped, and meta.limit says what was used. */
+/** docs/contract/api-conventions.md#pagination: a larger limit is clamped, and meta.limit says what was used. */
 export function toPage (query: PageQuery): Page {
   const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(query.page ?? 1)))
   const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)))

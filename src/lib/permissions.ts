@@ -1,6 +1,7 @@
 /**
- * Roles, resources and scopes: service-api.md section 2 and 5, decisions.md section 2.
- * Both the role and the scopes must allow a request; neither widens the other.
+ * Roles, resources and scopes: docs/contract/tenancy-and-roles.md#scopes and
+ * docs/contract/tenancy-and-roles.md#authentication, docs/contract/tenancy-and-roles.md#roles. Both the role and the
+ * scopes must allow a request; neither widens the other.
  */
 export const RESOURCES = [
   'reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'analytics',
@@ -50,16 +51,18 @@ export function roleAllows (role: Role, resource: Resource, access: Access): Rol
       if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
       return access === 'read' || EDITOR_WRITES.has(resource) ? 'allowed' : 'forbidden'
     case 'viewer':
-      // decisions.md section 3: any write by a viewer is role_read_only, whatever else the role forbids.
+      // docs/contract/api-conventions.md#errors: any write by a viewer is role_read_only, whatever else the role
+      // forbids.
       if (access === 'write') return 'read_only'
       return EDITOR_HIDDEN.has(resource) ? 'forbidden' : 'allowed'
   }
 }
 
 /**
- * decisions.md section 2: org-level management (API keys, members and ownership, OAuth clients, partners) stays with
- * org-level credentials. Every write on a route under one of these /v1 paths is management, so a route added there
- * later is covered without remembering a flag; reads (listing keys or members) are not management.
+ * docs/contract/tenancy-and-roles.md#org-level-authority: org-level management (API keys, members and ownership, OAuth
+ * clients, partners) stays with org-level credentials. Every write on a route under one of these /v1 paths is
+ * management, so a route added there later is covered without remembering a flag; reads (listing keys or members) are
+ * not management.
  */
 const ORG_MANAGEMENT_PATHS = [
   '/v1/api-keys', '/v1/account/members', '/v1/connectors/oauth-clients',
@@ -88,9 +91,9 @@ export function scopeLabel (route: Pick<RouteRule, 'resource' | 'scopesOf'>): st
 }
 
 /**
- * Role, then scopes, then org-level management (decisions.md sections 2 and 3): the first refusal a credential
- * meets on a route, or null. The order decides which refusal a caller sees first; the tenancy hook answers with
- * it and the MCP server hides the tools it names.
+ * Role, then scopes, then org-level management (docs/contract/tenancy-and-roles.md#authentication and
+ * docs/contract/api-conventions.md#errors): the first refusal a credential meets on a route, or null. The order decides
+ * which refusal a caller sees first; the tenancy hook answers with it and the MCP server hides the tools it names.
  */
 export function refusalFor (caller: { type: string, role: Role, scopes: readonly string[], partnerOrgId?: string | null }, route: RouteRule, access: Access): Refusal | null {
   const verdict = roleAllows(caller.role, route.resource, access)
@@ -99,7 +102,8 @@ export function refusalFor (caller: { type: string, role: Role, scopes: readonly
   if (!route.scopeExempt && !scopeResources(route).some((resource) => scopesAllow(caller.scopes, resource, access))) return 'insufficient_scope'
   // A token is bound to a person and chosen stores, and nothing it creates may outlive its connection.
   if (caller.type === 'oauth' && isOrgManagement(route.url, access)) return 'credential_not_allowed'
-  // A partner acting for a client never manages the client's keys, members or partners (decisions.md section 15).
+  // A partner acting for a client never manages the client's keys, members or partners
+  // (docs/contract/tenancy-and-roles.md#partner-access).
   if (caller.partnerOrgId && isOrgManagement(route.url, access)) return 'credential_not_allowed'
   return null
 }

@@ -7,7 +7,7 @@ const MAX_CREDENTIALS = 10_000
 
 /**
  * The ids of a credential's most recent failed requests (4xx and 5xx answers), newest first, so a support request
- * can carry them (decisions.md section 15 `support`). A Redis list per credential when Redis is configured, shared
+ * can carry them (docs/contract/resources.md#support). A Redis list per credential when Redis is configured, shared
  * by every instance; otherwise a bounded map in memory. Recording never fails a request: a Redis error is dropped.
  */
 export interface RecentFailures {

@@ -2,9 +2,10 @@ import type { Knex } from 'knex'
 import { toMs } from './formats.js'
 
 /**
- * Incremental sync (decisions.md section 15: `updatedSince` on every list). A sync list is read oldest change first
- * by (updated_at, id) and continued with a keyset cursor, never an offset: a record changed while a client pages
- * moves past the cursor and comes back on a later page instead of shifting the others (an offset would skip one).
+ * Incremental sync (docs/contract/api-conventions.md#incremental-sync: `updatedSince` on every list). A sync list is
+ * read oldest change first by (updated_at, id) and continued with a keyset cursor, never an offset: a record changed
+ * while a client pages moves past the cursor and comes back on a later page instead of shifting the others (an offset
+ * would skip one).
  */
 export interface SyncQuery { updatedSince?: string, cursor?: string }
 

@@ -151,9 +151,9 @@ export default fp(async (app) => {
   }
 
   /**
-   * service-api.md 5.7: membership and role are re-checked on every request, whatever the credential type, so a
-   * removed or demoted person's tokens stop at once. Keys belong to no person and skip this. (A cached person-bound
-   * credential is re-checked through its person marker, which every membership change bumps.)
+   * docs/contract/tenancy-and-roles.md#authentication: membership and role are re-checked on every request, whatever
+   * the credential type, so a removed or demoted person's tokens stop at once. Keys belong to no person and skip this.
+   * (A cached person-bound credential is re-checked through its person marker, which every membership change bumps.)
    */
   async function stillMember (credential: Credential): Promise<boolean> {
     if (!credential.personId || credential.membershipChecked) return true
@@ -308,8 +308,9 @@ export default fp(async (app) => {
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config
-    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response
-    // under /v1 carries the RateLimit-* headers (decisions.md section 3) and probing unknown paths is bounded.
+    // Unmatched URLs (the 404 handler has no route config) are counted like public routes, so every response under /v1
+    // carries the RateLimit-* headers (docs/contract/api-conventions.md#rate-limit-headers) and probing unknown paths
+    // is bounded.
     const auth = config.auth ?? (request.url.startsWith('/v1/') ? 'public' : 'none')
     if (auth === 'public') {
       await app.enforceLimit(reply, publicLimitKey(request.ip), PUBLIC_WINDOWS)

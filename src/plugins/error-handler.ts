@@ -58,7 +58,7 @@ function readRestOfBody (reply: FastifyReply) {
   raw.resume()
 }
 
-/** decisions.md section 3: `{ message, code }`, nothing else leaks (no stack, no SQL). */
+/** docs/contract/api-conventions.md#errors: `{ message, code }`, nothing else leaks (no stack, no SQL). */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err.validation) {

@@ -14,7 +14,10 @@ declare module 'fastify' {
   }
 }
 
-/** service-api.md section 8: per caller, three windows applied together (the plan limits `GET /features` shows). */
+/**
+ * docs/contract/plans-and-limits.md#request-limits: per caller, three windows applied together (the plan limits
+ * `GET /features` shows).
+ */
 export const CREDENTIAL_WINDOWS: Window[] = [...REQUEST_WINDOWS]
 /** Failed authentication attempts per IP: past this, further failures get 429 (valid credentials are still served). */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ ms: 60_000, limit: 30 }]

@@ -10,7 +10,9 @@ import { originKey, originNotAllowedMessage } from '../lib/origins.js'
 import { PUBLIC_WINDOWS, publicLimitKey } from './rate-limit.js'
 import type { StoreEnv } from '../types.js'
 
-/** service-api.md section 8, storefront writes: per visitor IP, each endpoint its own budget. */
+/**
+ * docs/contract/plans-and-limits.md#storefront-limits, storefront writes: per visitor IP, each endpoint its own budget.
+ */
 export const STOREFRONT_LIMITS = {
   'reviews.create': [{ ms: 1_000, limit: 3 }, { ms: 60_000, limit: 5 }],
   'reviews.video-upload-url': [{ ms: 1_000, limit: 1 }, { ms: 60_000, limit: 3 }],
@@ -19,7 +21,7 @@ export const STOREFRONT_LIMITS = {
   'galleries.favourite': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 30 }],
   'reviews.helpful': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 20 }],
   'uploads.image': [{ ms: 1_000, limit: 5 }, { ms: 60_000, limit: 20 }],
-  // decisions.md section 15: widget reads, each endpoint its own budget.
+  // docs/contract/plans-and-limits.md#storefront-limits: widget reads, each endpoint its own budget.
   'storefront.reviews': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
   'storefront.summary': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
   'storefront.galleries': [{ ms: 1_000, limit: 20 }, { ms: 60_000, limit: 600 }],
@@ -74,9 +76,9 @@ export function originAllowed (store: StoreEnv, origin: string | undefined): boo
 }
 
 /**
- * Storefront routes (decisions.md section 7): `x-store-env-id` names the store, the browser's Origin must be one of
- * the store's allowed origins (403 origin_not_allowed; a call without Origin is refused the same way, since only
- * browsers call these routes), a lapsed store answers subscription_expired, and each endpoint has its own per-IP
+ * Storefront routes (docs/contract/storefront.md#origins): `x-store-env-id` names the store, the browser's Origin must
+ * be one of the store's allowed origins (403 origin_not_allowed; a call without Origin is refused the same way, since
+ * only browsers call these routes), a lapsed store answers subscription_expired, and each endpoint has its own per-IP
  * budget. `request.ip` honours proxies only when TRUST_PROXY says so. CORS answers only allowed origins.
  */
 export default fp(async (app) => {
@@ -153,10 +155,10 @@ export default fp(async (app) => {
   })
 
   /**
-   * A call refused before any store's budget applies (no store named, an unknown store, a refused origin) spends
-   * the visitor's public budget instead, as unknown URLs do: it carries RateLimit-* like every answer under /v1
-   * (decisions.md section 3), and refusals from one IP are bounded, while the stores' budgets stay for calls that
-   * passed the origin check (section 7).
+   * A call refused before any store's budget applies (no store named, an unknown store, a refused origin) spends the
+   * visitor's public budget instead, as unknown URLs do: it carries RateLimit-* like every answer under /v1
+   * (docs/contract/api-conventions.md#rate-limit-headers), and refusals from one IP are bounded, while the stores'
+   * budgets stay for calls that passed the origin check (docs/contract/plans-and-limits.md#storefront-limits).
    */
   async function refuse (request: FastifyRequest, reply: FastifyReply, err: Error): Promise<never> {
     await app.enforceLimit(reply, publicLimitKey(request.ip), PUBLIC_WINDOWS)
@@ -183,8 +185,8 @@ export default fp(async (app) => {
     const refused = refusalOf(request, held.store)
     if (refused) return refuse(request, reply, refused)
     let store = held.store!
-    // decisions.md section 7: per store and IP, so one shop's spam never locks a visitor out of another shop,
-    // and only calls that passed the origin check spend it.
+    // docs/contract/plans-and-limits.md#storefront-limits: per store and IP, so one shop's spam never locks a visitor
+    // out of another shop, and only calls that passed the origin check spend it.
     const markers = freshness.shared ? [freshness.keyOf(marker.store(store.id)), freshness.keyOf(marker.reviews(store.id))] : undefined
     const verdict = await app.limiter.consume(storefrontLimitKey(endpoint, store.id, request.ip), STOREFRONT_LIMITS[endpoint], markers)
     const seen = verdict.markers ?? null

@@ -15,8 +15,9 @@ declare module 'fastify' {
 }
 
 /**
- * After authentication: the store environment (service-api.md section 5.1), then role and scopes (5.2-5.5),
- * then subscription and plan (section 3). The order decides which refusal a caller sees first.
+ * After authentication: the store environment (docs/contract/tenancy-and-roles.md#organizations-and-stores), then role
+ * and scopes (docs/contract/tenancy-and-roles.md#authentication), then subscription and plan
+ * (docs/contract/plans-and-limits.md#plans-and-subscription). The order decides which refusal a caller sees first.
  */
 export default fp(async (app) => {
   const { stores, partners, audit } = app.services
@@ -100,8 +101,9 @@ export default fp(async (app) => {
   }
 
   /**
-   * Every request a partner makes on a client's store, refused ones included, lands in the client's audit log with
-   * the partner named (decisions.md section 15); written before the response leaves, so it is there when it arrives.
+   * Every request a partner makes on a client's store, refused ones included, lands in the client's audit log with the
+   * partner named (docs/contract/tenancy-and-roles.md#partner-access); written before the response leaves, so it is
+   * there when it arrives.
    */
   app.addHook('onSend', async (request, reply) => {
     const credential = request.credential

@@ -3,7 +3,10 @@ import { call } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { hasChromium, launch, newPage, screenshot, serve, signIn, withoutChromium } from './browser.js'
 
-/** The admin app in real Chromium: signing in and the whole life of an API key (service-api.md section 2). */
+/**
+ * The admin app in real Chromium: signing in and the whole life of an API key
+ * (docs/contract/tenancy-and-roles.md#api-keys).
+ */
 if (!hasChromium) {
   withoutChromium(t)
 } else {

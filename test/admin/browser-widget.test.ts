@@ -9,7 +9,7 @@ import { documented, hasChromium, launch, newPage, serve, signIn, withoutChromiu
 
 const JPEG = readFileSync(new URL('../fixtures/photo.jpg', import.meta.url))
 
-/** The storefront widget on a shop's page in real Chromium (decisions.md section 15, issue 15). */
+/** The storefront widget on a shop's page in real Chromium (docs/contract/storefront.md#widget-reads, issue 15). */
 if (!hasChromium) {
   withoutChromium(t)
 } else {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { build, call, manualClock } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 
-/* decisions.md section 2: a key minted by an expiring key expires no later than it. */
+/* docs/contract/tenancy-and-roles.md#no-escalation: a key minted by an expiring key expires no later than it. */
 const HOUR = 3_600_000
 
 async function expiringAdmin (t: Parameters<typeof build>[0]) {

@@ -16,7 +16,8 @@ type Operation = { security?: unknown[], parameters?: Array<{ in: string, name: 
  * reason; a route added to this list must say why.
  */
 const SCOPE_EXEMPT = new Set([
-  // Any key lists the stores it may use, whatever its scopes (decisions.md section 5).
+  // Any key lists the stores it may use, whatever its scopes
+  // (docs/contract/tenancy-and-roles.md#organizations-and-stores).
   'GET /v1/account/stores',
   // The event log takes `events:read` or a resource's scope, and filters by each event's own resource.
   'GET /v1/events', 'GET /v1/events/{id}', 'GET /v1/outbound-webhooks/events',

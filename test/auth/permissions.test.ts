@@ -2,7 +2,7 @@ import t from 'tap'
 import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, isOrgManagement, accessFor } from '../../src/lib/permissions.js'
 
 /*
- * decisions.md section 2, written out again here rather than derived from the code under test.
+ * docs/contract/tenancy-and-roles.md#roles, written out again here rather than derived from the code under test.
  * `write` lists what each role may write; `hidden` what it may not even read.
  */
 const EDITOR_WRITES = ['reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'evidence', 'email',
@@ -19,7 +19,7 @@ function expected (role: string, resource: string, access: 'read' | 'write'): st
   return EDITOR_WRITES.includes(resource) ? 'allowed' : 'forbidden'
 }
 
-t.test('every role x resource x read/write verdict matches the role table of decisions.md', async (t) => {
+t.test('every role x resource x read/write verdict matches the role table of docs/contract/tenancy-and-roles.md', async (t) => {
   let checked = 0
   for (const role of ROLES) {
     for (const resource of RESOURCES) {
@@ -60,7 +60,7 @@ t.test('GET, HEAD and OPTIONS are reads and every other method is a write', asyn
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) t.equal(accessFor(method), 'write', method)
 })
 
-/** Every resource a route names (service-api.md section 5, decisions.md sections 2 and 15), written out. */
+/** Every resource a route names (docs/contract/tenancy-and-roles.md#scopes), written out. */
 const ALL_RESOURCES = ['reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'analytics',
   'evidence', 'events', 'email', 'email-sequences', 'email-branding', 'email-suppressions', 'sending-domain',
   'review-incentives', 'outbound-webhooks', 'webhooks', 'placements', 'web-pages', 'categories', 'connectors',

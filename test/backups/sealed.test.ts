@@ -7,8 +7,8 @@ import { encrypt } from '../../src/lib/secrets.js'
 import { as, backupLines, completedBackup, rewriteBackup } from './backup-app.js'
 
 /**
- * service-api.md section 2: a reviewer's full address is shown in the admin application only. A backup file is
- * downloaded through the API, so it holds the address sealed with the deployment's key, which a restore opens.
+ * docs/contract/catalog.md#reviewer-email: a reviewer's full address is shown in the admin application only. A backup
+ * file is downloaded through the API, so it holds the address sealed with the deployment's key, which a restore opens.
  */
 
 const ADDRESS = 'dee.reviewer@mailbox.test'

@@ -6,7 +6,10 @@ import { addMember, makeTenant, type Tenant } from '../factories.js'
 import { appendEvent, deliverUntil, receiver, testWorker } from '../webhooks/support.js'
 import { connect, makeClient, serve } from '../oauth/oauth-helper.js'
 
-/** decisions.md sections 2 and 10: a revoked connection leaves nothing behind, its REST hooks included. */
+/**
+ * docs/contract/tenancy-and-roles.md#org-level-authority and docs/contract/oauth.md#grants: a revoked connection leaves
+ * nothing behind, its REST hooks included.
+ */
 
 const SCOPE = 'reviews:read webhooks:write offline_access'
 

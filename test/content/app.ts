@@ -4,8 +4,8 @@ import { build } from '../helper.js'
 
 /**
  * A clock that moves a second each time it is read, so that one key's many calls in a test stay inside the per-key
- * budget of service-api.md section 8 (these tests are about content, not limits) and every write gets a later
- * updatedAt than the one before.
+ * budget of docs/contract/plans-and-limits.md#request-limits (these tests are about content, not limits) and every
+ * write gets a later updatedAt than the one before.
  */
 export function tickingClock (start = Date.parse('2026-11-23T12:00:00Z')) {
   let now = start

@@ -3,7 +3,7 @@ import { call } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 import { contentApp as sharedApp } from './app.js'
 
-/** One valid body per content resource, and a change to it (decisions.md section 15). */
+/** One valid body per content resource, and a change to it (docs/contract/resources.md#content). */
 const RESOURCES = {
   faqs: { event: 'faq', body: { question: 'How long is delivery?', answer: 'Three days.' }, patch: { status: 'published' } },
   categories: { event: 'category', body: { name: 'Shirts', slug: 'shirts' }, patch: { name: 'Tops' } },

@@ -3,8 +3,8 @@ import { build, call } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 
 /**
- * decisions.md section 8: a subscription carries only event types its creator may read. An email provider is one:
- * the outbox sends it every event of its list whole, to a URL the store may choose.
+ * docs/contract/event-visibility.md#subscriptions: a subscription carries only event types its creator may read. An
+ * email provider is one: the outbox sends it every event of its list whole, to a URL the store may choose.
  */
 
 const app = await build(t)

@@ -4,7 +4,10 @@ import { makeKey, makeTenant } from '../factories.js'
 import { appendEvent } from '../webhooks/support.js'
 import { CURSOR_INDEX } from '../../src/modules/events/events.repository.js'
 
-/* decisions.md section 8: the event log is also served as GET /events and GET /events/:id under `events`. */
+/*
+ * docs/contract/event-visibility.md#the-event-log: the event log is also served as GET /events and GET /events/:id
+ * under `events`.
+ */
 
 t.test('GET /v1/events serves the same log as /v1/outbound-webhooks/events', async (t) => {
   const app = await sharedApp()

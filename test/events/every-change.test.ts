@@ -4,8 +4,9 @@ import { call, eventsOf, sharedApp } from '../helper.js'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
 
 /**
- * decisions.md section 15: every change appends an event, visible under the scope rules of section 8. These are
- * the writes of settings that hold secrets (the events carry none), a coupon pool, and support requests.
+ * docs/contract/event-visibility.md#every-change-appends-an-event: every change appends an event, visible under the
+ * scope rules of docs/contract/event-visibility.md#who-sees-which-events. These are the writes of settings that hold
+ * secrets (the events carry none), a coupon pool, and support requests.
  */
 
 async function store () {

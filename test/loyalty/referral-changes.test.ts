@@ -3,7 +3,10 @@ import { build, call, eventsOf, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { freshKey, makeCustomers } from './support.js'
 
-/** decisions.md section 15: every list takes `updatedSince`, and every change appends an event. */
+/**
+ * docs/contract/event-visibility.md#every-change-appends-an-event: every list takes `updatedSince`, and every change
+ * appends an event.
+ */
 
 async function referralStore (t: Parameters<typeof build>[0]) {
   const clock = manualClock(Date.parse('2026-11-20T10:00:00Z'))

@@ -5,7 +5,7 @@ import { call } from '../helper.js'
 import { addMember, makeTenant, type Tenant } from '../factories.js'
 import { connect, connected, csrfOf, makeClient, openConsent, REDIRECT_URI, serve } from './oauth-helper.js'
 
-/** decisions.md section 10: a client an organization registers is that organization's alone. */
+/** docs/contract/oauth.md#client-ownership: a client an organization registers is that organization's alone. */
 
 async function registerAs (app: FastifyInstance, tenant: Tenant, name = 'Zapier') {
   const res = await call(app, { method: 'POST', url: '/v1/connectors/oauth-clients', key: tenant.key, store: tenant.storeId, payload: { name, redirectUris: [REDIRECT_URI] } })

@@ -4,7 +4,10 @@ import { makeKey } from '../factories.js'
 import { connected } from './oauth-helper.js'
 import { editorConnected, editorConnection, grantOf, stillWorks } from './editor-connection.js'
 
-/* Revoking another person's connection needs admin or owner; an editor may revoke their own (decisions.md 2, 10). */
+/*
+ * Revoking another person's connection needs admin or owner; an editor may revoke their own
+ * (docs/contract/tenancy-and-roles.md#roles and docs/contract/oauth.md#grants).
+ */
 
 t.test('an editor key cannot revoke the owner\'s connection: 403 role_forbidden and it keeps working', async (t) => {
   const { app, tokens, tenant } = await connected(t)

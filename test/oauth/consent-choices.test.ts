@@ -6,7 +6,7 @@ import { addMember, makeTenant, type Tenant } from '../factories.js'
 import { owner } from '../partners/support.js'
 import { connect, csrfOf, makeClient, openConsent, REDIRECT_URI, serve } from './oauth-helper.js'
 
-/** decisions.md section 10: what the consent step refuses of a posted choice, and what it then leaves behind. */
+/** docs/contract/oauth.md#consent: what the consent step refuses of a posted choice, and what it then leaves behind. */
 
 let served: ReturnType<typeof serve> | undefined
 /** One listening app for the file (each test makes its own tenants and client). */

@@ -6,9 +6,10 @@ import { addMember } from '../factories.js'
 import { connected } from './oauth-helper.js'
 
 /*
- * decisions.md section 2: org-level authority stays with org-level credentials. An OAuth access token is bound to
- * chosen stores and a person; letting it mint keys or change who belongs to the organization would outlive the
- * connection. Every connection below is the owner's, with role admin and scope `write`: the widest a token gets.
+ * docs/contract/tenancy-and-roles.md#org-level-authority: org-level authority stays with org-level credentials. An
+ * OAuth access token is bound to chosen stores and a person; letting it mint keys or change who belongs to the
+ * organization would outlive the connection. Every connection below is the owner's, with role admin and scope `write`:
+ * the widest a token gets.
  */
 const WIDEST = { role: 'admin', scope: 'write offline_access' }
 

@@ -7,7 +7,7 @@ import { addMember, makeTenant, type Tenant } from '../factories.js'
 import { Agent } from '../admin/agent.js'
 import { connect, makeClient, serve } from './oauth-helper.js'
 
-/** decisions.md section 10: removing a teammate ends their connections for good. */
+/** docs/contract/oauth.md#grants: removing a teammate ends their connections for good. */
 
 async function teammateConnected (t: Test) {
   const { app, base } = await serve(t)

@@ -1,7 +1,10 @@
 import t from 'tap'
 import { connected } from './oauth-helper.js'
 
-/** decisions.md section 10: a Bearer header on the token endpoint is ignored (Zapier sends the old access token). */
+/**
+ * docs/contract/oauth.md#token-endpoint: a Bearer header on the token endpoint is ignored (Zapier sends the old access
+ * token).
+ */
 
 async function refreshRequest (base: string, headers: Record<string, string>, body: Record<string, string>) {
   const res = await fetch(`${base}/oauth/token`, {

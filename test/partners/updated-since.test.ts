@@ -3,7 +3,10 @@ import { build, manualClock } from '../helper.js'
 import { addMember, makeTenant } from '../factories.js'
 import { as, owner, person } from './support.js'
 
-/** decisions.md section 15: `updatedSince` on every list, the changed entries oldest change first. */
+/**
+ * docs/contract/api-conventions.md#incremental-sync: `updatedSince` on every list, the changed entries oldest change
+ * first.
+ */
 
 async function grants (t: Parameters<typeof build>[0]) {
   const clock = manualClock(Date.parse('2026-11-20T10:00:00Z'))

@@ -5,8 +5,8 @@ import { makeKey, makeTenant, type Tenant } from '../factories.js'
 import { appendEvent, receiver, testWorker } from './support.js'
 
 /*
- * decisions.md section 8: what a credential sees of events follows its read scopes on each event's resource, on
- * the event log and on webhook subscriptions alike.
+ * docs/contract/event-visibility.md#who-sees-which-events: what a credential sees of events follows its read scopes on
+ * each event's resource, on the event log and on webhook subscriptions alike.
  */
 
 const EMAIL = 'maya.roberts@example.test'

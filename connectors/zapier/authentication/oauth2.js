@@ -3,10 +3,11 @@
 const { apiUrl, baseUrl } = require('../lib/api')
 
 /**
- * What the connection asks for: each trigger polls with read scope on its event's resource (decisions.md section
- * 9), the actions write products and reviews, instant triggers manage REST hooks (`webhooks:write`, the documented
- * scope), and `offline_access` brings a refresh token (decisions.md section 10). A connection made before a scope
- * was added here lacks it: its Zaps on those triggers get `insufficient_scope` until the user reconnects.
+ * What the connection asks for: each trigger polls with read scope on its event's resource
+ * (docs/contract/connectors.md#connector-scopes), the actions write products and reviews, instant triggers manage REST
+ * hooks (`webhooks:write`, the documented scope), and `offline_access` brings a refresh token
+ * (docs/contract/oauth.md#refresh-tokens). A connection made before a scope was added here lacks it: its Zaps on those
+ * triggers get `insufficient_scope` until the user reconnects.
  */
 const TRIGGER_SCOPES = [
   'reviews:read', 'products:read', 'orders:read', 'customers:read', 'loyalty:read', 'review-incentives:read',

@@ -4,8 +4,9 @@ const { apiUrl } = require('../lib/api')
 const samples = require('../lib/samples')
 
 /**
- * `PUT /v1/products` replaces the whole product (decisions.md section 5): an omitted field is cleared, so the
- * action sends every field, empty ones as null. The bulk answer is 200 even when the item failed, hence the check.
+ * `PUT /v1/products` replaces the whole product (docs/contract/api-conventions.md#bulk-upserts): an omitted field is
+ * cleared, so the action sends every field, empty ones as null. The bulk answer is 200 even when the item failed, hence
+ * the check.
  */
 const perform = async (z, bundle) => {
   const input = bundle.inputData

@@ -28,9 +28,9 @@ const errorBody = (response) => {
 }
 
 /**
- * Every error is `{ message, code }` (decisions.md section 3). With OAuth2, a 401 is turned into a refresh by
- * zapier-platform-core before this runs (autoRefresh), and a 429 into a ThrottledError that honours Retry-After;
- * a 401 that reaches here means the connection is dead.
+ * Every error is `{ message, code }` (docs/contract/api-conventions.md#errors). With OAuth2, a 401 is turned into a
+ * refresh by zapier-platform-core before this runs (autoRefresh), and a 429 into a ThrottledError that honours
+ * Retry-After; a 401 that reaches here means the connection is dead.
  */
 const handleErrors = (response, z) => {
   if (response.status < 400 || (response.request && response.request.skipThrowForStatus)) return response

@@ -13,16 +13,16 @@ const headerOf = (headers, name) => {
 }
 
 /**
- * Seconds a delivery verifies either side of its timestamp: the service's own tolerance (service-api.md section 6),
- * so a captured delivery stops verifying. The same rule as the service's verifier (src/delivery/verify.ts), which
- * this package, installed on its own in Zapier, cannot import.
+ * Seconds a delivery verifies either side of its timestamp: the service's own tolerance
+ * (docs/contract/webhooks-and-delivery.md#signatures), so a captured delivery stops verifying. The same rule as the
+ * service's verifier (src/delivery/verify.ts), which this package, installed on its own in Zapier, cannot import.
  */
 const TOLERANCE_SECONDS = 300
 
 /**
  * `x-service-signature-v2: t=<unix>,v1=<hex>`, the HMAC-SHA256 of `<t>.<raw body>` keyed with the hook's secret
- * (decisions.md section 8). True only for a delivery signed with this hook's secret, at a time within
- * TOLERANCE_SECONDS of `now` (milliseconds).
+ * (docs/contract/webhooks-and-delivery.md#signatures). True only for a delivery signed with this hook's secret, at a
+ * time within TOLERANCE_SECONDS of `now` (milliseconds).
  */
 const verifyDelivery = (rawRequest, secret, now = Date.now()) => {
   if (!rawRequest || !secret) return false

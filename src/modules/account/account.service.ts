@@ -52,7 +52,8 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
   return {
     async stores (credential: Credential, query: PageQuery) {
       const own = await stores.listForOrg(credential.orgId, credential.storeIds)
-      // A person's credential also reaches its partner clients' stores (decisions.md section 15); keys never do.
+      // A person's credential also reaches its partner clients' stores
+      // (docs/contract/tenancy-and-roles.md#partner-access); keys never do.
       const reachable = (id: string) => !credential.storeIds || credential.storeIds.includes(id)
       const partnered = clientStores && credential.personId && credential.type !== 'api_key' && !credential.partnerOrgId
         ? (await clientStores(credential.orgId)).filter((store) => reachable(store.id))

@@ -13,7 +13,10 @@ import { marker, type Freshness } from '../../lib/freshness.js'
 
 interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher, fresh: Freshness }
 
-/** Operator set-up without the admin application (decisions.md section 13): used by the CLI and the first-run seed. */
+/**
+ * Operator set-up without the admin application (docs/contract/operations.md#operator-command-line): used by the CLI
+ * and the first-run seed.
+ */
 export function bootstrapService ({ db, people, stores, audit, keys, clock, hash, fresh }: Deps) {
   async function addMember (orgId: string, email: string, role: Role) {
     if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest(`A person's role is owner, admin or editor, not ${role}`)

@@ -12,8 +12,8 @@ import { marker, type Freshness } from '../../lib/freshness.js'
 interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher, fresh: Freshness }
 
 /**
- * What an operator who lost the first-run output needs (decisions.md section 13): find organizations and stores,
- * make a key, give an owner a new password. Everything is audited with the actor `cli`.
+ * What an operator who lost the first-run output needs (docs/contract/operations.md#operator-command-line): find
+ * organizations and stores, make a key, give an owner a new password. Everything is audited with the actor `cli`.
  */
 export function operatorService ({ db, people, stores, audit, keys, clock, hash, fresh }: Deps) {
   return {

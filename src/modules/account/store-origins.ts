@@ -19,9 +19,9 @@ export function checkedOrigins (input: readonly string[]): string[] {
 }
 
 /**
- * Replaces a store's allowed origins (decisions.md section 7) for the API, the admin pages and the CLI alike.
- * The storefront reads the store on every request, so the next call already sees the new list.
- * A change is audited as `store.origins_updated`; saving the same list again (or only reordering it) records nothing.
+ * Replaces a store's allowed origins (docs/contract/storefront.md#origins) for the API, the admin pages and the CLI
+ * alike. The storefront reads the store on every request, so the next call already sees the new list. A change is
+ * audited as `store.origins_updated`; saving the same list again (or only reordering it) records nothing.
  */
 export async function replaceStoreOrigins ({ db, stores, audit, fresh }: Deps, store: StoreEnv, input: readonly string[], actor: string, ip: string | null): Promise<string[]> {
   const origins = checkedOrigins(input)

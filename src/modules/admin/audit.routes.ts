@@ -39,9 +39,10 @@ export function refLabel (ref: string, names: Map<string, string>): { name: stri
 }
 
 /**
- * The security audit log (decisions.md section 11), owner and admin. Actors and subjects are shown by name where the
- * organization still has them (one query per kind), the action filter offers the actions the log holds; an action
- * it does not hold is ignored rather than searched for, so a hand-edited URL shows everything, never an error.
+ * The security audit log (docs/contract/tenancy-and-roles.md#audit-log), owner and admin. Actors and subjects are shown
+ * by name where the organization still has them (one query per kind), the action filter offers the actions the log
+ * holds; an action it does not hold is ignored rather than searched for, so a hand-edited URL shows everything, never
+ * an error.
  */
 export const auditRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof AuditQuery> }>('/audit-log', { schema: { querystring: AuditQuery } }, async (request, reply) => {

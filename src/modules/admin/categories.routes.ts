@@ -56,7 +56,10 @@ function asTree (categories: Category[]): Shown[] {
   return shown
 }
 
-/** The store's category tree (decisions.md section 15) through the service of /v1/categories: list, create, edit, delete. */
+/**
+ * The store's category tree (docs/contract/resources.md#categories) through the service of /v1/categories: list,
+ * create, edit, delete.
+ */
 export const categoriesRoutes: FastifyPluginAsync<{ services: CategoryServices }> = async (app, { services }) => {
   const service = services.categories
 

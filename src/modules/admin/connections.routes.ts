@@ -13,7 +13,10 @@ const ClientBody = Type.Object({
   public: Type.Optional(Type.String({ maxLength: 8 }))
 })
 
-/** Connections (OAuth grants, decisions.md section 10): list and revoke; OAuth clients: owners and admins register. */
+/**
+ * Connections (OAuth grants, docs/contract/oauth.md#grants): list and revoke; OAuth clients: owners and admins
+ * register.
+ */
 export const connectionsRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], pageNo: number, extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'connectors', 'read')

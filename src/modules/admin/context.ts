@@ -19,8 +19,9 @@ export interface AdminContext {
   /** The stores of the clients that granted the person's organization partner access, for the store switcher. */
   clientStores: ClientStore[]
   /**
-   * Set while the current store is a client's (decisions.md section 15): `org`, `stores` and `actor` are then the
-   * client's, with the lesser of the person's role and the grant, and this names the person's own organization.
+   * Set while the current store is a client's (docs/contract/tenancy-and-roles.md#partner-access): `org`, `stores` and
+   * `actor` are then the client's, with the lesser of the person's role and the grant, and this names the person's own
+   * organization.
    */
   partnerOf: { id: string, name: string } | null
 }
@@ -35,8 +36,9 @@ declare module 'fastify' {
 }
 
 /**
- * Membership and role are re-checked on every request (service-api.md section 5.7): a removed teammate's next
- * page load finds no organization. The session's current organization and store are corrected when stale.
+ * Membership and role are re-checked on every request (docs/contract/tenancy-and-roles.md#authentication): a removed
+ * teammate's next page load finds no organization. The session's current organization and store are corrected when
+ * stale.
  */
 export async function loadContext (app: FastifyInstance, people: PeopleRepository, request: FastifyRequest, partners: PartnersService): Promise<AdminContext | 'no_membership' | null> {
   const session = await app.sessions.read(request)
@@ -92,7 +94,10 @@ export function currentStore (ctx: AdminContext, { lapsed = false }: { lapsed?: 
   return ctx.store
 }
 
-/** The same role table as the API (decisions.md section 2), plus a least role for owner/admin-only pages. */
+/**
+ * The same role table as the API (docs/contract/tenancy-and-roles.md#roles), plus a least role for owner/admin-only
+ * pages.
+ */
 export function can (ctx: AdminContext | null, resource: Resource, access: Access, minRole?: Role): boolean {
   if (!ctx) return false
   if (ctx.partnerOf && access === 'write' && PARTNER_REFUSED.has(resource)) return false

@@ -49,8 +49,9 @@ const SECURITY_HEADERS = {
 }
 
 /**
- * The admin web application (decisions.md section 1): server-rendered pages under /admin for people signed in
- * with email + password. It calls the same services as the API, acting as the person with their membership role.
+ * The admin web application (docs/contract/api-conventions.md#roots): server-rendered pages under /admin for people
+ * signed in with email + password. It calls the same services as the API, acting as the person with their membership
+ * role.
  */
 export default async function admin (app: FastifyInstance) {
   const secure = secureCookies(app.config)

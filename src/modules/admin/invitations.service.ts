@@ -49,7 +49,10 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
   return {
     present,
 
-    /** A person may invite with a role up to their own (decisions.md section 2: no escalation). */
+    /**
+     * A person may invite with a role up to their own (docs/contract/tenancy-and-roles.md#no-escalation: no
+     * escalation).
+     */
     async invite (actor: Credential, input: { email: string, role: Role }, ip: string | null) {
       const email = input.email.trim().toLowerCase()
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 320) throw new errors.InvalidRequest('Enter a valid email address')

@@ -2,7 +2,7 @@ import { errors } from '../../errors.js'
 import { KEY_ROLES, RESOURCES, roleRank, type Role } from '../../lib/permissions.js'
 import type { CreateKeyInput } from '../api-keys/index.js'
 
-/** service-api.md section 2, rule 3: exactly these three choices; a Viewer key is not offered the third. */
+/** docs/contract/tenancy-and-roles.md#api-keys: exactly these three choices; a Viewer key is not offered the third. */
 export const KEY_MODES = [
   { value: 'read', label: 'Read-only', hint: 'Read every resource, write nothing.' },
   { value: 'resource-read', label: 'Per-resource read', hint: 'Read only the resources you choose.' },
@@ -12,7 +12,10 @@ export type KeyMode = typeof KEY_MODES[number]['value']
 
 export type KeyFormBody = Record<string, string | undefined>
 
-/** The key roles a person may hand out: never above their own (decisions.md section 2), never owner. */
+/**
+ * The key roles a person may hand out: never above their own (docs/contract/tenancy-and-roles.md#no-escalation), never
+ * owner.
+ */
 export function keyRolesFor (role: Role): Role[] {
   return KEY_ROLES.filter((r) => roleRank(r) <= roleRank(role))
 }

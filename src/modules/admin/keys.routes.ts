@@ -10,7 +10,7 @@ const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const KeyBody = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 200 }), { maxProperties: 80 })
 
-/** service-api.md section 5.10, shown beside the form and the list. */
+/** docs/contract/tenancy-and-roles.md#api-keys, shown beside the form and the list. */
 export const KEY_GUIDANCE = [
   'Use one key per integration.',
   'Scope every new key to what the integration needs, and set an expiry.',

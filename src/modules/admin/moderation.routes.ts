@@ -17,8 +17,8 @@ const PhotoParams = Type.Object({ id: Type.String({ maxLength: 64 }), photoId: T
 const PhotoBody = Type.Object({ status: Type.Union([Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('pending')]) })
 
 /**
- * A review as the moderator sees it: everything, including the reviewer's full address — this page is the only
- * place it is shown (decisions.md section 6 keeps the API to its last four characters), so the shop can answer.
+ * A review as the moderator sees it: everything, including the reviewer's full address — this page is the only place it
+ * is shown (docs/contract/catalog.md#reviewer-email keeps the API to its last four characters), so the shop can answer.
  */
 function forModerator (row: ReviewRow) {
   return { ...presentReview(row), authorEmail: row.author_email }

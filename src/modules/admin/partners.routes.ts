@@ -11,8 +11,8 @@ const GrantBody = Type.Object({ partnerOrgId: Type.String({ maxLength: 64 }), ro
 const GRANTABLE: readonly GrantableRole[] = ['admin', 'editor', 'viewer']
 
 /**
- * Partner access (decisions.md section 15): the owner grants an agency organization a role up to admin and revokes
- * it (admins see the grants); everyone sees the clients their own organization works for.
+ * Partner access (docs/contract/tenancy-and-roles.md#partner-access): the owner grants an agency organization a role up
+ * to admin and revokes it (admins see the grants); everyone sees the clients their own organization works for.
  */
 export const partnersRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {

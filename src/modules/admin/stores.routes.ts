@@ -56,7 +56,8 @@ export const storesRoutes: FastifyPluginAsync<{ services: AdminServices }> = asy
   app.post<{ Body: Static<typeof SelectStore> }>('/stores/select', { schema: { body: SelectStore } }, async (request, reply) => {
     const ctx = request.admin!
     const id = request.body.store
-    // The current organization's stores, a partner client's (decisions.md section 15), or, from a client's, one's own.
+    // The current organization's stores, a partner client's (docs/contract/tenancy-and-roles.md#partner-access), or,
+    // from a client's, one's own.
     const own = ctx.partnerOf ? await app.stores.listForOrg(ctx.partnerOf.id) : []
     const store = ctx.stores.find((s) => s.id === id) ?? ctx.clientStores.find((c) => c.store.id === id)?.store ?? own.find((s) => s.id === id)
     if (!store) throw new errors.NotFound('Store environment')

@@ -85,7 +85,8 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
     return render(request, reply, 'webhook-deliveries', { title: 'Webhook deliveries', webhook, attempts, canWrite: can(ctx, 'outbound-webhooks', 'write') })
   })
 
-  // Recovering a receiver (decisions.md section 15): the API's own operations, audited there, from the delivery log.
+  // Recovering a receiver (docs/contract/webhooks-and-delivery.md#webhook-operations): the API's own operations,
+  // audited there, from the delivery log.
   const back = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}/deliveries`
   async function operate (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], id: string, work: (ctx: AdminContext, storeId: string) => Promise<string>) {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')

@@ -1,8 +1,8 @@
 /**
- * Commission arithmetic without floats (service-api.md section 8: at most 500 USD per referral). Amounts are integer
- * cents of the order's currency (order totals are stored to the cent), rates are exact integers: the commission rate
- * in basis points, a USD rate as USD per currency unit scaled by 10^8. Every product is a BigInt, so nothing rounds
- * until the one explicit rounding of each step.
+ * Commission arithmetic without floats (docs/contract/resources.md#affiliates: at most 500 USD per referral). Amounts
+ * are integer cents of the order's currency (order totals are stored to the cent), rates are exact integers: the
+ * commission rate in basis points, a USD rate as USD per currency unit scaled by 10^8. Every product is a BigInt, so
+ * nothing rounds until the one explicit rounding of each step.
  */
 
 /** 500 USD, in cents. */

@@ -2,7 +2,10 @@ import { Type } from '@sinclair/typebox'
 import { authErrors } from '../../schemas.js'
 import { REASON_CODES } from './reasons.js'
 
-/** The review statuses of decisions.md section 6 (not imported: reviews write the aggregates, so they import us). */
+/**
+ * The review statuses of docs/contract/catalog.md#reviews (not imported: reviews write the aggregates, so they import
+ * us).
+ */
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('published'), Type.Literal('rejected')])
 /** A date or a full ISO 8601 date-time (integrators pass what they have); a date-time counts its UTC day. */
 const Day = (description: string) => Type.Union([Type.String({ format: 'date', maxLength: 10 }), Type.String({ format: 'date-time', maxLength: 35 })], {

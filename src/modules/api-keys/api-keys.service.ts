@@ -55,7 +55,9 @@ export function apiKeysService ({ db, repo, audit, clock, fresh, log }: Deps) {
     return at
   }
 
-  /** decisions.md section 2: never mint a credential with more authority than the one asking. */
+  /**
+   * docs/contract/tenancy-and-roles.md#no-escalation: never mint a credential with more authority than the one asking.
+   */
   function checkAuthority (creator: Credential, role: Role, scopes: string[]) {
     if (role === 'owner' || roleRank(role) > roleRank(creator.role)) throw new errors.RoleEscalation()
     const unknown = scopes.find((scope) => !isValidScope(scope))
@@ -63,7 +65,10 @@ export function apiKeysService ({ db, repo, audit, clock, fresh, log }: Deps) {
     if (!scopesWithin(creator.scopes, scopes)) throw new errors.ScopeEscalation()
   }
 
-  /** decisions.md section 2: a key minted by an expiring key expires no later than it (refused, never clamped). */
+  /**
+   * docs/contract/tenancy-and-roles.md#no-escalation: a key minted by an expiring key expires no later than it
+   * (refused, never clamped).
+   */
   function checkLifetime (creatorExpiresAt: number | null | undefined, expiresAt: number | null) {
     if (creatorExpiresAt == null) return
     if (expiresAt === null || expiresAt > creatorExpiresAt) throw new errors.ExpiryExceedsCredential(iso(creatorExpiresAt))

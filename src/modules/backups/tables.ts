@@ -20,8 +20,8 @@ export interface ExportedTable {
   tenantColumns?: string[]
   /**
    * Columns the file holds sealed with the deployment's secret key (`{ "sealed": "v1.…" }`): a restore here reads them,
-   * whoever downloads the file does not. A reviewer's full address is for the admin application only (service-api.md
-   * section 2), and the download is an API route.
+   * whoever downloads the file does not. A reviewer's full address is for the admin application only
+   * (docs/contract/catalog.md#reviewer-email), and the download is an API route.
    */
   sealed?: string[]
 }

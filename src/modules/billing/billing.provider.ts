@@ -2,7 +2,10 @@ import type { Knex } from 'knex'
 import type { Plan, StoreEnv, SubscriptionStatus } from '../../types.js'
 import type { BillingRepository, Invoice } from './billing.repository.js'
 
-/** List prices in integer minor units (US cents) per month (service-api.md: money never as a float). */
+/**
+ * List prices in integer minor units (US cents) per month (docs/contract/api-conventions.md#money: money never as a
+ * float).
+ */
 export const PLAN_PRICES: Record<Plan, number> = { free: 0, growth: 4_900, pro: 14_900 }
 export const CURRENCY = 'USD'
 const PERIOD_MS = 30 * 86_400_000
@@ -10,7 +13,7 @@ const PERIOD_MS = 30 * 86_400_000
 export interface ProviderSubscription { plan: Plan, status: SubscriptionStatus, currentPeriodEnd: number | null }
 
 /**
- * What a billing provider does for the service (decisions.md section 15 `billing`). The service owns the rules
+ * What a billing provider does for the service (docs/contract/plans-and-limits.md#billing). The service owns the rules
  * (who may change, lapsed stores refused, the event, the audit entry) and stores what the provider answers in the
  * same transaction; the provider owns money: prices, periods, invoices and payment state.
  *

@@ -33,9 +33,10 @@ function view (store: Pick<StoreEnv, 'id'>, sub: ProviderSubscription, provider:
 }
 
 /**
- * The store's subscription (decisions.md sections 2, 3 and 15 `billing`): read by anyone who may read billing (also
- * while lapsed), changed by the owner through the provider. Every change appends `subscription.updated` and bumps
- * the store's marker, so the pipeline's plan and lapse checks see it on the next request of every instance.
+ * The store's subscription (docs/contract/plans-and-limits.md#plans-and-subscription and
+ * docs/contract/plans-and-limits.md#billing): read by anyone who may read billing (also while lapsed), changed by the
+ * owner through the provider. Every change appends `subscription.updated` and bumps the store's marker, so the
+ * pipeline's plan and lapse checks see it on the next request of every instance.
  */
 export function billingService ({ db, repo, stores, provider, events, audit, clock, fresh }: Deps) {
   async function commit (store: StoreEnv, sub: ProviderSubscription, trx: Knex.Transaction, audited: { actor: string, ip: string | null, action: string }) {
@@ -62,7 +63,8 @@ export function billingService ({ db, repo, stores, provider, events, audit, clo
       const now = clock()
       const result = await db.transaction(async (trx) => {
         const current = await lockedStore(store, trx)
-        // The pipeline refused a lapsed store already; this catches a lapse committed since (decisions.md section 3).
+        // The pipeline refused a lapsed store already; this catches a lapse committed since
+        // (docs/contract/plans-and-limits.md#plans-and-subscription).
         if (current.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
         if (current.plan === plan) return { store: current, changed: false }
         const { subscription } = await provider.changePlan({ store: current, plan, now }, (invoice) => repo.addInvoice({ ...invoice, orgId: store.orgId, storeEnvId: store.id, provider: provider.name }, now, trx), trx)

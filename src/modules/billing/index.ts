@@ -5,7 +5,10 @@ export { type BillingProvider, CURRENCY, embeddedProvider, PLAN_PRICES } from '.
 export { billingRepository } from './billing.repository.js'
 export { billingService, type BillingService } from './billing.service.js'
 
-/** The store's subscription, plan changes through the billing provider, and invoices (decisions.md section 15). */
+/**
+ * The store's subscription, plan changes through the billing provider, and invoices
+ * (docs/contract/plans-and-limits.md#billing).
+ */
 export default async function billing (app: FastifyInstance) {
   await app.register(billingRoutes, { service: app.services.billing })
 }

@@ -2,7 +2,10 @@ import { Type } from '@sinclair/typebox'
 import { authErrors } from '../../schemas.js'
 import { createAndPatch, crudSchemas, Id, Nullable, Stamps } from '../content/index.js'
 
-/** decisions.md section 15: `{ name, slug, parentId? }`, a tree (a parent may not be the category or below it). */
+/**
+ * docs/contract/resources.md#categories: `{ name, slug, parentId? }`, a tree (a parent may not be the category or below
+ * it).
+ */
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   slug: Type.String({ minLength: 1, maxLength: 191, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Lower-case letters, digits and single hyphens; unique in the store' }),

@@ -5,7 +5,7 @@ export { categoriesRepository } from './categories.repository.js'
 export { bodies } from './categories.schemas.js'
 export { categoriesService, type CategoriesService, type CategoryInput } from './categories.service.js'
 
-/** The store's category tree; products list theirs in `categoryIds` (decisions.md section 15). */
+/** The store's category tree; products list theirs in `categoryIds` (docs/contract/resources.md#categories). */
 export default async function categories (app: FastifyInstance) {
   await app.register(categoriesRoutes, { service: app.services.categories })
 }

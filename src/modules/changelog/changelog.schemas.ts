@@ -7,7 +7,7 @@ export const getChangelog = {
   response: {
     200: Type.Object({
       version: Type.Literal('v1'),
-      policy: Type.String({ description: 'The versioning policy (service-api.md section 9), as Markdown' }),
+      policy: Type.String({ description: 'The versioning policy (docs/changelog.md in the repository), as Markdown' }),
       pageUrl: Type.String({ description: 'The HTML page of the same content (the `Link rel="deprecation"` target)' }),
       deprecations: Type.Array(Type.Object({
         surface: Type.String(),

@@ -3,8 +3,9 @@ import { cells, escapeHtml, markdownToHtml } from '../../lib/markdown.js'
 import { once } from '../../lib/once.js'
 
 /**
- * docs/changelog.md is the one source of the versioning page (`/docs/versioning`), of `GET /v1/changelog` and of
- * the agent server's changelog resource (service-api.md section 9). The build copies it beside the compiled code.
+ * docs/changelog.md is the one source of the versioning page (`/docs/versioning`), of `GET /v1/changelog` and of the
+ * agent server's changelog resource (docs/changelog.md#versioning-policy). The build copies it beside the compiled
+ * code.
  */
 export const CHANGELOG_FILE = new URL('../../../docs/changelog.md', import.meta.url)
 

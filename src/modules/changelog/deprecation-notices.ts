@@ -13,11 +13,11 @@ interface Deps { db: Knex, mail: MailTransport, clock: Clock, publicUrl: string 
 interface UsageRow { org_id: string, uses: number | string, counted_until: number | string, last_used_at: number | string | null, last_store_env_id: string | null, last_notified_at: number | string | null }
 
 /**
- * service-api.md section 9.7: "the organization owner is contacted directly when activity shows continued use".
- * Every delivery before the sunset carries the body-only header, so each delivery attempt a receiver answered is a
- * use by its organization. A pass counts the attempts made since the last pass into `deprecation_usage`, then mails
- * the owners of each organization that used it in the past week and was not mailed in the past week. Passes may run
- * on several instances: the count and the notice are each claimed by a conditional update, so neither doubles.
+ * docs/changelog.md#versioning-policy: "the organization owner is contacted directly when activity shows continued
+ * use". Every delivery before the sunset carries the body-only header, so each delivery attempt a receiver answered is
+ * a use by its organization. A pass counts the attempts made since the last pass into `deprecation_usage`, then mails
+ * the owners of each organization that used it in the past week and was not mailed in the past week. Passes may run on
+ * several instances: the count and the notice are each claimed by a conditional update, so neither doubles.
  */
 export function deprecationNotices ({ db, mail, clock, publicUrl }: Deps) {
   async function count (now: number): Promise<void> {

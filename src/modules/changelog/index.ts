@@ -7,8 +7,8 @@ export { changelogSource } from './changelog.source.js'
 export { deprecationNotices } from './deprecation-notices.js'
 
 /**
- * Versioning (service-api.md section 9): the page the deprecation `Link` of legacy-signed deliveries points at, its
- * JSON twin and the Markdown source, all from docs/changelog.md. Registered without a prefix: the page lives at
+ * Versioning (docs/changelog.md#versioning-policy): the page the deprecation `Link` of legacy-signed deliveries points
+ * at, its JSON twin and the Markdown source, all from docs/changelog.md. Registered without a prefix: the page lives at
  * PUBLIC_URL/docs/versioning (beside the API reference at /docs), the JSON under /v1.
  */
 const changelog: FastifyPluginAsyncTypebox = async (app) => {

@@ -2,9 +2,10 @@ import type { Resource } from '../../lib/permissions.js'
 import { CUSTOMER, GALLERY_ID, loyaltyGrant, ORDER, REVIEW } from './samples.js'
 
 /**
- * The trigger catalogue of the connector layer (decisions.md sections 8 and 9): every event type an automation
- * platform can poll or subscribe to, the resource whose read scope it needs, and a sample item in the exact shape
- * that polling and hook deliveries produce. One list; the routes, the scope check and the docs read it.
+ * The trigger catalogue of the connector layer (docs/contract/event-visibility.md#events and
+ * docs/contract/connectors.md#triggers-and-polling): every event type an automation platform can poll or subscribe to,
+ * the resource whose read scope it needs, and a sample item in the exact shape that polling and hook deliveries
+ * produce. One list; the routes, the scope check and the docs read it.
  */
 export const TRIGGER_RESOURCES = [
   'reviews', 'products', 'orders', 'loyalty', 'customers', 'review-incentives', 'affiliates', 'galleries', 'email-suppressions'
@@ -110,8 +111,8 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
       referralId: 'ref_2Gm5sK8wQd4nT1', referredEmail: 'sam.lee@example.com', orderId: '1043', role: 'referrer'
     })
   },
-  // Wave 2 (decisions.md section 15). Appended: a sample's event id follows its place, and the Zapier app's
-  // lib/samples.js copies every sample with its id, so a new trigger goes at the end.
+  // Wave 2 (docs/contract/resources.md#common-rules). Appended: a sample's event id follows its place, and the Zapier
+  // app's lib/samples.js copies every sample with its id, so a new trigger goes at the end.
   {
     key: 'customer.created',
     label: 'New Customer',

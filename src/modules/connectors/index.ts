@@ -19,7 +19,10 @@ export async function connectorConnections (app: FastifyInstance) {
   await app.register(connectionsRoutes, { service: app.services.connections })
 }
 
-/** The connector layer's read side: `/connectors/me`, the trigger catalogue and polling (decisions.md section 9). */
+/**
+ * The connector layer's read side: `/connectors/me`, the trigger catalogue and polling
+ * (docs/contract/connectors.md#triggers-and-polling).
+ */
 export async function connectorTriggers (app: FastifyInstance) {
   await app.register(triggersRoutes, { service: app.services.connectorTriggers })
 }

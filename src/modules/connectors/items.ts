@@ -1,6 +1,9 @@
 import { triggerFor } from './catalogue.js'
 
-/** What polling returns and hook deliveries carry (decisions.md section 9): `{ id, type, createdAt, ...data }`. */
+/**
+ * What polling returns and hook deliveries carry (docs/contract/connectors.md#triggers-and-polling):
+ * `{ id, type, createdAt, ...data }`.
+ */
 export interface ConnectorItem {
   /** The event id: automation platforms de-duplicate on it, so it never changes for an event. */
   id: string
@@ -12,9 +15,9 @@ export interface ConnectorItem {
 export interface EventLike { id: string, type: string, createdAt: string, data: Record<string, unknown> }
 
 /**
- * Flattens an event into an item. `id`, `type` and `createdAt` are always the event's own; the record's id (a
- * review's `rev_…`) moves to the trigger's id field (`reviewId`) so it is not lost, and a record's own `type` to the
- * trigger's type field where it has one. A reviewer's address never reaches a connector (service-api.md section 2,
+ * Flattens an event into an item. `id`, `type` and `createdAt` are always the event's own; the record's id (a review's
+ * `rev_…`) moves to the trigger's id field (`reviewId`) so it is not lost, and a record's own `type` to the trigger's
+ * type field where it has one. A reviewer's address never reaches a connector (docs/contract/catalog.md#reviewer-email,
  * review note 1): only its last four characters do.
  */
 export function toItem (event: EventLike): ConnectorItem {

@@ -1,7 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox'
 import { DateTime, IdParams, PageQuery } from '../../schemas.js'
 
-/** Schema pieces the content resources share (decisions.md section 15). */
+/** Schema pieces the content resources share (docs/contract/resources.md#content). */
 export const SinceQuery = {
   ...PageQuery,
   updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only rows changed at or after this instant; lists are ordered by updatedAt, then id, oldest first' }))

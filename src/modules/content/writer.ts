@@ -12,7 +12,10 @@ interface Deps<R extends ContentRow, P> {
   events: EventLog
   clock: Clock
   repo: ReturnType<typeof contentTable<R>>
-  /** The event prefix (decisions.md section 15: `<resource-singular>.<created|updated|deleted>`). */
+  /**
+   * The event prefix (docs/contract/event-visibility.md#every-change-appends-an-event:
+   * `<resource-singular>.<created|updated|deleted>`).
+   */
   singular: string
   /** For "<label> not found". */
   label: string

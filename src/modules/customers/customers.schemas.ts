@@ -11,7 +11,10 @@ export const Birthday = Type.Object({
   year: Type.Optional(Nullable(Type.Integer({ minimum: 1900, maximum: 9999 })))
 }, { additionalProperties: false })
 
-/** decisions.md sections 5 and 15. Every field is written on each upsert: an omitted one is cleared. */
+/**
+ * docs/contract/api-conventions.md#bulk-upserts and docs/contract/resources.md#customers. Every field is written on
+ * each upsert: an omitted one is cleared.
+ */
 export const CustomerItem = Type.Object({
   platformCustomerId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
   email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320, description: 'Orders with this address link to the customer (compared case-insensitively)' }))),

@@ -27,8 +27,9 @@ export { DEFAULT_PROVIDER_EVENTS, emailProvidersService, type EmailProvidersServ
 export { emailProvidersRoutes } from './email-providers/providers.routes.js'
 
 /**
- * Outbound webhooks and their operations (service-api.md sections 4 and 6, decisions.md section 8). Until the
- * body-only signature's sunset every response here carries its deprecation headers (service-api.md section 9.7).
+ * Outbound webhooks and their operations (docs/contract/webhooks-and-delivery.md#outbound-webhooks,
+ * docs/contract/event-visibility.md#the-event-log). Until the body-only signature's sunset every response here carries
+ * its deprecation headers (docs/changelog.md#versioning-policy).
  */
 export async function outboundWebhooks (app: FastifyInstance) {
   app.addHook('onSend', async (request, reply) => {
@@ -38,7 +39,7 @@ export async function outboundWebhooks (app: FastifyInstance) {
   await app.register(operationsRoutes, { service: app.services.webhookOperations })
 }
 
-/** REST hooks under /v1/connectors/hooks (decisions.md section 9), delivered by the same worker. */
+/** REST hooks under /v1/connectors/hooks (docs/contract/connectors.md#rest-hooks), delivered by the same worker. */
 export async function connectorHooks (app: FastifyInstance) {
   await app.register(hooksRoutes, { service: app.services.connectorHooks })
 }

@@ -45,7 +45,10 @@ function retryOnDeadlock (db: Knex, work: (trx: Knex.Transaction) => Promise<voi
  */
 export type StatusChangeListener = (trx: Knex.Transaction, subscriptionId: string) => Promise<void>
 
-/** The durable outbox (decisions.md section 8): rows are written with the event, claimed with a lease, completed once. */
+/**
+ * The durable outbox (docs/contract/webhooks-and-delivery.md#delivery): rows are written with the event, claimed with a
+ * lease, completed once.
+ */
 export function outboxRepository (db: Knex, subscriptions: SubscriptionsRepository, onStatusChange: StatusChangeListener = async () => {}) {
   const table = () => db('webhook_deliveries')
 
@@ -230,7 +233,8 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
 
     /**
      * Queues the given stored events again for one subscription, as new deliveries of the same event ids (receivers
-     * de-duplicate on them); answers the new delivery ids. Redelivery and replay (decisions.md section 15).
+     * de-duplicate on them); answers the new delivery ids. Redelivery and replay
+     * (docs/contract/webhooks-and-delivery.md#webhook-operations).
      */
     async requeue (target: { orgId: string, storeEnvId: string, subscriptionId: string }, eventIds: number[], now: number): Promise<number[]> {
       const ids: number[] = []

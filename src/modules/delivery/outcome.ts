@@ -1,6 +1,8 @@
 import { retryDelay } from './schedule.js'
 
-/** What one attempt's answer decides (decisions.md section 8): recorded by the worker's outcome step. */
+/**
+ * What one attempt's answer decides (docs/contract/event-visibility.md#events): recorded by the worker's outcome step.
+ */
 export type Verdict =
   | { kind: 'succeeded' }
   /** 410 Gone: the subscription ends (a connector hook is deleted, a webhook retired). */

@@ -3,12 +3,12 @@ import { iso } from '../../lib/clock.js'
 import { signatureHeaders } from './sign.js'
 
 /**
- * Email providers as delivery destinations (decisions.md section 15 "Email"): a `provider` subscription carries the
+ * Email providers as delivery destinations (docs/contract/resources.md#email): a `provider` subscription carries the
  * provider's base URL, and sealed in its secret the API key and the rest of its configuration. Each event becomes
  * one request in the provider's own documented format:
  * - Klaviyo Create Event (`POST /api/events/`, JSON:API body, `revision` header);
  * - Mailchimp Marketing member events (`POST /3.0/lists/{list_id}/members/{subscriber_hash}/events`);
- * - a generic webhook, signed exactly like outbound webhooks (service-api.md section 6).
+ * - a generic webhook, signed exactly like outbound webhooks (docs/contract/webhooks-and-delivery.md#signatures).
  */
 export const PROVIDERS = ['klaviyo', 'mailchimp', 'webhook'] as const
 export type Provider = typeof PROVIDERS[number]

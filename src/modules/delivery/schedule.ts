@@ -1,6 +1,6 @@
 /**
- * decisions.md section 8: after a failed attempt, retry after about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h,
- * 24 h and 24 h (about three days in all), each with a little jitter; then the delivery is failed.
+ * docs/contract/webhooks-and-delivery.md#retries: after a failed attempt, retry after about 5 s, 1 min, 5 min, 30 min,
+ * 2 h, 6 h, 12 h, 24 h and 24 h (about three days in all), each with a little jitter; then the delivery is failed.
  */
 export const RETRY_DELAYS_MS = [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000]
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto'
 
 /**
- * Delivery signatures, decisions.md section 8: `x-service-signature-v2: t=<unix>,v1=<hex>` is HMAC-SHA256 keyed
- * with the secret string as given, over `<t>.<raw body>`. Until the sunset the deprecated body-only
- * `x-service-signature` is sent too, with the RFC 8594 headers (service-api.md section 9.9).
+ * Delivery signatures, docs/contract/webhooks-and-delivery.md#signatures: `x-service-signature-v2: t=<unix>,v1=<hex>`
+ * is HMAC-SHA256 keyed with the secret string as given, over `<t>.<raw body>`. Until the sunset the deprecated
+ * body-only `x-service-signature` is sent too, with the RFC 8594 headers (docs/changelog.md#deprecations).
  */
 export const SIGNATURE_HEADER = 'x-service-signature-v2'
 export const LEGACY_SIGNATURE_HEADER = 'x-service-signature'

@@ -14,7 +14,7 @@ import { providerRequest, type ProviderConfig } from './providers.js'
 import type { DeliveryWakeups } from './wakeups.js'
 
 export interface WorkerOptions {
-  /** No answer within this many ms is a failed attempt (decisions.md section 8: 10 s). */
+  /** No answer within this many ms is a failed attempt (docs/contract/event-visibility.md#events: 10 s). */
   timeoutMs: number
   /** How often an idle worker looks for due deliveries. */
   pollMs: number
@@ -65,7 +65,10 @@ export type HookItem = (event: { id: string, type: string, createdAt: string, da
 
 export type DeliveryWorker = ReturnType<typeof deliveryWorker>
 
-/** The item a subscription of each kind receives (decisions.md sections 8 and 9). */
+/**
+ * The item a subscription of each kind receives (docs/contract/event-visibility.md#events and
+ * docs/contract/connectors.md#triggers-and-polling).
+ */
 export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_seq' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>, hookItem: HookItem): string {
   const id = `evt_${d.event_seq}`
   const createdAt = iso(Number(d.event_created_at))!

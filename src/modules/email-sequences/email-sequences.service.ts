@@ -25,9 +25,9 @@ export function presentSequence (row: SequenceRow) {
 }
 
 /**
- * Review-request sequences (decisions.md section 15): steps of { delayHours, templateKey, stopWhen }, the first
- * counted from fulfilment and each later one from the step before. One sequence per store is active; without one,
- * review requests keep the configured single delay.
+ * Review-request sequences (docs/contract/resources.md#email-sequences): steps of { delayHours, templateKey, stopWhen
+ * }, the first counted from fulfilment and each later one from the step before. One sequence per store is active;
+ * without one, review requests keep the configured single delay.
  */
 export function emailSequencesService ({ db, repo, events, clock }: Deps) {
   /** Runs `work` (which returns the row it wrote) and appends its event in one transaction. */

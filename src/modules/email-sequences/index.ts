@@ -5,7 +5,7 @@ export { emailSequencesRepository, type EmailSequencesRepository, type Step } fr
 export { createSequence, MAX_DELAY_HOURS } from './email-sequences.schemas.js'
 export { emailSequencesService, type EmailSequencesService } from './email-sequences.service.js'
 
-/** The steps a store's review requests follow (decisions.md section 15 "Email"). */
+/** The steps a store's review requests follow (docs/contract/resources.md#email-sequences). */
 export default async function emailSequences (app: FastifyInstance) {
   await app.register(emailSequencesRoutes, { service: app.services.emailSequences })
 }

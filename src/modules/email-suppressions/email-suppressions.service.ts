@@ -39,8 +39,8 @@ export function emailSuppressionsService ({ db, repo, events, clock }: Deps) {
   }
 
   /**
-   * Customer erasure's step (decisions.md section 15): the address stays on the list so no later mail reaches the
-   * person, and nowhere else. No event: an event would hand the erased address to every subscriber.
+   * Customer erasure's step (docs/contract/resources.md#customers): the address stays on the list so no later mail
+   * reaches the person, and nowhere else. No event: an event would hand the erased address to every subscriber.
    */
   async function suppressErased (trx: Knex.Transaction, subject: { orgId: string, storeEnvId: string, email: string | null }) {
     if (!subject.email) return

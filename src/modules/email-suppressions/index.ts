@@ -7,7 +7,7 @@ export { emailSuppressionsRepository, type EmailSuppressionsRepository, normalEm
 export { Email } from './email-suppressions.schemas.js'
 export { emailSuppressionsService, type EmailSuppressionsService } from './email-suppressions.service.js'
 
-/** The addresses a store's mail never goes to (decisions.md section 15 "Email"). */
+/** The addresses a store's mail never goes to (docs/contract/resources.md#email-suppressions). */
 export default async function emailSuppressions (app: FastifyInstance) {
   await app.register(emailSuppressionsRoutes, { service: app.services.emailSuppressions })
 }

@@ -32,7 +32,7 @@ export interface Outcome { status: MessageStatus, reason: string, messageId: str
 export interface Composed { subject: string, text: string, html: string, fromName: string | null }
 
 /**
- * The one path every mail of the service takes (decisions.md section 15 "Email"): the store's suppression list
+ * The one path every mail of the service takes (docs/contract/resources.md#email): the store's suppression list
  * first, then a row in the message log, then the transport. Each store mail carries its own unsubscribe token (only
  * its SHA-256 is kept) in `List-Unsubscribe` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058)
  * and as a visible link. Nothing here throws for a refused mail: the outcome says what happened.

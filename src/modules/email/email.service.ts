@@ -13,7 +13,10 @@ import { DEFAULT_TEMPLATES, sampleValues, unknownPlaceholders, VARIABLES, type T
 
 interface Deps { db: Knex, repo: EmailRepository, sender: EmailSender, suppressions: EmailSuppressionsService, events: EventLog, clock: Clock }
 
-/** Mail whose recipient is a reviewer, by the review's address: shown as reviews show it (service-api.md section 2). */
+/**
+ * Mail whose recipient is a reviewer, by the review's address: shown as reviews show it
+ * (docs/contract/catalog.md#reviewer-email).
+ */
 const TO_REVIEWER = new Set(['review_incentive'])
 
 export function presentMessage (row: MessageRow) {

@@ -16,7 +16,10 @@ export { rewardMails } from './reward-mails.js'
 export { emailSettingsService, type EmailSettingsService } from './settings.service.js'
 export { isTemplateKey, productListValue, TEMPLATE_KEYS, type TemplateKey } from './templates.js'
 
-/** The message log, templates, settings, test sends and the public one-click unsubscribe (decisions.md section 15 "Email"). */
+/**
+ * The message log, templates, settings, test sends and the public one-click unsubscribe
+ * (docs/contract/resources.md#email).
+ */
 export default async function email (app: FastifyInstance) {
   await app.register(emailRoutes, { service: app.services.email })
   await app.register(emailProvidersRoutes, { service: app.services.emailProviders })

@@ -40,7 +40,7 @@ function valuesOf (stored: Stored): Values {
 const greeting = (name: string | null) => name?.trim() || 'there'
 
 /**
- * The mails that thank a customer for a reward (decisions.md section 15 "Email"): loyalty birthday and referral
+ * The mails that thank a customer for a reward (docs/contract/resources.md#email): loyalty birthday and referral
  * rewards (`loyalty_birthday`, `loyalty_referral`; one template serves both sides of a referral) and review
  * incentives (`review_incentive`, a coupon code or points). Queued in the transaction that grants the reward, once
  * per reward by the queue's unique (store, source) key, and sent by `runDue` through the one mail path (suppression

@@ -1,5 +1,5 @@
 /**
- * The store-editable mail templates (decisions.md section 15 "Email"). Merchants edit text, not code: a template is
+ * The store-editable mail templates (docs/contract/resources.md#email). Merchants edit text, not code: a template is
  * plain text with `{{variable}}` placeholders from a fixed list per key, substituted in one pass (a value that
  * itself contains `{{…}}` is never expanded again), and every character of both the template and the values is
  * escaped when the HTML part is made. No expression, loop or helper exists to inject.

@@ -3,8 +3,9 @@ import { RESOURCES, roleAllows, scopesAllow, type Resource, type Role } from '..
 import { EVENT_TYPES, eventResource, type EventType } from './event-types.js'
 
 /**
- * decisions.md section 8: what a credential sees of events follows its role and read scopes on each event's
- * resource (`order.*` needs `orders:read`), on the event log, on webhook subscriptions and on connector hooks.
+ * docs/contract/event-visibility.md#who-sees-which-events: what a credential sees of events follows its role and read
+ * scopes on each event's resource (`order.*` needs `orders:read`), on the event log, on webhook subscriptions and on
+ * connector hooks.
  */
 export interface EventReader { role: Role, scopes: readonly string[] }
 

@@ -1,8 +1,9 @@
 import type { Resource } from '../../lib/permissions.js'
 
 /**
- * The event types the service emits (decisions.md section 8). The set is open (service-api.md section 6.4):
- * receivers ignore types they do not know; subscribers name types from this list, or `*`.
+ * The event types the service emits (docs/contract/event-visibility.md#events). The set is open
+ * (docs/contract/event-visibility.md#events): receivers ignore types they do not know; subscribers name types from this
+ * list, or `*`.
  */
 export const EVENT_TYPES = [
   'review.created', 'review.published', 'review.updated', 'review.deleted',
@@ -62,7 +63,10 @@ const RESOURCE_OF_PREFIX: Record<string, Resource> = {
   evidence_snapshot: 'evidence'
 }
 
-/** The resource whose read scope an event needs (decisions.md section 9: `review.*` needs `reviews:read`). */
+/**
+ * The resource whose read scope an event needs (docs/contract/event-visibility.md#who-sees-which-events: `review.*`
+ * needs `reviews:read`).
+ */
 export function eventResource (type: string): Resource | null {
   return RESOURCE_OF_PREFIX[type.split('.')[0]] ?? null
 }

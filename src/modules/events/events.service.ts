@@ -17,9 +17,9 @@ function typesKey (types: readonly string[] | undefined): string {
 export interface EventsPage { events: EventRecord[], next_cursor: string | null }
 
 /**
- * The event log (decisions.md section 8), served at `/events` and `/outbound-webhooks/events`. Its routes ask for one
- * of the log's scopes (LOG_SCOPES); a reader sees only the events of resources it may read, the others are skipped
- * in the query, so paging walks past them.
+ * The event log (docs/contract/event-visibility.md#the-event-log), served at `/events` and `/outbound-webhooks/events`.
+ * Its routes ask for one of the log's scopes (LOG_SCOPES); a reader sees only the events of resources it may read, the
+ * others are skipped in the query, so paging walks past them.
  */
 export function eventsService ({ events }: { events: EventsRepository }) {
   // Pages as read under the store's events marker (`seen`, read by the request's limiter call): a poll at the head

@@ -10,7 +10,10 @@ export { eventId, eventLog, type EventLog, type EventRecord, eventsRepository, t
 export { eventsService } from './events.service.js'
 export { listEvents as listEventsSchema } from './events.schemas.js'
 
-/** The event log under the `events` resource (decisions.md section 8); also served at /outbound-webhooks/events. */
+/**
+ * The event log under the `events` resource (docs/contract/event-visibility.md#the-event-log); also served at
+ * /outbound-webhooks/events.
+ */
 export default async function events (app: FastifyInstance) {
   await app.register(eventsRoutes, { service: app.services.eventHistoryService })
 }

@@ -21,7 +21,10 @@ interface Deps {
   clock: Clock
   issuer: string
   galleryPhotos?: GalleryPhotosSource
-  /** Appends `evidence_snapshot.created` (decisions.md section 15: every change appends an event). */
+  /**
+   * Appends `evidence_snapshot.created` (docs/contract/event-visibility.md#every-change-appends-an-event: every change
+   * appends an event).
+   */
   record?: (event: { orgId: string, storeEnvId: string, type: string, data: Record<string, unknown> }) => Promise<void>
 }
 

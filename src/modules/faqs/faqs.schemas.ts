@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox'
 import { authErrors } from '../../schemas.js'
 import { createAndPatch, crudSchemas, Id, Nullable, ProductRef, PublishStatus, Stamps } from '../content/index.js'
 
-/** decisions.md section 15: `{ question, answer, productId?, categoryId?, status: draft|published, position }`. */
+/**
+ * docs/contract/resources.md#faqs: `{ question, answer, productId?, categoryId?, status: draft|published, position }`.
+ */
 const fields = {
   question: Type.String({ minLength: 1, maxLength: 500 }),
   answer: Type.String({ minLength: 1, maxLength: 10_000 }),

@@ -10,7 +10,7 @@ import type { FeaturesRepository } from './features.repository.js'
 
 interface Deps { repo: FeaturesRepository, stores: StoresRepository, clock: Clock, fresh: Freshness }
 
-/** The store's entitlements (decisions.md section 15 `features`): its plan's, with the operator's overrides. */
+/** The store's entitlements (docs/contract/plans-and-limits.md#features): its plan's, with the operator's overrides. */
 export function featuresService ({ repo, stores, clock, fresh }: Deps) {
   /** The plans and overrides `includes` read, each kept a second (real time) per store. */
   const held = new Map<string, { at: number, read: Promise<{ plan: StoreEnv['plan'], overrides: FeatureOverrides } | null> }>()

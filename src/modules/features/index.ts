@@ -4,7 +4,7 @@ import { featuresRoutes } from './features.routes.js'
 export { featuresRepository } from './features.repository.js'
 export { featuresService, type FeaturesService } from './features.service.js'
 
-/** The store's entitlements by plan, with operator overrides (decisions.md section 15). */
+/** The store's entitlements by plan, with operator overrides (docs/contract/plans-and-limits.md#features). */
 export default async function features (app: FastifyInstance) {
   await app.register(featuresRoutes, { service: app.services.features })
 }

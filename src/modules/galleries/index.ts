@@ -8,7 +8,9 @@ export { PublicGallery, PublicGalleryQuery } from './galleries.schemas.js'
 export { galleriesService, type GalleriesService } from './galleries.service.js'
 export { galleryVisitorsService, type GalleryVisitorsService } from './gallery-visitors.service.js'
 
-/** Galleries of visitors' photos, with moderation, favourites and a lead form (decisions.md section 15). */
+/**
+ * Galleries of visitors' photos, with moderation, favourites and a lead form (docs/contract/resources.md#galleries).
+ */
 export default async function galleries (app: FastifyInstance) {
   await app.register(galleriesRoutes, { service: app.services.galleries, visitors: app.services.galleryVisitors })
 }

@@ -18,7 +18,7 @@ function withTimeout<T> (promise: Promise<T>): Promise<T> {
 }
 
 /**
- * decisions.md section 12. Only the database decides the status: with Redis down the service still serves
+ * docs/contract/operations.md#health. Only the database decides the status: with Redis down the service still serves
  * (rate limits fall back per instance), so Redis is reported but does not fail the probe.
  */
 const health: FastifyPluginAsyncTypebox = async (app) => {

@@ -24,10 +24,10 @@ export function birthdaysOn (date: Date): Array<[number, number]> {
 interface Due { id: string, org_id: string, store_env_id: string, points: number }
 
 /**
- * The daily birthday grant (decisions.md section 15): each customer whose birthday fell in the last few days (UTC) in
- * a store with a birthday reward gets it once for that year. "Once" is the ledger's unique (customer, 'birthday',
- * year) entry, checked under the store's event lock: any number of passes, on any number of instances, after any
- * restart, grant it once. Each grant is its own transaction, so a pass stopped half-way loses nothing.
+ * The daily birthday grant (docs/contract/resources.md#loyalty): each customer whose birthday fell in the last few days
+ * (UTC) in a store with a birthday reward gets it once for that year. "Once" is the ledger's unique (customer,
+ * 'birthday', year) entry, checked under the store's event lock: any number of passes, on any number of instances,
+ * after any restart, grant it once. Each grant is its own transaction, so a pass stopped half-way loses nothing.
  */
 export function birthdayJob ({ db, loyalty, clock }: Deps) {
   function due (month: number, day: number, year: number): Promise<Due[]> {

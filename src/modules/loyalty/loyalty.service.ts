@@ -76,7 +76,9 @@ export function loyaltyService ({ db, repo, customers, events, clock, bus, makeC
   const tiersOf = async (storeId: string, trx: Knex) => presentSettings(await repo.settings(storeId, trx)).tiers
   const grant = ledger({ repo, events, clock, tiersOf })
 
-  /** What events say about the customer (decisions.md section 15: loyalty mails go out from these events). */
+  /**
+   * What events say about the customer (docs/contract/resources.md#loyalty: loyalty mails go out from these events).
+   */
   async function customerData (storeId: string, customerId: string, trx: Knex) {
     const c = await customers.find(storeId, customerId, trx)
     if (!c) throw new errors.NotFound('Customer')
@@ -189,8 +191,8 @@ export function loyaltyService ({ db, repo, customers, events, clock, bus, makeC
     /**
      * Orders' customer resolution (in the upsert's transaction): an order of a referred address that names no known
      * customer, usually a new customer's first order, gets one made from its address and name, so the referral
-     * completes below (decisions.md section 15). Only while the referral is pending, whose row lock serializes two
-     * first orders of one address; afterwards the customer exists and later orders find it by address.
+     * completes below (docs/contract/resources.md#loyalty). Only while the referral is pending, whose row lock
+     * serializes two first orders of one address; afterwards the customer exists and later orders find it by address.
      */
     async linkReferees (trx: Knex.Transaction, store: StoreEnv, refs: Array<{ email?: string | null, name?: string | null }>, ids: Array<string | null>) {
       const open = [...new Set(refs.flatMap((ref, i) => ids[i] === null && emailKey(ref.email) ? [emailKey(ref.email)!] : []))]

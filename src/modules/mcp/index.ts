@@ -8,8 +8,9 @@ import { catalogueOf, collectOperations } from './catalogue.js'
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 
 /**
- * The agent server (decisions.md section 16): Model Context Protocol over Streamable HTTP at /mcp, whose tools are
- * the REST operations under /v1. Registered before the modules so its onRoute hook sees every route they add.
+ * The agent server (docs/contract/agents.md#transport-and-credentials): Model Context Protocol over Streamable HTTP at
+ * /mcp, whose tools are the REST operations under /v1. Registered before the modules so its onRoute hook sees every
+ * route they add.
  */
 export default fp(async (app) => {
   const operations = collectOperations(app)

@@ -1,7 +1,8 @@
 /**
- * A tool call is the REST call it stands for, injected into the app with the caller's own credential and store,
- * so role, scopes, plan, subscription, per-credential limits, masking and audit run unchanged (decisions.md 16).
- * The credential /mcp resolved moments ago is handed over (app.injectAs) rather than looked up a second time.
+ * A tool call is the REST call it stands for, injected into the app with the caller's own credential and store, so
+ * role, scopes, plan, subscription, per-credential limits, masking and audit run unchanged
+ * (docs/contract/agents.md#tools). The credential /mcp resolved moments ago is handed over (app.injectAs) rather than
+ * looked up a second time.
  */
 import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify'
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'

@@ -1,6 +1,7 @@
 /**
- * The MCP server one HTTP request talks to. Instances are stateless (decisions.md 16): each POST gets a fresh
- * server bound to the caller's credential and store, so nothing has to be shared between instances.
+ * The MCP server one HTTP request talks to. Instances are stateless
+ * (docs/contract/agents.md#transport-and-credentials): each POST gets a fresh server bound to the caller's credential
+ * and store, so nothing has to be shared between instances.
  */
 import type { FastifyInstance } from 'fastify'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'

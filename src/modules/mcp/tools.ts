@@ -1,5 +1,5 @@
 /**
- * One MCP tool per REST operation (decisions.md section 16), derived from the route's own schema and config, so a
+ * One MCP tool per REST operation (docs/contract/agents.md#tools), derived from the route's own schema and config, so a
  * route added later gets its tool without anyone keeping a second list. Names come from method and path alone.
  */
 import type { Feature } from '../../features.js'

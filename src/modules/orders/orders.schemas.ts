@@ -10,7 +10,7 @@ const LineItem = Type.Object({
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 })
 }, { additionalProperties: false })
 
-/** decisions.md section 5. Every field is written on each upsert: an omitted one is cleared. */
+/** docs/contract/api-conventions.md#bulk-upserts. Every field is written on each upsert: an omitted one is cleared. */
 export const OrderItem = Type.Object({
   platformOrderId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
   customerEmail: Type.Optional(NullableString({ format: 'email', maxLength: 320 })),

@@ -3,7 +3,7 @@ import { MAX_DATE_MS } from '../../lib/formats.js'
 import { clip } from '../../lib/text.js'
 
 /**
- * The review request state of an order (service-api.md section 3). Transitions:
+ * The review request state of an order (docs/contract/catalog.md#review-requests). Transitions:
  *   (none) -> no state while the order is unfulfilled
  *   upsert with fulfilledAt, a customer email and at least one product not excluded -> scheduled (fulfilledAt + delay)
  *   upsert where every product is excluded / no customer email / no line items -> skipped, reason says which
@@ -54,7 +54,8 @@ export function planReviewRequest (input: PlanInput, products: Map<string, Produ
   const excluded = allExcludedReason(input.lineItems, products)
   if (excluded) return skipped(excluded)
   const at = input.fulfilledAt + delayMs
-  // Never store a date the API cannot serve (decisions.md section 15): such a request is not scheduled.
+  // Never store a date the API cannot serve (docs/contract/api-conventions.md#dates-and-sizes): such a request is not
+  // scheduled.
   if (at > MAX_DATE_MS) return skipped(`The request would go out after 9999-12-31 (fulfilled ${iso(input.fulfilledAt)} plus the delay), past the last date the API serves`)
   if (sequenceId) return { state: 'scheduled', reason: `Fulfilled; step 1 of the email sequence goes out at ${iso(at)}`, scheduledFor: at, step: 0, sequenceId }
   return { state: 'scheduled', reason: `Fulfilled; the request goes out at ${iso(at)}`, scheduledFor: at }

@@ -4,7 +4,7 @@ import { orgsRoutes } from './orgs.routes.js'
 export { orgsRepository } from './orgs.repository.js'
 export { orgsService, type OrgsService } from './orgs.service.js'
 
-/** The caller's organization: view, rename, ownership transfer (decisions.md section 15 `orgs`). */
+/** The caller's organization: view, rename, ownership transfer (docs/contract/resources.md#organization). */
 export default async function orgs (app: FastifyInstance) {
   await app.register(orgsRoutes, { service: app.services.orgs })
 }

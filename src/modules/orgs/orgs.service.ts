@@ -9,7 +9,10 @@ import type { OrgsRepository } from './orgs.repository.js'
 
 interface Deps { db: Knex, repo: OrgsRepository, people: PeopleRepository, audit: AuditRepository, fresh: Freshness }
 
-/** The caller's organization (decisions.md section 15 `orgs`): view, rename and ownership transfer, by its owner. */
+/**
+ * The caller's organization (docs/contract/resources.md#organization): view, rename and ownership transfer, by its
+ * owner.
+ */
 export function orgsService ({ db, repo, people, audit, fresh }: Deps) {
   async function current (orgId: string) {
     const org = await repo.find(orgId)

@@ -4,7 +4,10 @@ import { partnersRoutes } from './partners.routes.js'
 export { type GrantableRole, partnerGrantsRepository } from './partners.repository.js'
 export { lesserRole, partnersService, type PartnersService } from './partners.service.js'
 
-/** Partner (agency) grants of the organization, and the clients a partner works for (decisions.md section 15). */
+/**
+ * Partner (agency) grants of the organization, and the clients a partner works for
+ * (docs/contract/tenancy-and-roles.md#partner-access).
+ */
 export default async function partners (app: FastifyInstance) {
   await app.register(partnersRoutes, { service: app.services.partners })
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-/** What a client may grant: never owner (decisions.md section 15). */
+/** What a client may grant: never owner (docs/contract/tenancy-and-roles.md#partner-access). */
 export type GrantableRole = 'admin' | 'editor' | 'viewer'
 
 export interface PartnerGrantRow {

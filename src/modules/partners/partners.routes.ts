@@ -5,8 +5,9 @@ import type { PartnersService } from './partners.service.js'
 import * as schemas from './partners.schemas.js'
 
 /**
- * A partner list is a handful of organizations: read whole, served as a page. With `updatedSince` (decisions.md
- * section 15), the grants made or changed at or after it, oldest change first, as every such list orders them.
+ * A partner list is a handful of organizations: read whole, served as a page. With `updatedSince`
+ * (docs/contract/api-conventions.md#incremental-sync), the grants made or changed at or after it, oldest change first,
+ * as every such list orders them.
  */
 function paged<T extends { updatedAt: string }> (data: T[], query: { page?: number, limit?: number, updatedSince?: string }, id: (item: T) => string) {
   const page = toPage(query)

@@ -19,9 +19,10 @@ function presentGrant (row: PartnerGrantRow & { org_name: string }) {
 }
 
 /**
- * Partner (agency) access (decisions.md section 15): a client organization's owner grants a partner organization a
- * role of at most admin; the partner's people then act on the client's stores with the lesser of their own role and
- * the grant (plugins/tenancy.ts asks `actingFor` on each such request, so a revocation holds from the next one).
+ * Partner (agency) access (docs/contract/tenancy-and-roles.md#partner-access): a client organization's owner grants a
+ * partner organization a role of at most admin; the partner's people then act on the client's stores with the lesser of
+ * their own role and the grant (plugins/tenancy.ts asks `actingFor` on each such request, so a revocation holds from
+ * the next one).
  */
 export function partnersService ({ db, repo, people, stores, audit, clock }: Deps) {
   return {

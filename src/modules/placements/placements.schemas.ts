@@ -12,7 +12,7 @@ export const Settings = Type.Object({
   heading: Type.Optional(Type.String({ maxLength: 200, description: 'A heading above the widget' }))
 }, { additionalProperties: false })
 
-/** decisions.md section 15: `{ webPageId, widget, selector, settings, enabled }`. */
+/** docs/contract/resources.md#placements: `{ webPageId, widget, selector, settings, enabled }`. */
 const fields = {
   webPageId: { ...Id, description: 'The web page the widget is placed on' },
   widget: Widget,

@@ -7,7 +7,7 @@ export { platformSyncRepository } from './platform-sync.repository.js'
 export { setPlatformSecret } from './platform-sync.schemas.js'
 export { platformSyncService, type PlatformSyncService } from './platform-sync.service.js'
 
-/** Inbound platform webhooks (decisions.md section 15, "Platform sync"): secrets per store, and the receivers. */
+/** Inbound platform webhooks (docs/contract/resources.md#platform-sync): secrets per store, and the receivers. */
 export default async function platformSync (app: FastifyInstance) {
   await app.register(platformSyncRoutes, { service: app.services.platformSync })
   await app.register(receiverRoutes, { service: app.services.platformSync })

@@ -4,7 +4,8 @@ import { prefix } from '../../lib/text.js'
 
 /**
  * What a platform notification asks of the store's data, in the shape of the bulk endpoints' items
- * (decisions.md section 5), so it goes through the same services as `PUT /products` and `PUT /orders`.
+ * (docs/contract/api-conventions.md#bulk-upserts), so it goes through the same services as `PUT /products` and
+ * `PUT /orders`.
  */
 export type Action =
   | { kind: 'product.upsert', item: ProductItem }

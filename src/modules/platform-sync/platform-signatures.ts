@@ -3,7 +3,7 @@ import { safeEqual } from '../../lib/secrets.js'
 
 /**
  * Each platform's own webhook signature, checked over the raw body exactly as its documentation describes
- * (decisions.md section 15, "Platform sync"). Comparisons are constant-time (lib/secrets.ts `safeEqual`).
+ * (docs/contract/resources.md#platform-sync). Comparisons are constant-time (lib/secrets.ts `safeEqual`).
  */
 export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce'] as const
 export type Platform = typeof PLATFORMS[number]

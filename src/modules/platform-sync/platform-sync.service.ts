@@ -79,7 +79,7 @@ export function platformSyncService ({ db, repo, events, stores, products, produ
 
   /**
    * A change of a platform's settings, in one transaction: the write, its audit entry, and the event every change
-   * appends (decisions.md section 15), which carries the platform as listed.
+   * appends (docs/contract/resources.md#common-rules), which carries the platform as listed.
    */
   async function changePlatform (store: StoreEnv, platform: Platform, write: (trx: Knex.Transaction) => Promise<AuditEntry>) {
     await db.transaction(async (trx) => {

@@ -3,7 +3,7 @@ import { authErrors, DateTime, NullableDateTime, PageQuery, SyncPaged, SyncQuery
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
-/** decisions.md section 5. Every field is written on each upsert: an omitted one is cleared. */
+/** docs/contract/api-conventions.md#bulk-upserts. Every field is written on each upsert: an omitted one is cleared. */
 export const ProductItem = Type.Object({
   platformProductId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
   title: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),

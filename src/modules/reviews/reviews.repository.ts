@@ -128,7 +128,7 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
       return lockForWrite(trx<ReviewRow>('reviews').where({ store_env_id: storeId, id }), lock).first()
     },
 
-    /** decisions.md section 6: newest `writtenAt` first (an import's original date), id breaking ties. */
+    /** docs/contract/catalog.md#reviews: newest `writtenAt` first (an import's original date), id breaking ties. */
     sync (storeId: string, filter: ReviewFilter, query: SyncQuery, limit: number, invalid: (message: string) => Error) {
       return syncPage<ReviewRow>(filtered(storeId, filter), query, limit, { numericId: false, invalid })
     },

@@ -5,7 +5,7 @@ const Str = Type.String
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()])
 export const Status = Type.Union([Type.Literal('pending'), Type.Literal('published'), Type.Literal('rejected')])
 
-/** decisions.md section 6. The reviewer's address is never shown: only its last four characters. */
+/** docs/contract/catalog.md#reviewer-email. The reviewer's address is never shown: only its last four characters. */
 export const Review = Type.Object({
   id: Str(),
   productId: Str({ description: 'The product\'s platformProductId' }),

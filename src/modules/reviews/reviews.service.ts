@@ -37,7 +37,10 @@ export interface SubmitInput {
   productId: string, rating: number, title?: string | null, body: string, authorName: string, authorEmail: string, orderId?: string | null, mediaIds?: string[]
 }
 
-/** Every API response and event shows the reviewer's address as its last four characters only (service-api.md 2). */
+/**
+ * Every API response and event shows the reviewer's address as its last four characters only
+ * (docs/contract/catalog.md#reviewer-email).
+ */
 export function presentReview (row: ReviewRow) {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 /**
  * The DNS records a store publishes for its sending domain, and how each is checked. DKIM signs the mail; SPF lets
  * the service's servers send for the domain; DMARC tells receivers what to do with mail failing both; the
- * return-path CNAME lets bounces come back to the service (decisions.md section 15, sending-domain).
+ * return-path CNAME lets bounces come back to the service (docs/contract/resources.md#sending-domain).
  */
 export const RECORD_STATUSES = ['pending', 'verified', 'missing', 'mismatch', 'unreachable'] as const
 export type RecordStatus = typeof RECORD_STATUSES[number]

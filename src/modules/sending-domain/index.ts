@@ -5,7 +5,7 @@ export type { DnsResolver } from './dns-records.js'
 export { sendingDomainRepository } from './sending-domain.repository.js'
 export { sendingDomainService, type SendingDomainService } from './sending-domain.service.js'
 
-/** A store's own DKIM-signed sending domain (decisions.md section 15 "Email"). */
+/** A store's own DKIM-signed sending domain (docs/contract/resources.md#sending-domain). */
 export default async function sendingDomain (app: FastifyInstance) {
   await app.register(sendingDomainRoutes, { service: app.services.sendingDomain })
 }

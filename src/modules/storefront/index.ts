@@ -6,7 +6,7 @@ export { storefrontService } from './storefront.service.js'
 
 export { widgetRoutes as widget }
 
-/** What the storefront widget reads (decisions.md section 15, "Storefront"): no key, origin-checked, cacheable. */
+/** What the storefront widget reads (docs/contract/storefront.md#widget-reads): no key, origin-checked, cacheable. */
 export default async function storefront (app: FastifyInstance) {
   const s = app.services
   await app.register(storefrontRoutes, { storefront: s.storefront, galleries: s.galleryVisitors, faqs: s.faqs, placements: s.placements })

@@ -19,9 +19,10 @@ function matches (header: string | undefined, etag: string): boolean {
 }
 
 /**
- * decisions.md section 15: widget reads are cacheable for a minute by browsers and shared caches, and revalidate for
- * free: the ETag is a digest of the answer as sent, so it changes exactly when the answer does. With `cache` and a
- * marker value read by this request (plugins/storefront.ts), the answer comes from memory while that value holds.
+ * docs/contract/storefront.md#widget-reads: widget reads are cacheable for a minute by browsers and shared caches, and
+ * revalidate for free: the ETag is a digest of the answer as sent, so it changes exactly when the answer does. With
+ * `cache` and a marker value read by this request (plugins/storefront.ts), the answer comes from memory while that
+ * value holds.
  */
 async function answer (request: FastifyRequest, reply: FastifyReply, load: () => Promise<unknown>, cache?: { answers: MarkedCache<Answer>, key: string }) {
   const seen = request.reviewsSeen

@@ -26,7 +26,10 @@ export const PublicReview = Type.Object({
   writtenAt: Type.String()
 })
 
-/** A filter on the storefront lists: only records changed at or after an instant (decisions.md section 15). */
+/**
+ * A filter on the storefront lists: only records changed at or after an instant
+ * (docs/contract/storefront.md#widget-reads).
+ */
 export const UpdatedSince = Type.Optional(Type.String({ format: 'date-time', description: 'Only records changed at or after this instant' }))
 
 export const reviews = {
@@ -77,7 +80,8 @@ export const faqs = {
   description: doc,
   security: [],
   headers,
-  // 20 by default, as every list of the contract (service-api.md): the widget asks for 100 itself.
+  // 20 by default, as every list of the contract (docs/contract/api-conventions.md#pagination): the widget asks for 100
+  // itself.
   querystring: Type.Object({ productId: Type.Optional(ProductRef), ...PageQuery, updatedSince: UpdatedSince }),
   response: {
     200: Type.Object({

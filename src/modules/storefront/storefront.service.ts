@@ -3,7 +3,10 @@ import { iso } from '../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { ReviewRow, ReviewsRepository } from '../reviews/index.js'
 
-/** A published review for shoppers: the author's name only, no part of the address (decisions.md section 15). */
+/**
+ * A published review for shoppers: the author's name only, no part of the address
+ * (docs/contract/storefront.md#widget-reads).
+ */
 export function presentPublicReview (row: ReviewRow) {
   const media = JSON.parse(row.media) as Array<{ id: string, type: string, url: string }>
   return {

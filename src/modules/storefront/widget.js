@@ -1,6 +1,6 @@
 /*
- * Evidence Hub storefront widget (decisions.md section 15). No framework, no key: the public store id and the page
- * URL decide what is shown. Embed with
+ * Evidence Hub storefront widget (docs/contract/storefront.md#widget-reads). No framework, no key: the public store id
+ * and the page URL decide what is shown. Embed with
  *   <script src="https://<service>/widget.js" data-store="env_…" async></script>
  * It reads the placements of this page and renders each widget into its selector, inside a Shadow DOM so the shop's
  * styles and the widget's never meet. A page whose origin the store has not allowed gets nothing (the API refuses it).

@@ -7,8 +7,8 @@ const SCRIPT = readFileSync(new URL('./widget.js', import.meta.url))
 const ETAG = `"${createHash('sha256').update(SCRIPT).digest('base64url').slice(0, 27)}"`
 
 /**
- * GET /widget.js: the storefront widget (decisions.md section 15). Public and the same for every store, so shared
- * caches keep it; shops embed it with `data-store`. It holds no key and nothing of any store.
+ * GET /widget.js: the storefront widget (docs/contract/storefront.md#widget-reads). Public and the same for every
+ * store, so shared caches keep it; shops embed it with `data-store`. It holds no key and nothing of any store.
  */
 export async function widgetRoutes (app: FastifyInstance) {
   app.get('/widget.js', { schema: { hide: true } }, async (request, reply) => {

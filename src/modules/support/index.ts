@@ -4,7 +4,7 @@ import { supportRoutes } from './support.routes.js'
 export { supportRepository } from './support.repository.js'
 export { supportService, type SupportService } from './support.service.js'
 
-/** Support requests with their context, mailed to SUPPORT_EMAIL (decisions.md section 15 `support`). */
+/** Support requests with their context, mailed to SUPPORT_EMAIL (docs/contract/resources.md#support). */
 export default async function support (app: FastifyInstance) {
   await app.register(supportRoutes, { service: app.services.support })
 }

@@ -21,7 +21,7 @@ function mailText (store: StoreEnv, request: SupportRequest) {
 }
 
 /**
- * Support requests (decisions.md section 15 `support`): stored with their context (store, credential, the
+ * Support requests (docs/contract/resources.md#support): stored with their context (store, credential, the
  * credential's recent failed request ids) and mailed to SUPPORT_EMAIL: by SMTP at once when configured (the
  * status says whether it went), else through the local mail outbox with the request.
  */

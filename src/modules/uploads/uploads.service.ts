@@ -13,8 +13,9 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
 interface Deps { repo: UploadsRepository, storage: BlobStorage, publicUrl: string, clock: Clock, warn?: (obj: object, msg: string) => void }
 
 /**
- * decisions.md section 7. The type is decided by the bytes, never by the file name or the declared type. Files live
- * in `storage` under `uploads/<store>/` (local disk: DATA_DIR, which several instances need on a shared volume).
+ * docs/contract/storefront.md#uploads. The type is decided by the bytes, never by the file name or the declared type.
+ * Files live in `storage` under `uploads/<store>/` (local disk: DATA_DIR, which several instances need on a shared
+ * volume).
  */
 /** A 400 naming the first of `ids` the store does not have (`found`: the ones it has). */
 function refuseMissing (field: string, ids: string[], found: { has: (id: string) => boolean }) {

@@ -77,8 +77,8 @@ async function * videoBytes (head: Buffer, rest: AsyncIterator<Buffer>, max: num
 }
 
 /**
- * Review videos (decisions.md section 15): a signed single-use PUT URL on this service, valid 15 minutes; the
- * bytes go to `storage` as they arrive (never whole in memory) and become an upload the review names in mediaIds.
+ * Review videos (docs/contract/storefront.md#uploads): a signed single-use PUT URL on this service, valid 15 minutes;
+ * the bytes go to `storage` as they arrive (never whole in memory) and become an upload the review names in mediaIds.
  */
 export function videosService ({ db, uploads, storage, clock, publicUrl, bus }: Deps) {
   return {

@@ -4,7 +4,7 @@ import { webPagesRoutes } from './web-pages.routes.js'
 export { webPagesRepository } from './web-pages.repository.js'
 export { webPagesService, type WebPagesService } from './web-pages.service.js'
 
-/** The store's pages that carry widgets, keyed by URL (decisions.md section 15). */
+/** The store's pages that carry widgets, keyed by URL (docs/contract/resources.md#web-pages). */
 export default async function webPages (app: FastifyInstance) {
   await app.register(webPagesRoutes, { service: app.services.webPages })
 }

@@ -11,7 +11,7 @@ const PageUrl = Type.String({
     'is removed, so the widget finds the page however it was linked. Unique in the store.'
 })
 
-/** decisions.md section 15: `{ url, title, type: home|product|collection|custom }`. */
+/** docs/contract/resources.md#web-pages: `{ url, title, type: home|product|collection|custom }`. */
 const fields = {
   url: PageUrl,
   title: Nullable(Type.String({ maxLength: 300 })),

@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /**
- * Seconds a delivery verifies either side of its timestamp: the service's own tolerance (service-api.md section 6),
- * so a captured delivery replayed later stops verifying. The same rule as the service's verifier
- * (src/modules/delivery/verify.ts) and the SDK's verifyWebhook, which this package, installed into n8n on its own, cannot
- * import.
+ * Seconds a delivery verifies either side of its timestamp: the service's own tolerance
+ * (docs/contract/webhooks-and-delivery.md#signatures), so a captured delivery replayed later stops verifying. The same
+ * rule as the service's verifier (src/modules/delivery/verify.ts) and the SDK's verifyWebhook, which this package,
+ * installed into n8n on its own, cannot import.
  */
 export const TOLERANCE_SECONDS = 300
 
@@ -12,8 +12,9 @@ export const SIGNATURE_HEADER = 'x-service-signature-v2'
 
 /**
  * `x-service-signature-v2: t=<unix>,v1=<hex>`, the HMAC-SHA256 of `<t>.<raw body>` keyed with the hook's secret
- * (decisions.md section 8). True only for a delivery signed with `secret` at a time within TOLERANCE_SECONDS of
- * `now` (milliseconds). Every `v1` is compared, in constant time, so the time taken says nothing of which matched.
+ * (docs/contract/webhooks-and-delivery.md#signatures). True only for a delivery signed with `secret` at a time within
+ * TOLERANCE_SECONDS of `now` (milliseconds). Every `v1` is compared, in constant time, so the time taken says nothing
+ * of which matched.
  */
 export function verifyDelivery (header: unknown, rawBody: Buffer | string, secret: string, now = Date.now()): boolean {
   if (typeof header !== 'string' || !secret) return false

@@ -26,9 +26,12 @@ function mayRevoke (actor: Pick<Credential, 'role' | 'personId'>, connectionPers
   return roleRank(actor.role) >= roleRank('admin') || (actor.personId !== null && actor.personId === connectionPersonId)
 }
 
-/** Connections (grants) of an organization and its OAuth clients: decisions.md section 10. */
+/** Connections (grants) of an organization and its OAuth clients: docs/contract/oauth.md#grants. */
 export function connectionsService ({ db, grants, clients, audit, clock, fresh, subscriptions }: Deps) {
-  /** The REST hooks a connection made stop with it (decisions.md section 2: a revoked connection leaves nothing behind). */
+  /**
+   * The REST hooks a connection made stop with it (docs/contract/tenancy-and-roles.md#org-level-authority: a revoked
+   * connection leaves nothing behind).
+   */
   const endHooks = (orgId: string, grantIds: string[], trx: Knex) =>
     subscriptions.endHooksOf(orgId, grantIds.map((id) => `oauth:${id}`), 'Its connection was revoked', clock(), trx)
 
@@ -67,7 +70,7 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh, 
     /**
      * A teammate removed from the organization loses every connection they made for it, for good: our records
      * are revoked (re-adding the person revives nothing) and the provider's grants, codes and refresh tokens are
-     * deleted. Runs inside the removal's transaction. decisions.md section 10.
+     * deleted. Runs inside the removal's transaction. docs/contract/oauth.md#grants.
      */
     async endPersonConnections (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) {
       const ids = await grants.revokeAllOfPerson(input.orgId, input.personId, clock(), trx)

@@ -49,7 +49,10 @@ function toChoice (row: Row): GrantChoice {
 /** expiresAt: when the provider's grant expires (ms), null when it does not; person: the grant's person as it is now. */
 export type LiveGrant = GrantChoice & { memberRole: Role, expiresAt: number | null, person: { email: string, name: string | null } }
 
-/** A live grant serves only its own person while their membership role is at least the grant's (decisions.md section 10). */
+/**
+ * A live grant serves only its own person while their membership role is at least the grant's
+ * (docs/contract/oauth.md#grants).
+ */
 export function entitles (grant: LiveGrant, personId: string): boolean {
   return grant.personId === personId && roleRank(grant.memberRole) >= roleRank(grant.role)
 }

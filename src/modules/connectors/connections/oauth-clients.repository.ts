@@ -86,7 +86,7 @@ export function oauthClients (db: Knex, clock: Clock) {
 
     /**
      * Who registered the client: an organization (only its members may authorize it) or the operator
-     * (`orgId` null: offered to every organization), decisions.md section 10.
+     * (`orgId` null: offered to every organization), docs/contract/oauth.md#client-ownership.
      */
     async registrar (id: string): Promise<{ name: string, orgId: string | null, orgName: string | null } | null> {
       const row = await db('oauth_clients as c').leftJoin('organizations as o', 'o.id', 'c.org_id')

@@ -25,7 +25,7 @@ const CATALOGUE = TRIGGERS.map((trigger, index) => ({
   sample: sampleOf(trigger, index)
 }))
 
-/** decisions.md section 9, except hooks and connections (their own modules). */
+/** docs/contract/connectors.md, except hooks and connections (their own modules). */
 export function triggersService ({ repo, people }: Deps) {
   // Polls as answered under the store's events marker: a poll that finds nothing new costs no query.
   const polls = new MarkedCache<ReturnType<typeof toItem>[]>(200)
@@ -54,7 +54,8 @@ export function triggersService ({ repo, people }: Deps) {
     async poll (credential: Credential, store: StoreEnv, eventType: string, limit: number | undefined, seen: string | null = null) {
       const trigger = triggerFor(eventType)
       if (!trigger) throw new errors.NotFound(`Event type ${eventType}`)
-      // The role and a read scope on the event's resource, not on `connectors` (decisions.md sections 8 and 9).
+      // The role and a read scope on the event's resource, not on `connectors`
+      // (docs/contract/event-visibility.md#who-sees-which-events and docs/contract/connectors.md#connector-scopes).
       assertMayReadEvent(credential, trigger.key)
       const size = Math.min(MAX_POLL_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_POLL_LIMIT)))
       return polls.through(`${store.id}\0${trigger.key}\0${size}`, seen, async () => (await repo.newest(store.id, trigger.key, size)).map(toItem))

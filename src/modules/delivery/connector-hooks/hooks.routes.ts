@@ -3,8 +3,9 @@ import type { HooksService } from './hooks.service.js'
 import * as schemas from './hooks.schemas.js'
 
 /**
- * A `webhooks` or a `connectors` scope opens them, either one (decisions.md section 9), so an app asking for the
- * documented `webhooks:write` works without a connectors scope; subscribing also checks the event's read scope.
+ * A `webhooks` or a `connectors` scope opens them, either one (docs/contract/connectors.md#connector-scopes), so an app
+ * asking for the documented `webhooks:write` works without a connectors scope; subscribing also checks the event's read
+ * scope.
  */
 const HOOK_SCOPES = ['webhooks', 'connectors'] as const
 

@@ -23,7 +23,8 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
   return {
     async subscribe (credential: Credential, storeId: string, input: { targetUrl: string, event: string }) {
       if (!isEventType(input.event)) throw new errors.InvalidEventType(input.event)
-      // A hook carries the event's data, so its creator must be allowed to read the event's resource (section 8).
+      // A hook carries the event's data, so its creator must be allowed to read the event's resource
+      // (docs/contract/event-visibility.md#subscriptions).
       assertMayReadEvent(credential, input.event)
       const { row, secret } = await newSubscription({
         kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: actorOf(credential), now: clock()

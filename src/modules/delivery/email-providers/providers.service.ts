@@ -80,8 +80,8 @@ export function emailProvidersService ({ db, outbox, events, clock, secretKey, a
      */
     async put (actor: Credential, store: StoreEnv, provider: Provider, input: ProviderInput) {
       for (const type of input.events ?? []) if (!isEventType(type)) throw new errors.InvalidEventType(type)
-      // decisions.md section 8: a subscription carries only event types its creator may read, and a provider is one
-      // (it is sent each event whole, to a URL the store may choose).
+      // docs/contract/event-visibility.md#subscriptions: a subscription carries only event types its creator may read,
+      // and a provider is one (it is sent each event whole, to a URL the store may choose).
       for (const type of input.events ?? []) assertMayReadEvent(actor, type)
       // A URL the store gives is checked first, outside the lock (a DNS lookup); one already stored was checked then.
       if (input.baseUrl) await checked(input.baseUrl, provider, input.apiKey ?? configOf(await find(store.id, provider))?.apiKey)

@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { WebhookOperations } from './operations.service.js'
 import * as schemas from './operations.schemas.js'
 
-/** Recovering a receiver: redeliver, replay, re-enable (decisions.md section 15). Growth plan, as the webhooks. */
+/**
+ * Recovering a receiver: redeliver, replay, re-enable (docs/contract/webhooks-and-delivery.md#webhook-operations).
+ * Growth plan, as the webhooks.
+ */
 export const operationsRoutes: FastifyPluginAsyncTypebox<{ service: WebhookOperations }> = async (app, { service }) => {
   app.post('/outbound-webhooks/:id/deliveries/:deliveryId/redeliver', { schema: schemas.redeliver, config: { feature: 'outbound-webhooks', errors: ['conflict'] } }, async (request, reply) => {
     const queued = await service.redeliver(request.credential!, request.store!.id, request.params.id, request.params.deliveryId, request.ip)

@@ -15,7 +15,9 @@ interface Deps {
   audit: { record: (entry: AuditEntry) => Promise<void> }
   clock: Clock
   transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>
-  /** Appends the change's event in the writer's transaction (decisions.md section 15). */
+  /**
+   * Appends the change's event in the writer's transaction (docs/contract/webhooks-and-delivery.md#webhook-operations).
+   */
   appendEvent: (trx: Knex.Transaction, event: NewEvent) => Promise<unknown>
 }
 
@@ -25,9 +27,9 @@ export const MAX_REPLAY = 5000
 export interface ReplayInput { since: string, until?: string, types?: string[] }
 
 /**
- * Recovering a receiver (decisions.md section 15, "Webhook operations"): redeliver one delivery, replay a time range
- * of stored events, re-enable a disabled webhook. Re-sent events keep their ids, so receivers de-duplicate; every
- * operation is in the organization's audit log.
+ * Recovering a receiver (docs/contract/webhooks-and-delivery.md#webhook-operations): redeliver one delivery, replay a
+ * time range of stored events, re-enable a disabled webhook. Re-sent events keep their ids, so receivers de-duplicate;
+ * every operation is in the organization's audit log.
  */
 export function webhookOperations ({ subscriptions, outbox, audit, clock, transaction, appendEvent }: Deps) {
   async function live (storeId: string, id: string): Promise<SubscriptionRow> {

@@ -6,7 +6,7 @@ import * as schemas from './outbound-webhooks.schemas.js'
 import { LOG_SCOPES } from '../../events/index.js'
 
 export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: OutboundWebhooksService }> = async (app, { service }) => {
-  // The log accepts `events:read` beside `outbound-webhooks:read` (decisions.md 8).
+  // The log accepts `events:read` beside `outbound-webhooks:read` (docs/contract/event-visibility.md#the-event-log).
   app.get('/outbound-webhooks/events', { schema: schemas.listEvents, config: { scopesOf: LOG_SCOPES, keptUnder: 'events' } }, async (request, reply) => {
     return sendKept(reply as FastifyReply, await service.listEvents(request.credential!, request.store!.id, request.query, request.keptSeen))
   })

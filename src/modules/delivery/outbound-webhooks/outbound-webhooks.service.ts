@@ -18,7 +18,10 @@ interface Deps {
   clock: Clock
   secretKey: string
   allowPrivate: boolean
-  /** Runs `work` in one database transaction, in which the change and its event (decisions.md section 15) commit. */
+  /**
+   * Runs `work` in one database transaction, in which the change and its event
+   * (docs/contract/event-visibility.md#every-change-appends-an-event) commit.
+   */
   transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>
   /** Appends an event in the writer's transaction; the data never holds the signing secret. */
   appendEvent: (trx: Knex.Transaction, event: NewEvent) => Promise<unknown>
@@ -97,9 +100,9 @@ function checkEventList (events: string[]): string[] {
 }
 
 /**
- * decisions.md section 8: a webhook carries only event types its creator may read. `["*"]` is resolved now to the
- * types it may read, and stored so (fixed at creation); it stays `["*"]` only for a creator that may read every
- * resource, so later event types still reach it.
+ * docs/contract/event-visibility.md#subscriptions: a webhook carries only event types its creator may read. `["*"]` is
+ * resolved now to the types it may read, and stored so (fixed at creation); it stays `["*"]` only for a creator that
+ * may read every resource, so later event types still reach it.
  */
 function authorizeEventList (creator: EventReader, events: string[]): string[] {
   if (events[0] !== '*') {
@@ -120,7 +123,7 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
   }
 
   return {
-    /** The same log as GET /events (decisions.md section 8). */
+    /** The same log as GET /events (docs/contract/event-visibility.md#the-event-log). */
     listEvents: eventsService({ events }).list,
 
     async create (credential: Credential, storeId: string, input: CreateWebhookInput) {
