@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { analyticsRoutes } from './analytics.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import { recordEngagement } from './rollups.js'
+import { defineModule } from '../../lib/module.js'
 
 export { analyticsRepository } from './analytics.repository.js'
 export { analyticsService, type AnalyticsService } from './analytics.service.js'
@@ -17,3 +18,5 @@ export function analyticsReactions (bus: DomainBus) {
   bus.on('gallery.engaged', 'analytics', (trx, { engagement }) => recordEngagement(trx, engagement))
   bus.on('video.uploaded', 'analytics', (trx, { engagement }) => recordEngagement(trx, engagement))
 }
+
+export const manifest = defineModule({ name: 'analytics', routes: [{ plugin: analytics, prefix: '/v1' }] })

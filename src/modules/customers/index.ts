@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { customersRoutes } from './customers.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { CustomersService } from './customers.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { customersRepository, type CustomersRepository, emailKey } from './customers.repository.js'
 export { customersService, type CustomersService, type LeadInput } from './customers.service.js'
@@ -16,3 +17,5 @@ export default async function customers (app: FastifyInstance) {
 export function customersReactions (bus: DomainBus, { customers }: { customers: CustomersService }) {
   bus.on('gallery.lead', 'customers', async (trx, { lead }) => { await customers.fromLead(trx, lead) })
 }
+
+export const manifest = defineModule({ name: 'customers', routes: [{ plugin: customers, prefix: '/v1' }] })

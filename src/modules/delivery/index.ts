@@ -13,6 +13,7 @@ import type { DomainBus } from '../../lib/domain-events.js'
 import type { Clock } from '../../lib/clock.js'
 import type { OutboxRepository } from './outbox.repository.js'
 import type { DeliveryWakeups } from './wakeups.js'
+import { defineModule } from '../../lib/module.js'
 
 export { outboxRepository, type OutboxRepository } from './outbox.repository.js'
 export { subscriptionsRepository, type SubscriptionsRepository } from './subscriptions.repository.js'
@@ -55,3 +56,11 @@ export function deliveryReactions (bus: DomainBus, { outbox, wakeups, clock }: {
     if (queued > 0) wakeups.queued(trx)
   })
 }
+
+export const manifest = defineModule({
+  name: 'delivery',
+  routes: [
+    { plugin: outboundWebhooks, prefix: '/v1' },
+    { plugin: connectorHooks, prefix: '/v1' }
+  ]
+})

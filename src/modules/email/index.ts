@@ -5,6 +5,7 @@ import { emailSettingsRoutes } from './settings.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { EmailRepository } from './email.repository.js'
 import type { RewardMails } from './reward-mails.js'
+import { defineModule } from '../../lib/module.js'
 
 export { emailRepository } from './email.repository.js'
 export { putTemplate, TemplateKeyField } from './email.schemas.js'
@@ -39,3 +40,5 @@ export function emailReactions (bus: DomainBus, { emailRepo, rewardMails }: { em
     await rewardMails.eraseRecipient(trx, subject.storeEnvId, subject.email)
   })
 }
+
+export const manifest = defineModule({ name: 'email', routes: [{ plugin: email, prefix: '/v1' }] })

@@ -3,6 +3,7 @@ import { eventsRoutes } from './events.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { Knex } from 'knex'
 import { afterCommit, marker, type Freshness } from '../../lib/freshness.js'
+import { defineModule } from '../../lib/module.js'
 
 export { assertMayReadEvent, type EventReader, LOG_SCOPES, visibleEventTypes } from './event-access.js'
 export { EVENT_TYPES, isEventType } from './event-types.js'
@@ -34,3 +35,5 @@ export function eventsReactions (bus: DomainBus, { freshness }: { freshness: Fre
     afterCommit(trx, () => freshness.bump([marker.events(storeId)]))
   })
 }
+
+export const manifest = defineModule({ name: 'events', routes: [{ plugin: events, prefix: '/v1' }] })

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { faqsRoutes } from './faqs.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { FaqsService } from './faqs.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { faqsRepository } from './faqs.repository.js'
 export { faqsService, type FaqsService } from './faqs.service.js'
@@ -15,3 +16,5 @@ export default async function faqs (app: FastifyInstance) {
 export function faqsReactions (bus: DomainBus, { faqs }: { faqs: FaqsService }) {
   bus.on('category.deleted', 'faqs', (trx, { store, categoryId }) => faqs.uncategorise(trx, store, categoryId))
 }
+
+export const manifest = defineModule({ name: 'faqs', routes: [{ plugin: faqs, prefix: '/v1' }] })

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { galleriesRoutes } from './galleries.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { GalleryVisitorsService } from './gallery-visitors.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { galleriesRepository } from './galleries.repository.js'
 export { PublicGallery, PublicGalleryQuery } from './galleries.schemas.js'
@@ -19,3 +20,5 @@ export default async function galleries (app: FastifyInstance) {
 export function galleriesReactions (bus: DomainBus, { galleryVisitors }: { galleryVisitors: GalleryVisitorsService }) {
   bus.on('customer.erased', 'galleries', (trx, { subject }) => galleryVisitors.forget(trx, subject))
 }
+
+export const manifest = defineModule({ name: 'galleries', routes: [{ plugin: galleries, prefix: '/v1' }] })

@@ -5,6 +5,7 @@ import type { LoyaltyService } from './loyalty.service.js'
 import type { CustomersRepository } from '../customers/index.js'
 import type { StoreEnv } from '../../types.js'
 import type { Knex } from 'knex'
+import { defineModule } from '../../lib/module.js'
 
 export { birthdayJob } from './birthdays.js'
 export { loyaltyRepository } from './loyalty.repository.js'
@@ -29,3 +30,5 @@ export function orderCustomers ({ loyalty, customers }: { loyalty: LoyaltyServic
   return async (store: StoreEnv, refs: Array<{ platformCustomerId?: string | null, email?: string | null, name?: string | null }>, trx: Knex.Transaction) =>
     loyalty.linkReferees(trx, store, refs, await customers.resolve(store.id, refs, trx))
 }
+
+export const manifest = defineModule({ name: 'loyalty', routes: [{ plugin: loyalty, prefix: '/v1' }] })

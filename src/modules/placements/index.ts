@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { placementsRoutes } from './placements.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { PlacementsService } from './placements.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { placementsRepository } from './placements.repository.js'
 export { Settings, Widget } from './placements.schemas.js'
@@ -18,3 +19,5 @@ export default async function placements (app: FastifyInstance) {
 export function placementsReactions (bus: DomainBus, { placements }: { placements: PlacementsService }) {
   bus.on('web-page.deleted', 'placements', (trx, { store, webPageId }) => placements.leavePage(trx, store, webPageId))
 }
+
+export const manifest = defineModule({ name: 'placements', routes: [{ plugin: placements, prefix: '/v1' }] })

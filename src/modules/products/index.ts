@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { productsRoutes } from './products.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { ProductsService } from './products.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { type ProductRow, productsRepository, type ProductsRepository } from './products.repository.js'
 export { BulkResult } from './products.schemas.js'
@@ -16,3 +17,5 @@ export default async function products (app: FastifyInstance) {
 export function productsReactions (bus: DomainBus, { products }: { products: ProductsService }) {
   bus.on('category.deleted', 'products', (trx, { store, categoryId }) => products.uncategorise(trx, store, categoryId))
 }
+
+export const manifest = defineModule({ name: 'products', routes: [{ plugin: products, prefix: '/v1' }] })

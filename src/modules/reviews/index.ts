@@ -3,6 +3,7 @@ import { reviewsRoutes } from './reviews.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { Knex } from 'knex'
 import type { ReviewsService } from './reviews.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { type ReviewRow, reviewsRepository, type ReviewsRepository } from './reviews.repository.js'
 export { ReviewInput, Status } from './reviews.schemas.js'
@@ -18,3 +19,5 @@ export function reviewsReactions (bus: DomainBus, { reviews, reviewsChanged }: {
   bus.on('orders.written', 'reviews', (trx, { store, rows }) => reviews.reverify(trx, store, rows))
   bus.on('customer.erased', 'reviews', async (trx, { subject }) => { reviewsChanged(subject.storeEnvId, trx) })
 }
+
+export const manifest = defineModule({ name: 'reviews', routes: [{ plugin: reviews, prefix: '/v1' }] })
