@@ -9,6 +9,7 @@ import { providerRequestEnded, providerRequestStarted } from './request-context.
 import { consentService } from './consent.service.js'
 import { oauthCredentialResolver } from './credential.js'
 import interactionRoutes from './interaction.routes.js'
+import { defineModule } from '../src/lib/module.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,7 +24,7 @@ declare module 'fastify' {
  * login/consent screens are fastify routes under /oauth/interaction; its access tokens become a second credential type
  * of the auth pipeline.
  */
-export default fp(async (app) => {
+const provider = fp(async (app) => {
   const issuer = `${app.config.publicUrl}/oauth`
   const audience = `${app.config.publicUrl}/v1`
   const { db, clock } = app
@@ -54,6 +55,9 @@ export default fp(async (app) => {
   await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience, clientStores: partners.clientStores }) })
   app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
 }, { name: 'oauth', dependencies: ['pipeline', 'session', 'services'] })
+export default provider
+
+export const manifest = defineModule({ name: 'oauth', routes: [{ plugin: provider }] })
 
 const PROVIDER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 

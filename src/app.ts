@@ -23,47 +23,10 @@ import session from './plugins/session.js'
 import openapi from './plugins/openapi.js'
 import storefront from './plugins/storefront.js'
 import strictInput from './plugins/strict-input.js'
-import health from './modules/health/index.js'
-import account from './modules/account/index.js'
-import apiKeys from './modules/api-keys/index.js'
-import products from './modules/products/index.js'
-import orders from './modules/orders/index.js'
-import reviews from './modules/reviews/index.js'
-import imports from './modules/imports/index.js'
-import uploads from './modules/uploads/index.js'
-import eventLog from './modules/events/index.js'
-import { connectorHooks, outboundWebhooks } from './modules/delivery/index.js'
-import { connectorConnections, connectorTriggers } from './modules/connectors/index.js'
-import oauth from '../oauth/index.js'
-import admin from './modules/admin/index.js'
 import mcp from './modules/mcp/index.js'
+import { MODULES } from './modules/index.js'
 import requestIds from './plugins/request-ids.js'
-import features from './modules/features/index.js'
-import billing from './modules/billing/index.js'
-import orgs from './modules/orgs/index.js'
-import support from './modules/support/index.js'
 import { newId } from './lib/ids.js'
-import customers from './modules/customers/index.js'
-import loyalty from './modules/loyalty/index.js'
-import reviewIncentives from './modules/review-incentives/index.js'
-import affiliates from './modules/affiliates/index.js'
-import partners from './modules/partners/index.js'
-import email from './modules/email/index.js'
-import emailSuppressions from './modules/email-suppressions/index.js'
-import emailBranding from './modules/email-branding/index.js'
-import emailSequences from './modules/email-sequences/index.js'
-import sendingDomain from './modules/sending-domain/index.js'
-import analytics from './modules/analytics/index.js'
-import evidence from './modules/evidence/index.js'
-import backups from './modules/backups/index.js'
-import galleries from './modules/galleries/index.js'
-import faqs from './modules/faqs/index.js'
-import categories from './modules/categories/index.js'
-import webPages from './modules/web-pages/index.js'
-import placements from './modules/placements/index.js'
-import storefrontReads, { widget } from './modules/storefront/index.js'
-import platformSync from './modules/platform-sync/index.js'
-import changelog from './modules/changelog/index.js'
 
 export interface AppDeps {
   clock?: Clock
@@ -161,47 +124,10 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   // Before the modules: its onRoute hook turns each of their /v1 routes into an MCP tool.
   await app.register(mcp)
 
-  await app.register(health, { prefix: '/v1' })
-  await app.register(account, { prefix: '/v1' })
-  await app.register(apiKeys, { prefix: '/v1' })
-  await app.register(products, { prefix: '/v1' })
-  await app.register(orders, { prefix: '/v1' })
-  await app.register(reviews, { prefix: '/v1' })
-  await app.register(imports, { prefix: '/v1' })
-  await app.register(uploads, { prefix: '/v1' })
-  await app.register(eventLog, { prefix: '/v1' })
-  await app.register(outboundWebhooks, { prefix: '/v1' })
-  await app.register(connectorHooks, { prefix: '/v1' })
-  await app.register(oauth)
-  await app.register(connectorConnections, { prefix: '/v1' })
-  await app.register(connectorTriggers, { prefix: '/v1' })
-  await app.register(features, { prefix: '/v1' })
-  await app.register(billing, { prefix: '/v1' })
-  await app.register(orgs, { prefix: '/v1' })
-  await app.register(support, { prefix: '/v1' })
-  await app.register(admin, { prefix: '/admin' })
-  await app.register(customers, { prefix: '/v1' })
-  await app.register(loyalty, { prefix: '/v1' })
-  await app.register(reviewIncentives, { prefix: '/v1' })
-  await app.register(affiliates, { prefix: '/v1' })
-  await app.register(partners, { prefix: '/v1' })
-  await app.register(email, { prefix: '/v1' })
-  await app.register(emailSuppressions, { prefix: '/v1' })
-  await app.register(emailBranding, { prefix: '/v1' })
-  await app.register(emailSequences, { prefix: '/v1' })
-  await app.register(sendingDomain, { prefix: '/v1' })
-  await app.register(analytics, { prefix: '/v1' })
-  await app.register(evidence, { prefix: '/v1' })
-  await app.register(backups, { prefix: '/v1' })
-  await app.register(galleries, { prefix: '/v1' })
-  await app.register(faqs, { prefix: '/v1' })
-  await app.register(categories, { prefix: '/v1' })
-  await app.register(webPages, { prefix: '/v1' })
-  await app.register(placements, { prefix: '/v1' })
-  await app.register(storefrontReads, { prefix: '/v1' })
-  await app.register(widget)
-  await app.register(platformSync, { prefix: '/v1' })
-  await app.register(changelog)
+  // Every module's routes, in the order of src/modules/index.ts.
+  for (const module of MODULES) {
+    for (const { plugin, prefix } of module.routes) await app.register(plugin, prefix ? { prefix } : {})
+  }
 
   if (config.workers) runJobsWith(app, services)
   return app

@@ -46,13 +46,12 @@ export function intervalJob (name: string, everyMs: number, work: () => Promise<
   }
 }
 
-/** The outbox's delivery worker, woken as soon as a writer commits (other instances still poll). */
+/**
+ * The outbox's delivery worker, woken as soon as a writer in this process commits, or one elsewhere queues
+ * deliveries (modules/delivery/wakeups.ts); otherwise it polls.
+ */
 function deliveryJob (services: Services): Job {
   const worker = services.delivery.createWorker()
-  // A rolled-back write leaves nothing to deliver, so only a committed one nudges.
-  services.events.onAppended(async (trx) => {
-    trx.executionPromise.then(() => worker.nudge(), () => {})
-  })
   return { name: 'webhook delivery', start: () => worker.start(), stop: () => worker.stop() }
 }
 

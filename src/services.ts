@@ -11,19 +11,20 @@ import type { Clock } from './lib/clock.js'
 import { mailTransport, type MailTransport } from './lib/mail.js'
 import { defaultHasher, type PasswordHasher } from './lib/passwords.js'
 import { afterCommit, freshness as markers, marker } from './lib/freshness.js'
+import { domainEvents } from './lib/domain-events.js'
 import { REDIS_PREFIX } from './lib/redis.js'
 import type { Log } from './types.js'
 import { auditRepository } from './modules/audit/index.js'
 import { peopleRepository, storesRepository, accountService, bootstrapService, operatorService } from './modules/account/index.js'
 import { apiKeysRepository, apiKeysService } from './modules/api-keys/index.js'
-import { eventLog, eventsRepository, type NewEvent, eventsService } from './modules/events/index.js'
-import { productsRepository, productsService } from './modules/products/index.js'
+import { eventLog, eventsReactions, eventsRepository, type NewEvent, eventsService } from './modules/events/index.js'
+import { productsReactions, productsRepository, productsService } from './modules/products/index.js'
 import { ordersRepository, ordersService, reviewRequestScheduler } from './modules/orders/index.js'
-import { reviewsRepository, reviewsService } from './modules/reviews/index.js'
+import { reviewsReactions, reviewsRepository, reviewsService } from './modules/reviews/index.js'
 import { importsRepository, importsService } from './modules/imports/index.js'
 import { uploadsRepository, uploadsService, localDiskStorage, abandonedUploads, videosService } from './modules/uploads/index.js'
 import {
-  announceWorkerChange, deliveryWakeups, deliveryWorker, emailProvidersService, hooksService, outboundWebhooksService, outboxRepository,
+  announceWorkerChange, deliveryReactions, deliveryWakeups, deliveryWorker, emailProvidersService, hooksService, outboundWebhooksService, outboxRepository,
   subscriptionsRepository, webhookOperations as webhookOperationsService, type WorkerOptions
 } from './modules/delivery/index.js'
 import { triggersRepository, triggersService, connectionsService, toItem, grantsRepository, oauthClients } from './modules/connectors/index.js'
@@ -33,23 +34,26 @@ import { billingRepository, billingService, embeddedProvider, type BillingProvid
 import { orgsRepository, orgsService } from './modules/orgs/index.js'
 import { supportRepository, supportService } from './modules/support/index.js'
 import { recentFailures as failureLog } from './lib/recent-failures.js'
-import { customersRepository, customersService, type ErasureStep } from './modules/customers/index.js'
-import { loyaltyRepository, loyaltyService, birthdayJob } from './modules/loyalty/index.js'
-import { reviewIncentivesRepository, reviewIncentivesService } from './modules/review-incentives/index.js'
-import { affiliatesRepository, affiliatesService } from './modules/affiliates/index.js'
+import { customersReactions, customersRepository, customersService } from './modules/customers/index.js'
+import { birthdayJob, loyaltyReactions, loyaltyRepository, loyaltyService, orderCustomers } from './modules/loyalty/index.js'
+import { reviewIncentivesReactions, reviewIncentivesRepository, reviewIncentivesService } from './modules/review-incentives/index.js'
+import { affiliatesReactions, affiliatesRepository, affiliatesService } from './modules/affiliates/index.js'
 import { partnerGrantsRepository, partnersService } from './modules/partners/index.js'
 import {
-  emailRepository, emailSender, emailService, rewardMailsRepository, rewardMails as rewardMailsService, emailSettingsService
+  emailReactions, emailRepository, emailSender, emailService, rewardMailsRepository, rewardMails as rewardMailsService, emailSettingsService
 } from './modules/email/index.js'
-import { emailSuppressionsRepository, emailSuppressionsService } from './modules/email-suppressions/index.js'
+import { emailSuppressionsReactions, emailSuppressionsRepository, emailSuppressionsService } from './modules/email-suppressions/index.js'
 import { emailBrandingRepository, emailBrandingService } from './modules/email-branding/index.js'
 import { emailSequencesRepository, emailSequencesService } from './modules/email-sequences/index.js'
 import { Resolver } from 'node:dns/promises'
 import { type DnsResolver, sendingDomainRepository, sendingDomainService } from './modules/sending-domain/index.js'
-import { analyticsRepository, analyticsService, recordEngagement } from './modules/analytics/index.js'
+import { analyticsReactions, analyticsRepository, analyticsService } from './modules/analytics/index.js'
 import { evidenceRepository, evidenceService } from './modules/evidence/index.js'
 import { backupsRepository, backupsService } from './modules/backups/index.js'
 import { contentServices } from './content-services.js'
+import { galleriesReactions } from './modules/galleries/index.js'
+import { faqsReactions } from './modules/faqs/index.js'
+import { placementsReactions } from './modules/placements/index.js'
 import { platformSyncRepository, platformSyncService, bigcommerceApi } from './modules/platform-sync/index.js'
 import { deprecationNotices as deprecationNoticesJob } from './modules/changelog/index.js'
 
@@ -93,8 +97,9 @@ export function buildServices (deps: ServiceDeps) {
   const people = peopleRepository(db)
   const stores = storesRepository(db)
   const audit = auditRepository(db, clock)
-  /** Appends events in the writer's transaction; listeners (the outbox fan-out) run there too. */
-  const events = eventLog(clock)
+  /** Appends events in the writer's transaction; the modules reacting to `events.appended` (delivery) run there too. */
+  const bus = domainEvents()
+  const events = eventLog(clock, bus)
   const eventHistory = eventsRepository(db)
   const subscriptions = subscriptionsRepository(db)
   const outbox = outboxRepository(db, subscriptions, announceWorkerChange((trx, event) => events.append(trx, event)))
@@ -133,7 +138,7 @@ export function buildServices (deps: ServiceDeps) {
   const uploads = uploadsService({ repo: repos.uploads, storage, publicUrl, clock, warn: (obj, msg) => log.warn(obj, msg) })
   const products = productsService({ db, repo: repos.products, events, clock })
   const reviews = reviewsService({
-    db, repo: repos.reviews, products: repos.products, uploads, events, clock, secretKey, onPublished: (trx, store, review) => reviewIncentives.onPublished(trx, store, review)
+    db, repo: repos.reviews, products: repos.products, uploads, events, clock, secretKey, bus
   })
   const affiliates = affiliatesService({ db, repo: repos.affiliates, events, clock })
   const partners = partnersService({ db, repo: repos.partnerGrants, people, stores, audit, clock })
@@ -144,12 +149,9 @@ export function buildServices (deps: ServiceDeps) {
     events,
     clock,
     reviewRequestDelayMs: config.reviewRequestDelayHours * 3_600_000,
-    onWritten: async (trx, store, rows) => {
-      await reviews.reverify(trx, store, rows)
-      await loyalty.onOrdersWritten(trx, store, rows)
-      await affiliates.recordReferrals(trx, store, rows)
-    },
-    resolveCustomers: async (store, refs, trx) => loyalty.linkReferees(trx, store, refs, await repos.customers.resolve(store.id, refs, trx)),
+    bus,
+    // Read when orders are written, by then built below.
+    resolveCustomers: (store, refs, trx) => orderCustomers({ loyalty, customers: repos.customers })(store, refs, trx),
     activeSequence: (storeId, trx) => repos.emailSequences.active(storeId, trx)
   })
   // Email: every mail goes through the one sender (suppressions first, then the log, then the transport).
@@ -178,27 +180,15 @@ export function buildServices (deps: ServiceDeps) {
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness, subscriptions })
-  // Removing a member ends their OAuth connections (docs/contract/oauth.md#grants).
+  // Removing a member ends their OAuth connections (decisions.md section 10).
   const clientStores = async (orgId: string) => (await partners.clientStores(orgId)).map((c) => c.store)
   const account = accountService({ db, people, stores, audit, clock, fresh: freshness, endPersonConnections: connections.endPersonConnections, clientStores })
   const eventHistoryService = eventsService({ events: eventHistory })
-  /** Extra steps of a customer erasure (leads, the suppression list, …), each run in the erasure's transaction. */
-  const erasure: ErasureStep[] = []
-  const customers = customersService({ db, repo: repos.customers, events, audit, clock, erasure })
-  const loyalty = loyaltyService({
-    db, repo: repos.loyalty, customers: repos.customers, events, clock, onRewarded: rewardMails.onLoyaltyReward, makeCustomer: (trx, lead) => customers.fromLead(trx, lead)
-  })
-  erasure.push(loyalty.erase)
-  erasure.push(async (trx, subject) => {
-    if (subject.email) {
-      await repos.email.eraseRecipient(trx, subject.storeEnvId, subject.email)
-      await rewardMails.eraseRecipient(trx, subject.storeEnvId, subject.email)
-    }
-    await emailSuppressions.suppressErased(trx, subject)
-  })
+  const customers = customersService({ db, repo: repos.customers, events, audit, clock, bus })
+  const loyalty = loyaltyService({ db, repo: repos.loyalty, customers: repos.customers, events, clock, bus, makeCustomer: (trx, lead) => customers.fromLead(trx, lead) })
   const birthdays = birthdayJob({ db, loyalty, clock })
   const reviewIncentives = reviewIncentivesService({
-    db, repo: repos.reviewIncentives, customers: repos.customers, loyalty, events, clock, onIssued: rewardMails.onIncentiveIssued
+    db, repo: repos.reviewIncentives, customers: repos.customers, loyalty, events, clock, bus
   })
 
   const features = featuresService({ repo: featuresRepository(db), stores, clock, fresh: freshness })
@@ -207,24 +197,10 @@ export function buildServices (deps: ServiceDeps) {
   const recentFailures = failureLog(deps.redis, redisPrefix)
   const support = supportService({ db, repo: supportRepository(db), events, failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
   const invitations = invitationsService({ db, repo: repos.invitations, people, audit, clock, hash, publicUrl, send: mailSender.direct('invitation'), fresh: freshness })
-  // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads. A gallery lead becomes
-  // or updates a customer; favourites, leads and review videos count in the storefront analytics.
-  const content = contentServices({
-    db,
-    clock,
-    events,
-    secretKey,
-    repos,
-    products,
-    uploads,
-    onLead: async (trx, lead) => { await customers.fromLead(trx, lead) },
-    onEngagement: recordEngagement
-  })
-  erasure.push((trx, subject) => content.galleryVisitors.forget(trx, subject))
-  // The erased author's name leaves the storefront's cached pages too.
-  erasure.push(async (trx, subject) => reviewsChanged(subject.storeEnvId, trx))
+  // Issue 15: galleries, FAQs, categories, web pages, placements and the storefront reads.
+  const content = contentServices({ db, clock, events, secretKey, repos, uploads, bus })
   const abandonedUploadsSweep = abandonedUploads({ db, repo: repos.uploads, storage, clock, warn: (obj, msg) => log.warn(obj, msg) })
-  const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, onEngagement: recordEngagement })
+  const videos = videosService({ db, uploads: repos.uploads, storage, clock, publicUrl, bus })
   const analytics = analyticsService({ repo: repos.analytics, clock, fresh: freshness })
   const evidence = evidenceService({
     repo: repos.evidence, products: repos.products, clock, issuer: `${publicUrl}/oauth`, galleryPhotos: content.galleries.productPhotos, record
@@ -252,26 +228,23 @@ export function buildServices (deps: ServiceDeps) {
   const webhookOperations = webhookOperationsService({ subscriptions, outbox, audit, clock, transaction: (work) => db.transaction(work), appendEvent: events.append })
   const deprecationNotices = deprecationNoticesJob({ db, mail: mailer, clock, publicUrl })
 
-  // Kept event pages and polls (GET /events, connector triggers) are read again on every instance once an append
-  // commits; a transaction that appends many times bumps once.
-  const appendedIn = new WeakMap<Knex, Set<string>>()
-  events.onAppended(async (trx, appended) => {
-    const storeId = appended[0]?.storeEnvId
-    if (!storeId) return
-    const stores = appendedIn.get(trx) ?? new Set<string>()
-    if (stores.has(storeId)) return
-    stores.add(storeId)
-    appendedIn.set(trx, stores)
-    afterCommit(trx, () => freshness.bump([marker.events(storeId)]))
-  })
-
-  // Every appended event fans out into the outbox in the writer's own transaction
-  // (docs/contract/webhooks-and-delivery.md#delivery); workers in other processes hear of it once that commits.
   const wakeups = deliveryWakeups(deps.redis, redisPrefix, (obj, msg) => log.warn(obj, msg))
-  events.onAppended(async (trx, appended) => {
-    const queued = await outbox.fanOut(trx, appended.map((event) => ({ rowId: event.rowId, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
-    if (queued > 0) wakeups.queued(trx)
-  })
+
+  // What each module does when another tells of a change, in the order the reactions to one event run.
+  eventsReactions(bus, { freshness })
+  deliveryReactions(bus, { outbox, wakeups, clock })
+  reviewsReactions(bus, { reviews, reviewsChanged })
+  loyaltyReactions(bus, { loyalty })
+  affiliatesReactions(bus, { affiliates })
+  reviewIncentivesReactions(bus, { reviewIncentives })
+  emailReactions(bus, { emailRepo: repos.email, rewardMails })
+  emailSuppressionsReactions(bus, { emailSuppressions })
+  galleriesReactions(bus, content)
+  customersReactions(bus, { customers })
+  analyticsReactions(bus)
+  faqsReactions(bus, content)
+  productsReactions(bus, { products })
+  placementsReactions(bus, content)
 
   /** For the delivery worker: whether the store's plan still includes the subscription's kind (features.includes). */
   const entitled = (storeId: string, kind: 'webhook' | 'hook') => features.includes(storeId, kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks')
@@ -328,8 +301,8 @@ export function buildServices (deps: ServiceDeps) {
     recentFailures,
     support,
     customers,
-    /** The erasure's extra steps (see `erasure` above): loyalty, the mail log, reward mails and suppression list, galleries. */
-    customersErasure: erasure,
+    /** What modules tell each other (src/lib/domain-events.ts); the reactions above are subscribed to it. */
+    bus,
     loyalty,
     birthdays,
     reviewIncentives,

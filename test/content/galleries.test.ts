@@ -8,6 +8,7 @@ import { storefront } from '../storefront.js'
 import { contentApp } from './app.js'
 import { formData, JPEG } from './multipart.js'
 import { galleryVisitorsService } from '../../src/modules/galleries/gallery-visitors.service.js'
+import { domainEvents } from '../../src/lib/domain-events.js'
 
 async function setup (app?: Awaited<ReturnType<typeof contentApp>>) {
   app ??= await contentApp()
@@ -110,10 +111,12 @@ t.test('a photo or a lead sent as its gallery is deleted is refused with 404, or
   }
 })
 
-t.test('the lead hook runs in the lead\'s transaction with the store and address', async (t) => {
+t.test('a lead is told to the modules that react to it, in the lead\'s transaction, with the store and address', async (t) => {
   const seen: unknown[] = []
   const app = await build(t)
   const s = app.services
+  const bus = domainEvents()
+  bus.on('gallery.lead', 'test', async (trx, { lead }) => { seen.push({ ...lead, inTransaction: typeof trx.commit === 'function' }) })
   const visitors = galleryVisitorsService({
     db: app.db,
     repo: s.contentRepos.galleries,
@@ -122,7 +125,7 @@ t.test('the lead hook runs in the lead\'s transaction with the store and address
     secretKey: 'k',
     storeImage: s.uploads.storeImage,
     attachUploads: s.uploads.attach,
-    onLead: async (trx, lead) => { seen.push({ ...lead, inTransaction: typeof trx.commit === 'function' }) }
+    bus
   })
   const tenant = await makeTenant(app)
   const store = (await app.services.stores.find(tenant.storeId))!

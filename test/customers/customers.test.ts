@@ -180,15 +180,14 @@ t.test('erasure leaves the address in no table, anonymises reviews, keeps them, 
   t.not(again.id, id, 'a later sync of the platform id is a new customer')
 })
 
-t.test('erasure runs the extra steps in its transaction, and a failing step erases nothing', async (t) => {
+t.test('erasure runs every module\'s reaction in its transaction, and a failing one erases nothing', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   await put(app, tenant, [{ platformCustomerId: 'c', email: 'steps@example.com' }])
   const id = (await get(app, tenant, '/v1/customers')).json().data[0].id
   const seen: unknown[] = []
-  const steps = app.services.customersErasure
-  steps.push(async (_trx, subject) => { seen.push(subject); throw new Error('leads unavailable') })
-  t.teardown(() => { steps.length = 0 })
+  const stop = app.services.bus.on('customer.erased', 'test', async (_trx, { subject }) => { seen.push(subject); throw new Error('leads unavailable') })
+  t.teardown(stop)
   const failed = await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })
   t.equal(failed.statusCode, 500)
   t.same(seen, [{ orgId: tenant.orgId, storeEnvId: tenant.storeId, customerId: id, email: 'steps@example.com' }])

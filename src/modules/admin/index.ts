@@ -33,6 +33,7 @@ import { backupsRoutes } from './backups.routes.js'
 import { categoriesRoutes } from './categories.routes.js'
 import { importsRoutes } from './imports.routes.js'
 import { platformWebhooksRoutes } from './platform-webhooks.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { invitationsRepository } from './invitations.repository.js'
 export { invitationsService } from './invitations.service.js'
@@ -183,3 +184,5 @@ function renderError (err: FastifyError, request: FastifyRequest, reply: Fastify
   request.log.error({ err }, 'admin page failed')
   return render(request, reply, 'error', { title: 'Something went wrong', message: 'The page could not be shown. Try again in a moment.' }, 500)
 }
+
+export const manifest = defineModule({ name: 'admin', routes: [{ plugin: admin, prefix: '/admin' }] })

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { affiliatesRoutes } from './affiliates.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { AffiliatesService } from './affiliates.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { affiliatesRepository } from './affiliates.repository.js'
 export { affiliatesService, type AffiliatesService } from './affiliates.service.js'
@@ -8,3 +11,10 @@ export { affiliatesService, type AffiliatesService } from './affiliates.service.
 export default async function affiliates (app: FastifyInstance) {
   await app.register(affiliatesRoutes, { service: app.services.affiliates })
 }
+
+/** An order carrying an affiliate's referral code earns its commission. */
+export function affiliatesReactions (bus: DomainBus, { affiliates }: { affiliates: AffiliatesService }) {
+  bus.on('orders.written', 'affiliates', (trx, { store, rows }) => affiliates.recordReferrals(trx, store, rows))
+}
+
+export const manifest = defineModule({ name: 'affiliates', routes: [{ plugin: affiliates, prefix: '/v1' }] })

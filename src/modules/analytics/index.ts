@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { analyticsRoutes } from './analytics.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import { recordEngagement } from './rollups.js'
+import { defineModule } from '../../lib/module.js'
 
 export { analyticsRepository } from './analytics.repository.js'
 export { analyticsService, type AnalyticsService } from './analytics.service.js'
@@ -9,3 +12,11 @@ export { moveReviews, rebuildStore, recordEngagement, type ReviewFact, trackOrde
 export default async function analytics (app: FastifyInstance) {
   await app.register(analyticsRoutes, { service: app.services.analytics })
 }
+
+/** Favourites, leads and review videos count in GET /analytics/storefront, in the transaction that stored them. */
+export function analyticsReactions (bus: DomainBus) {
+  bus.on('gallery.engaged', 'analytics', (trx, { engagement }) => recordEngagement(trx, engagement))
+  bus.on('video.uploaded', 'analytics', (trx, { engagement }) => recordEngagement(trx, engagement))
+}
+
+export const manifest = defineModule({ name: 'analytics', routes: [{ plugin: analytics, prefix: '/v1' }] })

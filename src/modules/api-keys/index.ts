@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { apiKeysRoutes } from './api-keys.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { apiKeysRepository } from './api-keys.repository.js'
 export { apiKeysService, type ApiKeysService, type CreateKeyInput } from './api-keys.service.js'
@@ -10,3 +11,5 @@ export default async function apiKeys (app: FastifyInstance) {
   app.registerCredentialResolver({ claim: async (token, request) => service.claim(token, request.ip) })
   await app.register(apiKeysRoutes, { service })
 }
+
+export const manifest = defineModule({ name: 'api-keys', routes: [{ plugin: apiKeys, prefix: '/v1' }] })

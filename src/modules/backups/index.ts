@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { backupsRoutes } from './backups.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { backupsRepository } from './backups.repository.js'
 export { backupsService, type BackupsService } from './backups.service.js'
@@ -8,3 +9,5 @@ export { backupsService, type BackupsService } from './backups.service.js'
 export default async function backups (app: FastifyInstance) {
   await app.register(backupsRoutes, { service: app.services.backups })
 }
+
+export const manifest = defineModule({ name: 'backups', routes: [{ plugin: backups, prefix: '/v1' }] })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { billingRoutes } from './billing.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { type BillingProvider, CURRENCY, embeddedProvider, PLAN_PRICES } from './billing.provider.js'
 export { billingRepository } from './billing.repository.js'
@@ -12,3 +13,5 @@ export { billingService, type BillingService } from './billing.service.js'
 export default async function billing (app: FastifyInstance) {
   await app.register(billingRoutes, { service: app.services.billing })
 }
+
+export const manifest = defineModule({ name: 'billing', routes: [{ plugin: billing, prefix: '/v1' }] })

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
@@ -10,10 +11,14 @@ import type { CategoriesRepository, CategoryFilter, CategoryRow } from './catego
 
 export interface CategoryInput { name: string, slug: string, parentId?: string | null }
 
-/** What else refers to a category and lets go of it when it is deleted (FAQs, products), in the same transaction. */
-export type Detach = (trx: Knex.Transaction, store: StoreEnv, categoryId: string) => Promise<void>
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /** A category is being deleted: what refers to it (FAQs, products) lets go of it, in the same transaction. */
+    'category.deleted': { payload: { store: StoreEnv, categoryId: string } }
+  }
+}
 
-interface Deps { db: Knex, repo: CategoriesRepository, events: EventLog, clock: Clock, detach: Detach }
+interface Deps { db: Knex, repo: CategoriesRepository, events: EventLog, clock: Clock, bus: DomainBus }
 
 /** A tree deeper than this is refused: it also bounds the walk up from a new parent. */
 export const MAX_DEPTH = 32
@@ -22,7 +27,7 @@ export function presentCategory (row: CategoryRow) {
   return { id: row.id, name: row.name, slug: row.slug, parentId: row.parent_id, ...stamps(row) }
 }
 
-export function categoriesService ({ db, repo, events, clock, detach }: Deps) {
+export function categoriesService ({ db, repo, events, clock, bus }: Deps) {
   const writer = contentWriter({ db, events, clock, repo, singular: 'category', label: 'Category', present: presentCategory, serialize: lockStoreContent })
 
   async function checkSlug (row: CategoryRow, trx: Knex) {
@@ -65,7 +70,7 @@ export function categoriesService ({ db, repo, events, clock, detach }: Deps) {
     remove (store: StoreEnv, id: string) {
       return writer.remove(store, id, async (row, trx) => {
         if (await repo.hasChildren(store.id, row.id, trx)) throw new errors.Conflict('Move or delete its subcategories first')
-        await detach(trx, store, row.id)
+        await bus.emit('category.deleted', trx, { store, categoryId: row.id })
       })
     },
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { categoriesRoutes } from './categories.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { categoriesRepository } from './categories.repository.js'
 export { bodies } from './categories.schemas.js'
@@ -9,3 +10,5 @@ export { categoriesService, type CategoriesService, type CategoryInput } from '.
 export default async function categories (app: FastifyInstance) {
   await app.register(categoriesRoutes, { service: app.services.categories })
 }
+
+export const manifest = defineModule({ name: 'categories', routes: [{ plugin: categories, prefix: '/v1' }] })

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { versioningUrl } from '../delivery/index.js'
 import { changelogJson, changelogSource, versioningPage } from './changelog.source.js'
 import * as schemas from './changelog.schemas.js'
+import { defineModule } from '../../lib/module.js'
 
 export { changelogSource } from './changelog.source.js'
 export { deprecationNotices } from './deprecation-notices.js'
@@ -25,3 +26,5 @@ const changelog: FastifyPluginAsyncTypebox = async (app) => {
   })
 }
 export default changelog
+
+export const manifest = defineModule({ name: 'changelog', routes: [{ plugin: changelog }] })

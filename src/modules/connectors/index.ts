@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import { connectionsRoutes } from './connections/connections.routes.js'
 import { triggersRoutes } from './triggers/triggers.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { connectionsService, type ConnectionsService } from './connections/connections.service.js'
 export { entitles, type GrantChoice, grantsRepository, type GrantsRepository, type LiveGrant, type ProviderGrant, type RefreshTokenRow } from './connections/grants.repository.js'
@@ -26,3 +27,11 @@ export async function connectorConnections (app: FastifyInstance) {
 export async function connectorTriggers (app: FastifyInstance) {
   await app.register(triggersRoutes, { service: app.services.connectorTriggers })
 }
+
+export const manifest = defineModule({
+  name: 'connectors',
+  routes: [
+    { plugin: connectorConnections, prefix: '/v1' },
+    { plugin: connectorTriggers, prefix: '/v1' }
+  ]
+})

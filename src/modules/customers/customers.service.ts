@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
@@ -10,7 +11,7 @@ import type { AuditRepository } from '../audit/index.js'
 import { actorOf, type Credential, type StoreEnv } from '../../types.js'
 import { CUSTOMER_FIELDS, emailKey, type CustomerRow, type CustomersRepository } from './customers.repository.js'
 import { CustomerItem } from './customers.schemas.js'
-import { eraseCustomerData, scrubEvents, type ErasureStep } from './erasure.js'
+import { eraseCustomerData, scrubEvents, type ErasureOutcome, type ErasureSubject } from './erasure.js'
 import { prefix } from '../../lib/text.js'
 
 export const MAX_BATCH = 250
@@ -21,8 +22,17 @@ interface Deps {
   events: EventLog
   audit: AuditRepository
   clock: Clock
-  /** Further steps of an erasure (leads, the suppression list, loyalty), run in its transaction after the built-in ones. */
-  erasure: ErasureStep[]
+  bus: DomainBus
+}
+
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /**
+     * A customer is being erased, after the built-in steps, in the erasure's transaction: each module clears what
+     * it holds of them (loyalty, the mail log and reward mails, the suppression list, gallery leads and photos).
+     */
+    'customer.erased': { payload: { subject: ErasureSubject }, answer: ErasureOutcome }
+  }
 }
 
 type Item = typeof CustomerItem.static
@@ -73,7 +83,7 @@ function checkCustomers (items: unknown[]): CheckedItems<Item> {
   return { valid, errors: checked.errors }
 }
 
-export function customersService ({ db, repo, events, audit, clock, erasure }: Deps) {
+export function customersService ({ db, repo, events, audit, clock, bus }: Deps) {
   /** A null platform id: a customer made from a gallery lead, whom the platform has not synced. */
   function toRow (store: Pick<StoreEnv, 'id' | 'orgId'>, item: Omit<Item, 'platformCustomerId'> & { platformCustomerId: string | null }, before: CustomerRow | undefined, now: number): CustomerRow {
     return {
@@ -139,9 +149,9 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
     },
 
     /**
-     * A gallery lead becomes or updates a customer (docs/contract/resources.md#customers), in the lead's transaction,
-     * which holds the store's event lock from the lead's own event on, so two leads of one address make one customer.
-     * The customer with the address gets the lead's name only if it has none: the platform owns what it syncs (its next
+     * A gallery lead becomes or updates a customer (decisions.md section 15), in the lead's transaction, which holds
+     * the store's event lock from the lead's own event on, so two leads of one address make one customer. The
+     * customer with the address gets the lead's name only if it has none: the platform owns what it syncs (its next
      * upsert replaces every field anyway). Otherwise a customer without a platform id is made; later leads rename it.
      * The suppression list is not read or changed: a customer is not a mail, and every mail checks the list itself
      * (email.sender.ts), so an unsubscribed, bounced or erased address stays unmailed until the merchant lifts it.
@@ -173,8 +183,9 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
     },
 
     /**
-     * Erasure (docs/contract/resources.md#customers): one transaction, audited. The built-in steps clear the customer,
-     * their orders, reviews and logged events; then each of `erasure` runs with the address the customer had.
+     * Erasure (decisions.md section 15): one transaction, audited. The built-in steps clear the customer, their orders,
+     * reviews and logged events; then every module reacting to `customer.erased` clears its part, with the address
+     * the customer had.
      */
     async erase (store: StoreEnv, id: string, actor: Credential, ip: string | null) {
       await withDeadlockRetry(() => db.transaction(async (trx) => {
@@ -184,7 +195,8 @@ export function customersService ({ db, repo, events, audit, clock, erasure }: D
         await repo.erase(store.id, id, now, trx)
         const erased = await eraseCustomerData(trx, { store, customerId: id, email: row.email, events, now })
         const kept: string[] = []
-        for (const step of erasure) kept.push(...((await step(trx, { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email }))?.eventSubjects ?? []))
+        const subject = { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email }
+        for (const outcome of await bus.emit('customer.erased', trx, { subject })) kept.push(...(outcome.eventSubjects ?? []))
         if (kept.length) await scrubEvents(trx, store.id, kept, erased.addresses)
         await audit.record({ orgId: store.orgId, action: 'customer.erased', actor: actorOf(actor), subject: `customer:${id}`, ip, details: { storeEnvId: store.id, ...erased.counts } }, trx)
       }))

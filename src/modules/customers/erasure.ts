@@ -14,12 +14,6 @@ export interface ErasureSubject { orgId: string, storeEnvId: string, customerId:
  */
 export interface ErasureOutcome { eventSubjects?: string[] }
 
-/**
- * One more place an erasure clears (docs/contract/resources.md#customers), run inside the erasure's transaction:
- * gallery leads and photos, the suppression list, loyalty referrals. The composition root (src/services.ts) lists them.
- */
-export type ErasureStep = (trx: Knex.Transaction, subject: ErasureSubject) => Promise<void | ErasureOutcome>
-
 export const ANONYMOUS = 'Anonymous'
 
 /** Fields of an object that name the person it is about; cleared where the object is about the erased customer. */

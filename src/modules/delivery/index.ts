@@ -9,6 +9,11 @@ import { deprecationHeaders } from './sign.js'
 import { outboundWebhooksRoutes } from './outbound-webhooks/outbound-webhooks.routes.js'
 import { operationsRoutes } from './outbound-webhooks/operations.routes.js'
 import { hooksRoutes } from './connector-hooks/hooks.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { Clock } from '../../lib/clock.js'
+import type { OutboxRepository } from './outbox.repository.js'
+import type { DeliveryWakeups } from './wakeups.js'
+import { defineModule } from '../../lib/module.js'
 
 export { outboxRepository, type OutboxRepository } from './outbox.repository.js'
 export { subscriptionsRepository, type SubscriptionsRepository } from './subscriptions.repository.js'
@@ -39,3 +44,23 @@ export async function outboundWebhooks (app: FastifyInstance) {
 export async function connectorHooks (app: FastifyInstance) {
   await app.register(hooksRoutes, { service: app.services.connectorHooks })
 }
+
+/**
+ * Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8); once
+ * that commits, this process's worker is nudged and, when deliveries were queued, workers elsewhere hear of it.
+ */
+export function deliveryReactions (bus: DomainBus, { outbox, wakeups, clock }: { outbox: OutboxRepository, wakeups: DeliveryWakeups, clock: Clock }) {
+  bus.on('events.appended', 'delivery', async (trx, { events }) => {
+    const queued = await outbox.fanOut(trx, events.map((event) => ({ rowId: event.rowId, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
+    wakeups.committed(trx)
+    if (queued > 0) wakeups.queued(trx)
+  })
+}
+
+export const manifest = defineModule({
+  name: 'delivery',
+  routes: [
+    { plugin: outboundWebhooks, prefix: '/v1' },
+    { plugin: connectorHooks, prefix: '/v1' }
+  ]
+})

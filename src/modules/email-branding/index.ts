@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { emailBrandingRoutes } from './email-branding.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { emailBrandingRepository } from './email-branding.repository.js'
 export { emailBrandingService, type EmailBrandingService } from './email-branding.service.js'
@@ -8,3 +9,5 @@ export { emailBrandingService, type EmailBrandingService } from './email-brandin
 export default async function emailBranding (app: FastifyInstance) {
   await app.register(emailBrandingRoutes, { service: app.services.emailBranding, email: app.services.email })
 }
+
+export const manifest = defineModule({ name: 'email-branding', routes: [{ plugin: emailBranding, prefix: '/v1' }] })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { emailSequencesRoutes } from './email-sequences.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { emailSequencesRepository, type EmailSequencesRepository, type Step } from './email-sequences.repository.js'
 export { createSequence, MAX_DELAY_HOURS } from './email-sequences.schemas.js'
@@ -9,3 +10,5 @@ export { emailSequencesService, type EmailSequencesService } from './email-seque
 export default async function emailSequences (app: FastifyInstance) {
   await app.register(emailSequencesRoutes, { service: app.services.emailSequences })
 }
+
+export const manifest = defineModule({ name: 'email-sequences', routes: [{ plugin: emailSequences, prefix: '/v1' }] })

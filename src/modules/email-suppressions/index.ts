@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { emailSuppressionsRoutes } from './email-suppressions.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { EmailSuppressionsService } from './email-suppressions.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { emailSuppressionsRepository, type EmailSuppressionsRepository, normalEmail } from './email-suppressions.repository.js'
 export { Email } from './email-suppressions.schemas.js'
@@ -9,3 +12,10 @@ export { emailSuppressionsService, type EmailSuppressionsService } from './email
 export default async function emailSuppressions (app: FastifyInstance) {
   await app.register(emailSuppressionsRoutes, { service: app.services.emailSuppressions })
 }
+
+/** An erased customer's address goes on the suppression list, so nothing is mailed to it again. */
+export function emailSuppressionsReactions (bus: DomainBus, { emailSuppressions }: { emailSuppressions: EmailSuppressionsService }) {
+  bus.on('customer.erased', 'email-suppressions', async (trx, { subject }) => { await emailSuppressions.suppressErased(trx, subject) })
+}
+
+export const manifest = defineModule({ name: 'email-suppressions', routes: [{ plugin: emailSuppressions, prefix: '/v1' }] })

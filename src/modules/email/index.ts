@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify'
 import { emailRoutes } from './email.routes.js'
 import { emailProvidersRoutes } from '../delivery/index.js'
 import { emailSettingsRoutes } from './settings.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { EmailRepository } from './email.repository.js'
+import type { RewardMails } from './reward-mails.js'
+import { defineModule } from '../../lib/module.js'
 
 export { emailRepository } from './email.repository.js'
 export { putTemplate, TemplateKeyField } from './email.schemas.js'
@@ -22,3 +26,19 @@ export default async function email (app: FastifyInstance) {
   await app.register(emailProvidersRoutes, { service: app.services.emailProviders })
   await app.register(emailSettingsRoutes, { service: app.services.emailSettings })
 }
+
+/**
+ * A reward (loyalty's birthday and referral rewards, a review incentive) queues its mail in the granting
+ * transaction; an erasure clears the customer's address from the mail log and the queued reward mails.
+ */
+export function emailReactions (bus: DomainBus, { emailRepo, rewardMails }: { emailRepo: EmailRepository, rewardMails: RewardMails }) {
+  bus.on('loyalty.rewarded', 'email', (trx, { store, reward }) => rewardMails.onLoyaltyReward(trx, store, reward))
+  bus.on('incentive.issued', 'email', (trx, { store, issued }) => rewardMails.onIncentiveIssued(trx, store, issued))
+  bus.on('customer.erased', 'email', async (trx, { subject }) => {
+    if (!subject.email) return
+    await emailRepo.eraseRecipient(trx, subject.storeEnvId, subject.email)
+    await rewardMails.eraseRecipient(trx, subject.storeEnvId, subject.email)
+  })
+}
+
+export const manifest = defineModule({ name: 'email', routes: [{ plugin: email, prefix: '/v1' }] })

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { iso } from '../../lib/clock.js'
 import { isMysql } from '../../db.js'
 
@@ -29,8 +30,6 @@ export function toEvent (row: Row): EventRecord {
  * Listeners run inside the appending transaction (e.g. the webhook outbox fans out there), once per append call
  * with all its events (one store's), so a bulk batch costs a listener one round of queries, not one per event.
  */
-export type AppendListener = (trx: Knex.Transaction, events: Array<AppendedEvent>) => Promise<void>
-
 /** An appended event as listeners get it: `rowId` is the table's own id, which the outbox refers to. */
 export type AppendedEvent = EventRecord & { orgId: string, rowId: number }
 
@@ -80,14 +79,16 @@ function consecutiveIds (trx: Knex.Transaction): Promise<boolean> {
   return known
 }
 
-/** One per app instance: several apps in one process (tests) must not hear each other's appends. */
-export function eventLog (clock: () => number) {
-  const listeners: AppendListener[] = []
-  return {
-    onAppended (listener: AppendListener) {
-      listeners.push(listener)
-    },
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /** Events were appended to a store's log (in the writer's transaction): delivery fans them out. */
+    'events.appended': { payload: { events: AppendedEvent[] } }
+  }
+}
 
+/** One per app instance (with its own bus): several apps in one process (tests) must not hear each other's appends. */
+export function eventLog (clock: () => number, bus: DomainBus) {
+  return {
     /** Appends an event inside the caller's transaction, under the store's event lock (`lockEventLog`). */
     async append (trx: Knex.Transaction, event: NewEvent): Promise<EventRecord> {
       const now = clock()
@@ -101,7 +102,7 @@ export function eventLog (clock: () => number) {
         created_at: now
       })
       const record = { id: eventId(seq), type: event.type, createdAt: iso(now)!, storeEnvId: event.storeEnvId, data: event.data }
-      for (const listener of listeners) await listener(trx, [{ ...record, orgId: event.orgId, rowId: Number(id) }])
+      await bus.emit('events.appended', trx, { events: [{ ...record, orgId: event.orgId, rowId: Number(id) }] })
       return record
     },
 
@@ -129,7 +130,7 @@ export function eventLog (clock: () => number) {
       const createdAt = iso(now)!
       const records = events.map((event, i) => ({ id: eventId(first + i), type: event.type, createdAt, storeEnvId, data: event.data }))
       const withOrg = records.map((record, i) => ({ ...record, orgId, rowId: Number(ids[i]) }))
-      for (const listener of listeners) await listener(trx, withOrg)
+      await bus.emit('events.appended', trx, { events: withOrg })
       return records
     }
   }

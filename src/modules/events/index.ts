@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { eventsRoutes } from './events.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { Knex } from 'knex'
+import { afterCommit, marker, type Freshness } from '../../lib/freshness.js'
+import { defineModule } from '../../lib/module.js'
 
 export { assertMayReadEvent, type EventReader, LOG_SCOPES, visibleEventTypes } from './event-access.js'
 export { EVENT_TYPES, isEventType } from './event-types.js'
@@ -14,3 +18,22 @@ export { listEvents as listEventsSchema } from './events.schemas.js'
 export default async function events (app: FastifyInstance) {
   await app.register(eventsRoutes, { service: app.services.eventHistoryService })
 }
+
+/**
+ * Kept event pages and polls (GET /events, connector triggers) are read again on every instance once an append
+ * commits: the store's events marker moves then, once per transaction however many events it appended.
+ */
+export function eventsReactions (bus: DomainBus, { freshness }: { freshness: Freshness }) {
+  const appendedIn = new WeakMap<Knex, Set<string>>()
+  bus.on('events.appended', 'events', async (trx, { events }) => {
+    const storeId = events[0]?.storeEnvId
+    if (!storeId) return
+    const stores = appendedIn.get(trx) ?? new Set<string>()
+    if (stores.has(storeId)) return
+    stores.add(storeId)
+    appendedIn.set(trx, stores)
+    afterCommit(trx, () => freshness.bump([marker.events(storeId)]))
+  })
+}
+
+export const manifest = defineModule({ name: 'events', routes: [{ plugin: events, prefix: '/v1' }] })

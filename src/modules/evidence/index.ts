@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { evidenceRoutes } from './evidence.routes.js'
 import { ID_TOKEN_ALG } from '../../../oauth/keys.js'
+import { defineModule } from '../../lib/module.js'
 
 export { evidenceRepository } from './evidence.repository.js'
 export { evidenceService, type EvidenceService } from './evidence.service.js'
@@ -13,3 +14,5 @@ export { evidenceService, type EvidenceService } from './evidence.service.js'
 export default async function evidence (app: FastifyInstance) {
   await app.register(evidenceRoutes, { service: app.services.evidence, signingKey: () => app.oidcSigningKeys.find((key) => key.alg === ID_TOKEN_ALG)! })
 }
+
+export const manifest = defineModule({ name: 'evidence', routes: [{ plugin: evidence, prefix: '/v1' }] })

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { faqsRoutes } from './faqs.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { FaqsService } from './faqs.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { faqsRepository } from './faqs.repository.js'
 export { faqsService, type FaqsService } from './faqs.service.js'
@@ -8,3 +11,10 @@ export { faqsService, type FaqsService } from './faqs.service.js'
 export default async function faqs (app: FastifyInstance) {
   await app.register(faqsRoutes, { service: app.services.faqs })
 }
+
+/** A deleted category leaves the FAQs it held uncategorised, in the deletion's transaction. */
+export function faqsReactions (bus: DomainBus, { faqs }: { faqs: FaqsService }) {
+  bus.on('category.deleted', 'faqs', (trx, { store, categoryId }) => faqs.uncategorise(trx, store, categoryId))
+}
+
+export const manifest = defineModule({ name: 'faqs', routes: [{ plugin: faqs, prefix: '/v1' }] })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { featuresRoutes } from './features.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { featuresRepository } from './features.repository.js'
 export { featuresService, type FeaturesService } from './features.service.js'
@@ -8,3 +9,5 @@ export { featuresService, type FeaturesService } from './features.service.js'
 export default async function features (app: FastifyInstance) {
   await app.register(featuresRoutes, { service: app.services.features })
 }
+
+export const manifest = defineModule({ name: 'features', routes: [{ plugin: features, prefix: '/v1' }] })

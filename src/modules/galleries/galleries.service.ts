@@ -11,17 +11,17 @@ import type { GalleriesRepository, GalleryFilter, GalleryRow, LeadRow, PhotoRow,
 
 export interface GalleryInput { name: string, description?: string | null, productId?: string | null, status?: GalleryRow['status'] }
 
-/**
- * Called in the lead's transaction once it is stored: the customers resource (issue 8/11) makes or updates the
- * customer there (docs/contract/resources.md#customers: "the lead becomes or updates a customer").
- */
-export type OnLead = (trx: Knex.Transaction, lead: { orgId: string, storeEnvId: string, email: string, name: string | null }) => Promise<void>
-
-/**
- * Counts one storefront engagement in the transaction that stored it (the analytics module's `recordEngagement`,
- * wired in src/services.ts), so GET /analytics/storefront counts favourites and leads.
- */
-export type OnEngagement = (trx: Knex.Transaction, engagement: { storeEnvId: string, kind: 'favourite' | 'lead', at: number }) => Promise<void>
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /**
+     * A visitor left their address, in the lead's transaction once it is stored: the customers module makes or
+     * updates the customer there (decisions.md section 15: "the lead becomes or updates a customer").
+     */
+    'gallery.lead': { payload: { lead: { orgId: string, storeEnvId: string, email: string, name: string | null } } }
+    /** A favourite or a first lead, in the transaction that stored it: GET /analytics/storefront counts it. */
+    'gallery.engaged': { payload: { engagement: { storeEnvId: string, kind: 'favourite' | 'lead', at: number } } }
+  }
+}
 
 interface Deps {
   db: Knex

@@ -1,4 +1,5 @@
 import { parseDateTime } from '../../lib/formats.js'
+import type { DomainBus } from '../../lib/domain-events.js'
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { newId } from '../../lib/ids.js'
@@ -9,7 +10,7 @@ import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { Clock } from '../../lib/clock.js'
 import type { StoreEnv } from '../../types.js'
 import type { GalleriesRepository } from './galleries.repository.js'
-import { presentLead, type GalleriesService, type OnEngagement, type OnLead } from './galleries.service.js'
+import { presentLead, type GalleriesService } from './galleries.service.js'
 
 interface Deps {
   db: Knex
@@ -21,8 +22,7 @@ interface Deps {
   storeImage: (store: StoreEnv, bytes: Buffer) => Promise<{ id: string, url: string }>
   /** Marks uploads as used in the caller's transaction (the uploads service), so the sweep of abandoned ones leaves them. */
   attachUploads: (trx: Knex.Transaction, storeId: string, ids: string[], field: string, usedBy: string) => Promise<void>
-  onLead?: OnLead
-  onEngagement?: OnEngagement
+  bus: DomainBus
   /** Ends uses of uploads (an erased visitor's unpublished photos), so their images are no longer served (modules/uploads). */
   releaseUploads?: (trx: Knex.Transaction, storeId: string, usedBy: string[]) => Promise<void>
 }
@@ -36,8 +36,8 @@ function withoutAddress (text: string | null, address: string): string | null {
 
 export interface PhotoInput { caption?: string, authorName?: string, authorEmail?: string }
 
-/** What storefront visitors do with a published gallery (docs/contract/storefront.md#storefront-writes). */
-export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, attachUploads, onLead, onEngagement, releaseUploads }: Deps) {
+/** What storefront visitors do with a published gallery (decisions.md section 15, "Storefront"). */
+export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, attachUploads, bus, releaseUploads }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
     async show (storeId: string, id: string, query: PageQuery & { updatedSince?: string }) {
@@ -90,9 +90,9 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
           : { id: newId('lead'), org_id: store.orgId, store_env_id: store.id, gallery_id: galleryId, email, name: input.name ?? null, consent: true, created_at: now, updated_at: now }
         if (existing) await repo.leads.update(store.id, row.id, { name: row.name, updated_at: now }, trx)
         else await repo.leads.insert(row, trx)
-        if (!existing) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'lead', at: now })
+        if (!existing) await bus.emit('gallery.engaged', trx, { engagement: { storeEnvId: store.id, kind: 'lead', at: now } })
         await galleries.writer.emit(trx, store, `lead.${type}`, presentLead(row))
-        await onLead?.(trx, { orgId: store.orgId, storeEnvId: store.id, email, name: row.name })
+        await bus.emit('gallery.lead', trx, { lead: { orgId: store.orgId, storeEnvId: store.id, email, name: row.name } })
       }))
       try {
         await save()
@@ -116,17 +116,17 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         if (!photo || photo.gallery_id !== galleryId || photo.status !== 'approved') throw new errors.NotFound('Photo')
         const now = clock()
         const added = await repo.favourite({ org_id: store.orgId, store_env_id: store.id, photo_id: photoId, voter_hash: sha256(`${secretKey}:favourite:${ip}`), created_at: now }, trx)
-        if (added) await onEngagement?.(trx, { storeEnvId: store.id, kind: 'favourite', at: now })
+        if (added) await bus.emit('gallery.engaged', trx, { engagement: { storeEnvId: store.id, kind: 'favourite', at: now } })
         return { favouriteCount: Number(photo.favourite_count) + (added ? 1 : 0) }
       })
     },
 
     /**
-     * Customer erasure's step (docs/contract/resources.md#customers), in the erasure's transaction: the person's leads
-     * are deleted, and so are the photos they sent that were never published (pending or rejected), with their images.
-     * An approved photo stays, anonymised (no name, no address, the address taken out of its caption): like a review,
-     * it is content the merchant chose to publish and shoppers favourited, and without the name and address nothing of
-     * it says who sent it. Answers the photos' ids: their logged events carry the author's name, which the erasure then
+     * Customer erasure's step (decisions.md section 15), in the erasure's transaction: the person's leads are deleted,
+     * and so are the photos they sent that were never published (pending or rejected), with their images. An approved
+     * photo stays, anonymised (no name, no address, the address taken out of its caption): like a review, it is
+     * content the merchant chose to publish and shoppers favourited, and without the name and address nothing of it
+     * says who sent it. Answers the photos' ids: their logged events carry the author's name, which the erasure then
      * clears there as well.
      */
     async forget (trx: Knex.Transaction, subject: { storeEnvId: string, email: string | null }) {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import { defineModule } from '../../lib/module.js'
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
@@ -35,3 +36,5 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
   })
 }
 export default health
+
+export const manifest = defineModule({ name: 'health', routes: [{ plugin: health, prefix: '/v1' }] })

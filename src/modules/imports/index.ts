@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { importsRoutes } from './imports.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { importsRepository } from './imports.repository.js'
 export { MAX_IMPORT_ITEMS } from './imports.schemas.js'
@@ -9,3 +10,5 @@ export { importsService, type ImportsService } from './imports.service.js'
 export default async function imports (app: FastifyInstance) {
   await app.register(importsRoutes, { service: app.services.imports })
 }
+
+export const manifest = defineModule({ name: 'imports', routes: [{ plugin: imports, prefix: '/v1' }] })

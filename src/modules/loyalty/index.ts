@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { loyaltyRoutes } from './loyalty.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { LoyaltyService } from './loyalty.service.js'
+import type { CustomersRepository } from '../customers/index.js'
+import type { StoreEnv } from '../../types.js'
+import type { Knex } from 'knex'
+import { defineModule } from '../../lib/module.js'
 
 export { birthdayJob } from './birthdays.js'
 export { loyaltyRepository } from './loyalty.repository.js'
@@ -9,3 +15,20 @@ export { loyaltyService, type LoyaltyService } from './loyalty.service.js'
 export default async function loyalty (app: FastifyInstance) {
   await app.register(loyaltyRoutes, { service: app.services.loyalty })
 }
+
+/** Orders earn points and complete referrals; an erasure withdraws the customer's referrals and ledger details. */
+export function loyaltyReactions (bus: DomainBus, { loyalty }: { loyalty: LoyaltyService }) {
+  bus.on('orders.written', 'loyalty', (trx, { store, rows }) => loyalty.onOrdersWritten(trx, store, rows))
+  bus.on('customer.erased', 'loyalty', async (trx, { subject }) => { await loyalty.erase(trx, subject) })
+}
+
+/**
+ * The customer each order names, for the orders module: by platform id, else by address; a referred address's
+ * first order makes its customer, so the referral it completes has someone to reward.
+ */
+export function orderCustomers ({ loyalty, customers }: { loyalty: LoyaltyService, customers: CustomersRepository }) {
+  return async (store: StoreEnv, refs: Array<{ platformCustomerId?: string | null, email?: string | null, name?: string | null }>, trx: Knex.Transaction) =>
+    loyalty.linkReferees(trx, store, refs, await customers.resolve(store.id, refs, trx))
+}
+
+export const manifest = defineModule({ name: 'loyalty', routes: [{ plugin: loyalty, prefix: '/v1' }] })

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
@@ -16,14 +17,20 @@ import { isDuplicateKey } from '../../db.js'
 /** A birthday or referral reward just granted (one ledger entry), as the granting transaction's listener sees it. */
 export interface RewardGranted { kind: 'birthday' | 'referral', entryId: number, customerId: string, email: string | null, name: string | null, points: number, balance: number }
 
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /** A birthday or referral reward was granted, in the granting transaction (the email module queues its mail). */
+    'loyalty.rewarded': { payload: { store: StoreEnv, reward: RewardGranted } }
+  }
+}
+
 interface Deps {
   db: Knex
   repo: LoyaltyRepository
   customers: CustomersRepository
   events: EventLog
   clock: Clock
-  /** Told of each birthday and referral reward in the transaction that grants it (the reward mails, src/services.ts). */
-  onRewarded?: (trx: Knex.Transaction, store: StoreEnv, reward: RewardGranted) => Promise<void>
+  bus: DomainBus
   /** Makes (or finds) the customer of an address, appending its event (customers.service.ts fromLead); answers its id. */
   makeCustomer?: (trx: Knex.Transaction, lead: LeadInput) => Promise<string>
 }
@@ -65,7 +72,7 @@ export function orderPoints (total: number, pointsPerUnit: number): number {
   return Number(points > MAX_ORDER_POINTS ? MAX_ORDER_POINTS : points)
 }
 
-export function loyaltyService ({ db, repo, customers, events, clock, onRewarded, makeCustomer }: Deps) {
+export function loyaltyService ({ db, repo, customers, events, clock, bus, makeCustomer }: Deps) {
   const tiersOf = async (storeId: string, trx: Knex) => presentSettings(await repo.settings(storeId, trx)).tiers
   const grant = ledger({ repo, events, clock, tiersOf })
 
@@ -82,10 +89,11 @@ export function loyaltyService ({ db, repo, customers, events, clock, onRewarded
     if (input.points <= 0) return null
     const customer = await customerData(store.id, input.customerId, trx)
     const result = await grant(trx, store, input, customer)
-    if (result.applied && onRewarded && (input.kind === 'birthday' || input.kind === 'referral')) {
-      await onRewarded(trx, store, {
+    if (result.applied && (input.kind === 'birthday' || input.kind === 'referral')) {
+      const reward = {
         kind: input.kind, entryId: result.entry.id!, customerId: input.customerId, email: customer.customerEmail, name: customer.customerName, points: input.points, balance: Number(result.account.balance)
-      })
+      }
+      await bus.emit('loyalty.rewarded', trx, { store, reward })
     }
     return result
   }

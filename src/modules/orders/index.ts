@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ordersRoutes } from './orders.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { type OrderRow, ordersRepository } from './orders.repository.js'
 export { ordersService, type OrdersService } from './orders.service.js'
@@ -9,3 +10,5 @@ export { reviewRequestScheduler } from './review-request.scheduler.js'
 export default async function orders (app: FastifyInstance) {
   await app.register(ordersRoutes, { service: app.services.orders })
 }
+
+export const manifest = defineModule({ name: 'orders', routes: [{ plugin: orders, prefix: '/v1' }] })

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { toMs } from '../../lib/formats.js'
@@ -15,8 +16,15 @@ import { trackOrders } from '../analytics/index.js'
 
 const MAX_BATCH = 250
 
-/** Runs inside the upsert transaction with the orders that changed (reviews re-check `verified` here). */
-export type OrdersWrittenHook = (trx: Knex.Transaction, store: StoreEnv, rows: OrderRow[]) => Promise<void>
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /**
+     * Orders were written, inside the upsert's transaction, with the rows that changed: reviews re-check
+     * `verified`, loyalty awards points and completes referrals, affiliates record referred orders.
+     */
+    'orders.written': { payload: { store: StoreEnv, rows: OrderRow[] } }
+  }
+}
 
 /**
  * The customer id each order names (by platform id, else by address), per index; null where none matches. It may
@@ -31,7 +39,7 @@ interface Deps {
   events: EventLog
   clock: Clock
   reviewRequestDelayMs: number
-  onWritten?: OrdersWrittenHook
+  bus: DomainBus
   resolveCustomers?: CustomerResolver
   /** The store's active email sequence (modules/email-sequences): its first step replaces the single delay. */
   activeSequence?: (storeId: string, trx: Knex) => Promise<{ id: string, steps: Array<{ delayHours: number }> } | null>
@@ -85,7 +93,7 @@ function toCents (value: number): number {
   return text.includes('e') ? Math.round(value * 100) / 100 : Math.round(Number(`${text}e2`)) / 100
 }
 
-export function ordersService ({ db, repo, products, events, clock, reviewRequestDelayMs, onWritten, resolveCustomers, activeSequence }: Deps) {
+export function ordersService ({ db, repo, products, events, clock, reviewRequestDelayMs, bus, resolveCustomers, activeSequence }: Deps) {
   async function toRows (store: StoreEnv, items: Array<typeof OrderItem.static>, existing: Map<string, OrderRow>, trx: Knex.Transaction, now: number) {
     const productKeys = [...new Set(items.flatMap((item) => (item.lineItems ?? []).map((line) => line.platformProductId)))]
     const productRows = await products.findByKeys(store.id, productKeys, trx)
@@ -139,7 +147,7 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
       if (!sameRequest(previous, requestOf(row))) appended.push({ type: 'order.review_request.updated', data })
     }
     await events.appendMany(trx, store.id, store.orgId, appended)
-    if (onWritten) await onWritten(trx, store, changed)
+    await bus.emit('orders.written', trx, { store, rows: changed })
   }
 
   return {

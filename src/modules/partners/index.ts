@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { partnersRoutes } from './partners.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { type GrantableRole, partnerGrantsRepository } from './partners.repository.js'
 export { lesserRole, partnersService, type PartnersService } from './partners.service.js'
@@ -11,3 +12,5 @@ export { lesserRole, partnersService, type PartnersService } from './partners.se
 export default async function partners (app: FastifyInstance) {
   await app.register(partnersRoutes, { service: app.services.partners })
 }
+
+export const manifest = defineModule({ name: 'partners', routes: [{ plugin: partners, prefix: '/v1' }] })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { receiverRoutes, platformSyncRoutes } from './platform-sync.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { bigcommerceApi } from './bigcommerce-api.js'
 export { type Platform, PLATFORMS } from './platform-signatures.js'
@@ -12,3 +13,5 @@ export default async function platformSync (app: FastifyInstance) {
   await app.register(platformSyncRoutes, { service: app.services.platformSync })
   await app.register(receiverRoutes, { service: app.services.platformSync })
 }
+
+export const manifest = defineModule({ name: 'platform-sync', routes: [{ plugin: platformSync, prefix: '/v1' }] })

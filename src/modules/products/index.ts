@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { productsRoutes } from './products.routes.js'
+import type { DomainBus } from '../../lib/domain-events.js'
+import type { ProductsService } from './products.service.js'
+import { defineModule } from '../../lib/module.js'
 
 export { type ProductRow, productsRepository, type ProductsRepository } from './products.repository.js'
 export { BulkResult } from './products.schemas.js'
@@ -9,3 +12,10 @@ export { isOlder, MAX_BATCH, productsService, type ProductsService } from './pro
 export default async function products (app: FastifyInstance) {
   await app.register(productsRoutes, { service: app.services.products })
 }
+
+/** A deleted category leaves the products it held uncategorised, in the deletion's transaction. */
+export function productsReactions (bus: DomainBus, { products }: { products: ProductsService }) {
+  bus.on('category.deleted', 'products', (trx, { store, categoryId }) => products.uncategorise(trx, store, categoryId))
+}
+
+export const manifest = defineModule({ name: 'products', routes: [{ plugin: products, prefix: '/v1' }] })

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
@@ -15,6 +16,13 @@ import type { IncentiveRow, IssueRow, Pool, ReviewIncentivesRepository } from '.
 /** A reward given for a review (an issue with status `issued`), as the publishing transaction's listener sees it. */
 export interface IncentiveIssued { issueId: string, type: IncentiveRow['type'], code: string | null, points: number | null, email: string | null, name: string | null, productId: string }
 
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /** A reward was issued for a review, in the publishing transaction (the email module queues its mail). */
+    'incentive.issued': { payload: { store: StoreEnv, issued: IncentiveIssued } }
+  }
+}
+
 interface Deps {
   db: Knex
   repo: ReviewIncentivesRepository
@@ -22,8 +30,7 @@ interface Deps {
   loyalty: LoyaltyService
   events: EventLog
   clock: Clock
-  /** Told of each reward issued, in the publishing transaction (the reward mails, src/services.ts). */
-  onIssued?: (trx: Knex.Transaction, store: StoreEnv, issued: IncentiveIssued) => Promise<void>
+  bus: DomainBus
 }
 
 interface Rules { points?: number | null, minRating?: number | null, requiresMedia?: boolean, verifiedOnly?: boolean }
@@ -57,7 +64,7 @@ export function qualifies (incentive: IncentiveRow, review: ReviewRow): boolean 
   return !incentive.verified_only || Boolean(review.verified)
 }
 
-export function reviewIncentivesService ({ db, repo, customers, loyalty, events, clock, onIssued }: Deps) {
+export function reviewIncentivesService ({ db, repo, customers, loyalty, events, clock, bus }: Deps) {
   async function load (storeId: string, id: string, trx?: Knex, lock = false) {
     const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound('Review incentive')
@@ -208,10 +215,11 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
         points: done.points == null ? null : Number(done.points),
         customerId: done.customer_id
       })
-      if (done.status === 'issued' && onIssued) {
-        await onIssued(trx, store, {
+      if (done.status === 'issued') {
+        const issued = {
           issueId: done.id, type: incentive.type, code: done.code ?? null, points: done.points == null ? null : Number(done.points), email: review.author_email, name: review.author_name, productId: review.product_id
-        })
+        }
+        await bus.emit('incentive.issued', trx, { store, issued })
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
@@ -14,8 +15,12 @@ import type { UploadsService } from '../uploads/index.js'
 import type { OrderRow } from '../orders/index.js'
 import type { ReviewFilter, ReviewRow, ReviewStatus, ReviewsRepository } from './reviews.repository.js'
 
-/** Runs in the moderation transaction when a review becomes published (review incentives reward it there). */
-export type ReviewPublishedHook = (trx: Knex.Transaction, store: StoreEnv, review: ReviewRow) => Promise<void>
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /** A review became published, in the moderation transaction (review incentives reward it there). */
+    'review.published': { payload: { store: StoreEnv, review: ReviewRow } }
+  }
+}
 
 interface Deps {
   db: Knex,
@@ -25,7 +30,7 @@ interface Deps {
   events: EventLog,
   clock: Clock,
   secretKey: string
-  onPublished?: ReviewPublishedHook
+  bus: DomainBus
 }
 
 export interface SubmitInput {
@@ -63,7 +68,7 @@ export function isVerified (authorEmail: string | null, orderEmail: string | nul
   return Boolean(authorEmail && orderEmail && authorEmail.trim().toLowerCase() === orderEmail.trim().toLowerCase())
 }
 
-export function reviewsService ({ db, repo, products, uploads, events, clock, secretKey, onPublished }: Deps) {
+export function reviewsService ({ db, repo, products, uploads, events, clock, secretKey, bus }: Deps) {
   async function load (storeId: string, id: string, trx?: Knex, lock = false) {
     const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound('Review')
@@ -107,7 +112,7 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
         const after = presentReview({ ...before, ...changes })
         const type = changes.status === 'published' ? 'review.published' : 'review.updated'
         await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type, data: after })
-        if (changes.status === 'published' && onPublished) await onPublished(trx, store, { ...before, ...changes })
+        if (changes.status === 'published') await bus.emit('review.published', trx, { store, review: { ...before, ...changes } })
         return after
       })
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { supportRoutes } from './support.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { supportRepository } from './support.repository.js'
 export { supportService, type SupportService } from './support.service.js'
@@ -8,3 +9,5 @@ export { supportService, type SupportService } from './support.service.js'
 export default async function support (app: FastifyInstance) {
   await app.register(supportRoutes, { service: app.services.support })
 }
+
+export const manifest = defineModule({ name: 'support', routes: [{ plugin: support, prefix: '/v1' }] })

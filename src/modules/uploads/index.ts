@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { uploadsRoutes } from './uploads.routes.js'
 import { videosRoutes } from './videos.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { abandonedUploads } from './abandoned.js'
 export { readImagePart, type TextPart } from './multipart.js'
@@ -14,3 +15,5 @@ export default async function uploads (app: FastifyInstance) {
   await app.register(uploadsRoutes, { service: app.services.uploads })
   await app.register(videosRoutes, { service: app.services.videos })
 }
+
+export const manifest = defineModule({ name: 'uploads', routes: [{ plugin: uploads, prefix: '/v1' }] })

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { sniff } from './sniff.js'
 import { errors } from '../../errors.js'
 import { base62, newId } from '../../lib/ids.js'
@@ -16,10 +17,14 @@ const HEAD_BYTES = 4100
 
 interface UrlRow { id: string, org_id: string, store_env_id: string, token_hash: string, content_type: string, max_size: number, expires_at: number, used_at: number | null, created_at: number }
 
-/** Counts the upload in GET /analytics/storefront (the analytics module's `recordEngagement`, wired in src/services.ts). */
-export type OnVideoUpload = (trx: Knex.Transaction, engagement: { storeEnvId: string, kind: 'video_upload', at: number }) => Promise<void>
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /** A review video finished uploading, in its transaction: GET /analytics/storefront counts it. */
+    'video.uploaded': { payload: { engagement: { storeEnvId: string, kind: 'video_upload', at: number } } }
+  }
+}
 
-interface Deps { db: Knex, uploads: UploadsRepository, storage: BlobStorage, clock: Clock, publicUrl: string, onEngagement?: OnVideoUpload }
+interface Deps { db: Knex, uploads: UploadsRepository, storage: BlobStorage, clock: Clock, publicUrl: string, bus: DomainBus }
 
 /**
  * The head of `body` (its first HEAD_BYTES, or all of a shorter body) and what it is by content: a file that is not
@@ -75,7 +80,7 @@ async function * videoBytes (head: Buffer, rest: AsyncIterator<Buffer>, max: num
  * Review videos (docs/contract/storefront.md#uploads): a signed single-use PUT URL on this service, valid 15 minutes;
  * the bytes go to `storage` as they arrive (never whole in memory) and become an upload the review names in mediaIds.
  */
-export function videosService ({ db, uploads, storage, clock, publicUrl, onEngagement }: Deps) {
+export function videosService ({ db, uploads, storage, clock, publicUrl, bus }: Deps) {
   return {
     async issueUrl (store: StoreEnv, input: { contentType: string, size: number }) {
       const token = base62(32)
@@ -126,7 +131,7 @@ export function videosService ({ db, uploads, storage, clock, publicUrl, onEngag
       await storage.write(path, counted())
       await db.transaction(async (trx) => {
         await uploads.insert({ id, org_id: store.orgId, store_env_id: store.id, mime, size, path, created_at: now }, trx)
-        await onEngagement?.(trx, { storeEnvId: store.id, kind: 'video_upload', at: now })
+        await bus.emit('video.uploaded', trx, { engagement: { storeEnvId: store.id, kind: 'video_upload', at: now } })
       })
       return { videoId: id, mime, size }
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { webPagesRoutes } from './web-pages.routes.js'
+import { defineModule } from '../../lib/module.js'
 
 export { webPagesRepository } from './web-pages.repository.js'
 export { webPagesService, type WebPagesService } from './web-pages.service.js'
@@ -8,3 +9,5 @@ export { webPagesService, type WebPagesService } from './web-pages.service.js'
 export default async function webPages (app: FastifyInstance) {
   await app.register(webPagesRoutes, { service: app.services.webPages })
 }
+
+export const manifest = defineModule({ name: 'web-pages', routes: [{ plugin: webPages, prefix: '/v1' }] })

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
@@ -16,8 +17,14 @@ interface Deps {
   repo: WebPagesRepository
   events: EventLog
   clock: Clock
-  /** What goes with a deleted page (its placements), in the same transaction. */
-  onDelete: (trx: Knex.Transaction, store: StoreEnv, webPageId: string) => Promise<void>
+  bus: DomainBus
+}
+
+declare module '../../lib/domain-events.js' {
+  interface DomainEvents {
+    /** A web page is being deleted: what goes with it (its placements) goes in the same transaction. */
+    'web-page.deleted': { payload: { store: StoreEnv, webPageId: string } }
+  }
 }
 
 /**
@@ -37,7 +44,7 @@ export function presentWebPage (row: WebPageRow) {
   return { id: row.id, url: row.url, title: row.title, type: row.type, ...stamps(row) }
 }
 
-export function webPagesService ({ db, repo, events, clock, onDelete }: Deps) {
+export function webPagesService ({ db, repo, events, clock, bus }: Deps) {
   // Placements need their page: page writes and placement writes take turns (lib/content.ts).
   const writer = contentWriter({ db, events, clock, repo, singular: 'web_page', label: 'Web page', present: presentWebPage, serialize: lockStoreContent })
 
@@ -68,7 +75,7 @@ export function webPagesService ({ db, repo, events, clock, onDelete }: Deps) {
     },
 
     remove (store: StoreEnv, id: string) {
-      return writer.remove(store, id, (row, trx) => onDelete(trx, store, row.id))
+      return writer.remove(store, id, (row, trx) => bus.emit('web-page.deleted', trx, { store, webPageId: row.id }).then(() => {}))
     },
 
     /** The page a visitor is on, by any form of its URL; undefined when the store has none for it. */
