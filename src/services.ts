@@ -180,7 +180,7 @@ export function buildServices (deps: ServiceDeps) {
   const connectorHooks = hooksService({ subscriptions, clock, secretKey, allowPrivate })
   const connectorTriggers = triggersService({ repo: repos.triggers, people })
   const connections = connectionsService({ db, grants, clients, audit, clock, fresh: freshness, subscriptions })
-  // Removing a member ends their OAuth connections (decisions.md section 10).
+  // Removing a member ends their OAuth connections (docs/contract/oauth.md#grants).
   const clientStores = async (orgId: string) => (await partners.clientStores(orgId)).map((c) => c.store)
   const account = accountService({ db, people, stores, audit, clock, fresh: freshness, endPersonConnections: connections.endPersonConnections, clientStores })
   const eventHistoryService = eventsService({ events: eventHistory })

@@ -149,9 +149,9 @@ export function customersService ({ db, repo, events, audit, clock, bus }: Deps)
     },
 
     /**
-     * A gallery lead becomes or updates a customer (decisions.md section 15), in the lead's transaction, which holds
-     * the store's event lock from the lead's own event on, so two leads of one address make one customer. The
-     * customer with the address gets the lead's name only if it has none: the platform owns what it syncs (its next
+     * A gallery lead becomes or updates a customer (docs/contract/resources.md#customers), in the lead's transaction,
+     * which holds the store's event lock from the lead's own event on, so two leads of one address make one customer.
+     * The customer with the address gets the lead's name only if it has none: the platform owns what it syncs (its next
      * upsert replaces every field anyway). Otherwise a customer without a platform id is made; later leads rename it.
      * The suppression list is not read or changed: a customer is not a mail, and every mail checks the list itself
      * (email.sender.ts), so an unsubscribed, bounced or erased address stays unmailed until the merchant lifts it.
@@ -183,9 +183,9 @@ export function customersService ({ db, repo, events, audit, clock, bus }: Deps)
     },
 
     /**
-     * Erasure (decisions.md section 15): one transaction, audited. The built-in steps clear the customer, their orders,
-     * reviews and logged events; then every module reacting to `customer.erased` clears its part, with the address
-     * the customer had.
+     * Erasure (docs/contract/resources.md#customers): one transaction, audited. The built-in steps clear the customer,
+     * their orders, reviews and logged events; then every module reacting to `customer.erased` clears its part, with
+     * the address the customer had.
      */
     async erase (store: StoreEnv, id: string, actor: Credential, ip: string | null) {
       await withDeadlockRetry(() => db.transaction(async (trx) => {

@@ -13,7 +13,7 @@ export default async function customers (app: FastifyInstance) {
   await app.register(customersRoutes, { service: app.services.customers })
 }
 
-/** A gallery lead becomes or updates a customer (decisions.md section 15), in the lead's transaction. */
+/** A gallery lead becomes or updates a customer (docs/contract/resources.md#customers), in the lead's transaction. */
 export function customersReactions (bus: DomainBus, { customers }: { customers: CustomersService }) {
   bus.on('gallery.lead', 'customers', async (trx, { lead }) => { await customers.fromLead(trx, lead) })
 }

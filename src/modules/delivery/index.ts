@@ -46,8 +46,9 @@ export async function connectorHooks (app: FastifyInstance) {
 }
 
 /**
- * Every appended event fans out into the outbox in the writer's own transaction (decisions.md section 8); once
- * that commits, this process's worker is nudged and, when deliveries were queued, workers elsewhere hear of it.
+ * Every appended event fans out into the outbox in the writer's own transaction
+ * (docs/contract/webhooks-and-delivery.md#delivery); once that commits, this process's worker is nudged and, when
+ * deliveries were queued, workers elsewhere hear of it.
  */
 export function deliveryReactions (bus: DomainBus, { outbox, wakeups, clock }: { outbox: OutboxRepository, wakeups: DeliveryWakeups, clock: Clock }) {
   bus.on('events.appended', 'delivery', async (trx, { events }) => {

@@ -15,7 +15,7 @@ declare module '../../lib/domain-events.js' {
   interface DomainEvents {
     /**
      * A visitor left their address, in the lead's transaction once it is stored: the customers module makes or
-     * updates the customer there (decisions.md section 15: "the lead becomes or updates a customer").
+     * updates the customer there (docs/contract/resources.md#customers: "the lead becomes or updates a customer").
      */
     'gallery.lead': { payload: { lead: { orgId: string, storeEnvId: string, email: string, name: string | null } } }
     /** A favourite or a first lead, in the transaction that stored it: GET /analytics/storefront counts it. */

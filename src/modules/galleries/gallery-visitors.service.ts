@@ -36,7 +36,7 @@ function withoutAddress (text: string | null, address: string): string | null {
 
 export interface PhotoInput { caption?: string, authorName?: string, authorEmail?: string }
 
-/** What storefront visitors do with a published gallery (decisions.md section 15, "Storefront"). */
+/** What storefront visitors do with a published gallery (docs/contract/storefront.md#storefront-writes). */
 export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey, storeImage, attachUploads, bus, releaseUploads }: Deps) {
   return {
     /** The gallery with a page of its approved photos, newest first; nothing of a submitter but the name. */
@@ -122,11 +122,11 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
     },
 
     /**
-     * Customer erasure's step (decisions.md section 15), in the erasure's transaction: the person's leads are deleted,
-     * and so are the photos they sent that were never published (pending or rejected), with their images. An approved
-     * photo stays, anonymised (no name, no address, the address taken out of its caption): like a review, it is
-     * content the merchant chose to publish and shoppers favourited, and without the name and address nothing of it
-     * says who sent it. Answers the photos' ids: their logged events carry the author's name, which the erasure then
+     * Customer erasure's step (docs/contract/resources.md#customers), in the erasure's transaction: the person's leads
+     * are deleted, and so are the photos they sent that were never published (pending or rejected), with their images.
+     * An approved photo stays, anonymised (no name, no address, the address taken out of its caption): like a review,
+     * it is content the merchant chose to publish and shoppers favourited, and without the name and address nothing of
+     * it says who sent it. Answers the photos' ids: their logged events carry the author's name, which the erasure then
      * clears there as well.
      */
     async forget (trx: Knex.Transaction, subject: { storeEnvId: string, email: string | null }) {
