@@ -71,8 +71,12 @@ const JOBS = 4
 const EMBEDDED_JOBS = Number(process.env.EH_TEST_EMBEDDED_JOBS ?? 2)
 /** Processes per half: twice its jobs, so that one long bundle does not run alone at the end. */
 const BUNDLE_COUNT = Number(process.env.EH_TEST_BUNDLES ?? 8)
-/** A process's limit: tap fails its root test at TAP_TIMEOUT, and a process still alive a minute later is killed. */
-const TIMEOUT_SECONDS = 600
+/**
+ * A process's limit: tap fails its root test at TAP_TIMEOUT, and a process still alive a minute later is killed. It
+ * only stops a hung process: a bundle takes about 8 minutes on two quiet cores, and a busy machine has taken a
+ * bundle past 10, which then failed the tests it had not finished although none of them failed.
+ */
+const TIMEOUT_SECONDS = 1200
 /**
  * A failing test's stack points at its TypeScript line (the compiled files carry their source maps).
  * EH_TEST_CPU_PROF=<dir> writes a CPU profile of each process there, to see where the suite's time goes.
