@@ -129,7 +129,8 @@ async function main () {
   const n8nLog = join(work, 'n8n.log')
   const server = n.start(n8nLog)
   children.push(server)
-  await waitFor('n8n to activate both workflows', async () => (readFileSync(n8nLog, 'utf8').match(/Activated workflow/g)?.length ?? 0) >= 2 || undefined, 120)
+  // n8n start loads every node package before it activates anything: over two minutes on a busy two-core machine.
+  await waitFor('n8n to activate both workflows', async () => (readFileSync(n8nLog, 'utf8').match(/Activated workflow/g)?.length ?? 0) >= 2 || undefined, 300)
   log('n8n activated the trigger workflows')
   const hooks = (await call('GET', '/v1/connectors/hooks') as { data: Array<{ event: string, targetUrl: string, status: string }> }).data
   check(hooks.length === 1 && hooks[0].event === 'review.created' && hooks[0].targetUrl.startsWith(`${n.url}/webhook/`),
