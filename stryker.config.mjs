@@ -7,7 +7,8 @@
 
 /** The files mutated, each with the test files that guard it (the union is what the tap runner runs). */
 export const GUARDED = {
-  'src/lib/permissions.ts': ['test/auth/permissions.test.ts', 'test/auth/roles.test.ts', 'test/auth/scopes.test.ts', 'test/api-keys/escalation.test.ts'],
+  'src/lib/permissions.ts': ['test/auth/permissions.test.ts', 'test/auth/roles.test.ts', 'test/auth/scopes.test.ts', 'test/api-keys/escalation.test.ts',
+    'test/oauth/management.test.ts', 'test/partners/partners.test.ts'],
   'src/plugins/tenancy.ts': ['test/auth/store-header.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts', 'test/auth/instances.test.ts',
     'test/features/features.test.ts', 'test/partners/partners.test.ts'],
   'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts'],
