@@ -2,6 +2,7 @@ import t from 'tap'
 import { call, onMysql, sharedApp } from '../helper.js'
 import { makeTenant, makeStore } from '../factories.js'
 import { newId } from '../../src/lib/ids.js'
+import { withDeadlockRetry } from '../../src/lib/bulk.js'
 
 const put = (app: Parameters<typeof call>[0], tenant: { key: string, storeId: string }, products: unknown[]) =>
   call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products } })
@@ -296,4 +297,29 @@ t.test('a body or query naming a field the route does not declare is refused, na
   const query = await call(app, { method: 'PUT', url: '/v1/products?colour=red', key: tenant.key, store: tenant.storeId, payload: { products: [] } })
   t.equal(query.statusCode, 400)
   t.same(query.json().errors, [{ path: 'querystring.colour', message: 'is not a known field' }])
+})
+
+const lostRace = (code: string) => Object.assign(new Error('lost a lock race'), { code })
+
+t.test('a transaction that lost a lock race is run again, whichever database reported it', async (t) => {
+  for (const code of ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']) {
+    let runs = 0
+    const result = await withDeadlockRetry(async () => {
+      if (++runs < 3) throw lostRace(code)
+      return 'stored'
+    })
+    t.same([result, runs], ['stored', 3], code)
+  }
+})
+
+t.test('a transaction that keeps losing lock races is given up after five attempts, with the last error', async (t) => {
+  let runs = 0
+  await t.rejects(withDeadlockRetry(async () => { runs++; throw lostRace('ER_LOCK_DEADLOCK') }), { code: 'ER_LOCK_DEADLOCK' })
+  t.equal(runs, 5)
+})
+
+t.test('a transaction that failed for another reason is not run again', async (t) => {
+  let runs = 0
+  await t.rejects(withDeadlockRetry(async () => { runs++; throw lostRace('ER_DUP_ENTRY') }), { code: 'ER_DUP_ENTRY' })
+  t.equal(runs, 1)
 })
