@@ -7,7 +7,8 @@
 
 /** The files mutated, each with the test files that guard it (the union is what the tap runner runs). */
 export const GUARDED = {
-  'src/lib/permissions.ts': ['test/auth/permissions.test.ts', 'test/auth/roles.test.ts', 'test/auth/scopes.test.ts', 'test/api-keys/escalation.test.ts'],
+  'src/lib/permissions.ts': ['test/auth/permissions.test.ts', 'test/auth/roles.test.ts', 'test/auth/scopes.test.ts', 'test/api-keys/escalation.test.ts',
+    'test/oauth/management.test.ts', 'test/partners/partners.test.ts'],
   'src/pipeline/resolve-store.ts': ['test/pipeline/resolve-store.test.ts', 'test/auth/store-header.test.ts', 'test/auth/instances.test.ts',
     'test/partners/partners.test.ts'],
   'src/pipeline/check-access.ts': ['test/pipeline/check-access.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts',

@@ -114,6 +114,16 @@ t.test('requested scopes are within held scopes only when every one is covered',
   t.notOk(scopesWithin(['reviews:read'], ['products:read']))
 })
 
+t.test('a held read or write covers the same global scope asked for again', async (t) => {
+  t.ok(scopesWithin(['read'], ['read']))
+  t.ok(scopesWithin(['write'], ['write']))
+})
+
+t.test('several requested scopes are within the held ones only if each of them is, not just one', async (t) => {
+  t.notOk(scopesWithin(['reviews:read'], ['reviews:read', 'products:read']))
+  t.notOk(scopesWithin(['reviews:read'], ['products:read', 'reviews:read']))
+})
+
 t.test('writes to keys, members, OAuth clients, partners and ownership are org-level management; reads are not', async (t) => {
   for (const url of ['/v1/api-keys', '/v1/api-keys/:id', '/v1/account/members/:id', '/v1/connectors/oauth-clients',
     '/v1/connectors/oauth-clients/:id', '/v1/orgs/current/partners', '/v1/orgs/current/partners/:id', '/v1/orgs/current/transfer-ownership']) {

@@ -73,3 +73,11 @@ t.test('a viewer key gets role_read_only on every write, also where its role can
     t.equal(res.json().code, 'role_read_only', `${method} ${url}`)
   }
 })
+
+t.test('the audit log needs an admin: an admin key reads it', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const admin = await makeKey(app, tenant, 'admin')
+  const res = await call(app, { method: 'GET', url: '/v1/account/audit-log', key: admin.secret, store: tenant.storeId })
+  t.equal(res.statusCode, 200)
+})

@@ -79,3 +79,15 @@ t.test('the /account/stores exemption covers that route only, not the rest of ac
   t.equal(res.statusCode, 403)
   t.equal(res.json().code, 'insufficient_scope')
 })
+
+t.test('a route opened by any of several scopes lets in a key holding one of them, and its refusal names them all', async (t) => {
+  const app = await build(t, { routes: probeRoutes(['reviews'], { scopesOf: ['reviews', 'products', 'orders'] }) })
+  const tenant = await makeTenant(app)
+  const holder = await makeKey(app, tenant, 'editor', ['products:read'])
+  const held = await call(app, { method: 'GET', url: '/v1/reviews/probe', key: holder.secret, store: tenant.storeId })
+  t.equal(held.statusCode, 200)
+  const other = await makeKey(app, tenant, 'editor', ['faqs:read'])
+  const refused = await call(app, { method: 'GET', url: '/v1/reviews/probe', key: other.secret, store: tenant.storeId })
+  t.equal(refused.statusCode, 403)
+  t.same(refused.json(), { code: 'insufficient_scope', message: 'The credential\'s scopes do not allow read on reviews (or products, orders)' })
+})

@@ -2,6 +2,7 @@ import t from 'tap'
 import { call, onMysql, sharedApp } from '../helper.js'
 import { makeTenant, makeStore } from '../factories.js'
 import { newId } from '../../src/lib/ids.js'
+import { withDeadlockRetry } from '../../src/lib/bulk.js'
 
 const put = (app: Parameters<typeof call>[0], tenant: { key: string, storeId: string }, products: unknown[]) =>
   call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products } })
@@ -240,4 +241,85 @@ t.test('writers racing over the same ids lose no item: the newest event of each 
     newest.set(data.platformProductId, data.title)
   }
   for (const row of stored) t.equal(newest.get(row.platform_product_id), row.title, `${row.platform_product_id}: the last event is the stored value`)
+})
+
+t.test('a re-sent product with only its title changed is stored and appends an event', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await put(app, tenant, [{ platformProductId: 'r1', title: 'Mug' }])
+  const res = await put(app, tenant, [{ platformProductId: 'r1', title: 'Big mug' }])
+  t.same(res.json(), { received: 1, upserted: 1, failed: 0, errors: [] })
+  const got = (await call(app, { method: 'GET', url: '/v1/products/r1', key: tenant.key, store: tenant.storeId })).json()
+  t.equal(got.title, 'Big mug')
+  t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 2)
+})
+
+t.test('a batch whose every item is refused stores nothing and counts only the refused items', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await put(app, tenant, [{ title: 'no key' }, null])
+  t.equal(res.statusCode, 200)
+  t.same(res.json(), {
+    received: 2,
+    upserted: 0,
+    failed: 2,
+    errors: [
+      { index: 0, platformId: null, code: 'invalid_item', message: 'platformProductId: must have required property \'platformProductId\'' },
+      { index: 1, platformId: null, code: 'invalid_item', message: 'item: must be object' }
+    ]
+  })
+})
+
+t.test('a body without the products array is refused, naming the array', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: {} })
+  t.equal(res.statusCode, 400)
+  t.same(res.json().errors, [{ path: 'products', message: 'must be an array' }])
+})
+
+t.test('a body that is not an object is refused as such', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  for (const body of ['null', '[]', '"products"', '7']) {
+    const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: body, headers: { 'content-type': 'application/json' } })
+    t.equal(res.statusCode, 400, body)
+    t.same(res.json().errors, [{ path: '', message: 'must be an object' }], body)
+  }
+})
+
+t.test('a body or query naming a field the route does not declare is refused, naming the field', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const body = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [], colour: 'red' } })
+  t.equal(body.statusCode, 400)
+  t.same(body.json().errors, [{ path: 'colour', message: 'is not a known field' }])
+  const query = await call(app, { method: 'PUT', url: '/v1/products?colour=red', key: tenant.key, store: tenant.storeId, payload: { products: [] } })
+  t.equal(query.statusCode, 400)
+  t.same(query.json().errors, [{ path: 'querystring.colour', message: 'is not a known field' }])
+})
+
+const lostRace = (code: string) => Object.assign(new Error('lost a lock race'), { code })
+
+t.test('a transaction that lost a lock race is run again, whichever database reported it', async (t) => {
+  for (const code of ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']) {
+    let runs = 0
+    const result = await withDeadlockRetry(async () => {
+      if (++runs < 3) throw lostRace(code)
+      return 'stored'
+    })
+    t.same([result, runs], ['stored', 3], code)
+  }
+})
+
+t.test('a transaction that keeps losing lock races is given up after five attempts, with the last error', async (t) => {
+  let runs = 0
+  await t.rejects(withDeadlockRetry(async () => { runs++; throw lostRace('ER_LOCK_DEADLOCK') }), { code: 'ER_LOCK_DEADLOCK' })
+  t.equal(runs, 5)
+})
+
+t.test('a transaction that failed for another reason is not run again', async (t) => {
+  let runs = 0
+  await t.rejects(withDeadlockRetry(async () => { runs++; throw lostRace('ER_DUP_ENTRY') }), { code: 'ER_DUP_ENTRY' })
+  t.equal(runs, 1)
 })
