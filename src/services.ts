@@ -151,7 +151,7 @@ export function buildServices (deps: ServiceDeps) {
     reviewRequestDelayMs: config.reviewRequestDelayHours * 3_600_000,
     bus,
     // Read when orders are written, by then built below.
-    resolveCustomers: (store, refs, trx) => orderCustomers({ loyalty, customers: repos.customers })(store, refs, trx),
+    resolveCustomers: (store, refs, trx) => resolveOrderCustomers(store, refs, trx),
     activeSequence: (storeId, trx) => repos.emailSequences.active(storeId, trx)
   })
   // Email: every mail goes through the one sender (suppressions first, then the log, then the transport).
@@ -186,6 +186,7 @@ export function buildServices (deps: ServiceDeps) {
   const eventHistoryService = eventsService({ events: eventHistory })
   const customers = customersService({ db, repo: repos.customers, events, audit, clock, bus })
   const loyalty = loyaltyService({ db, repo: repos.loyalty, customers: repos.customers, events, clock, bus, makeCustomer: (trx, lead) => customers.fromLead(trx, lead) })
+  const resolveOrderCustomers = orderCustomers({ loyalty, customers: repos.customers })
   const birthdays = birthdayJob({ db, loyalty, clock })
   const reviewIncentives = reviewIncentivesService({
     db, repo: repos.reviewIncentives, customers: repos.customers, loyalty, events, clock, bus

@@ -116,7 +116,7 @@ t.test('a lead is told to the modules that react to it, in the lead\'s transacti
   const app = await build(t)
   const s = app.services
   const bus = domainEvents()
-  bus.on('gallery.lead', 'test', async (trx, { lead }) => { seen.push({ ...lead, inTransaction: typeof trx.commit === 'function' }) })
+  bus.on('gallery.lead', async (trx, { lead }) => { seen.push({ ...lead, inTransaction: typeof trx.commit === 'function' }) })
   const visitors = galleryVisitorsService({
     db: app.db,
     repo: s.contentRepos.galleries,

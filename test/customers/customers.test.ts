@@ -186,7 +186,7 @@ t.test('erasure runs every module\'s reaction in its transaction, and a failing 
   await put(app, tenant, [{ platformCustomerId: 'c', email: 'steps@example.com' }])
   const id = (await get(app, tenant, '/v1/customers')).json().data[0].id
   const seen: unknown[] = []
-  const stop = app.services.bus.on('customer.erased', 'test', async (_trx, { subject }) => { seen.push(subject); throw new Error('leads unavailable') })
+  const stop = app.services.bus.on('customer.erased', async (_trx, { subject }) => { seen.push(subject); throw new Error('leads unavailable') })
   t.teardown(stop)
   const failed = await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })
   t.equal(failed.statusCode, 500)

@@ -14,7 +14,7 @@ export default async function affiliates (app: FastifyInstance) {
 
 /** An order carrying an affiliate's referral code earns its commission. */
 export function affiliatesReactions (bus: DomainBus, { affiliates }: { affiliates: AffiliatesService }) {
-  bus.on('orders.written', 'affiliates', (trx, { store, rows }) => affiliates.recordReferrals(trx, store, rows))
+  bus.on('orders.written', (trx, { store, rows }) => affiliates.recordReferrals(trx, store, rows))
 }
 
 export const manifest = defineModule({ name: 'affiliates', routes: [{ plugin: affiliates, prefix: '/v1' }] })

@@ -15,8 +15,8 @@ export default async function analytics (app: FastifyInstance) {
 
 /** Favourites, leads and review videos count in GET /analytics/storefront, in the transaction that stored them. */
 export function analyticsReactions (bus: DomainBus) {
-  bus.on('gallery.engaged', 'analytics', (trx, { engagement }) => recordEngagement(trx, engagement))
-  bus.on('video.uploaded', 'analytics', (trx, { engagement }) => recordEngagement(trx, engagement))
+  bus.on('gallery.engaged', (trx, { engagement }) => recordEngagement(trx, engagement))
+  bus.on('video.uploaded', (trx, { engagement }) => recordEngagement(trx, engagement))
 }
 
 export const manifest = defineModule({ name: 'analytics', routes: [{ plugin: analytics, prefix: '/v1' }] })

@@ -15,7 +15,7 @@ export default async function customers (app: FastifyInstance) {
 
 /** A gallery lead becomes or updates a customer (docs/contract/resources.md#customers), in the lead's transaction. */
 export function customersReactions (bus: DomainBus, { customers }: { customers: CustomersService }) {
-  bus.on('gallery.lead', 'customers', async (trx, { lead }) => { await customers.fromLead(trx, lead) })
+  bus.on('gallery.lead', async (trx, { lead }) => { await customers.fromLead(trx, lead) })
 }
 
 export const manifest = defineModule({ name: 'customers', routes: [{ plugin: customers, prefix: '/v1' }] })

@@ -51,7 +51,7 @@ export async function connectorHooks (app: FastifyInstance) {
  * deliveries were queued, workers elsewhere hear of it.
  */
 export function deliveryReactions (bus: DomainBus, { outbox, wakeups, clock }: { outbox: OutboxRepository, wakeups: DeliveryWakeups, clock: Clock }) {
-  bus.on('events.appended', 'delivery', async (trx, { events }) => {
+  bus.on('events.appended', async (trx, { events }) => {
     const queued = await outbox.fanOut(trx, events.map((event) => ({ rowId: event.rowId, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
     wakeups.committed(trx)
     if (queued > 0) wakeups.queued(trx)

@@ -15,7 +15,7 @@ export default async function emailSuppressions (app: FastifyInstance) {
 
 /** An erased customer's address goes on the suppression list, so nothing is mailed to it again. */
 export function emailSuppressionsReactions (bus: DomainBus, { emailSuppressions }: { emailSuppressions: EmailSuppressionsService }) {
-  bus.on('customer.erased', 'email-suppressions', async (trx, { subject }) => { await emailSuppressions.suppressErased(trx, subject) })
+  bus.on('customer.erased', async (trx, { subject }) => { await emailSuppressions.suppressErased(trx, subject) })
 }
 
 export const manifest = defineModule({ name: 'email-suppressions', routes: [{ plugin: emailSuppressions, prefix: '/v1' }] })

@@ -32,9 +32,9 @@ export default async function email (app: FastifyInstance) {
  * transaction; an erasure clears the customer's address from the mail log and the queued reward mails.
  */
 export function emailReactions (bus: DomainBus, { emailRepo, rewardMails }: { emailRepo: EmailRepository, rewardMails: RewardMails }) {
-  bus.on('loyalty.rewarded', 'email', (trx, { store, reward }) => rewardMails.onLoyaltyReward(trx, store, reward))
-  bus.on('incentive.issued', 'email', (trx, { store, issued }) => rewardMails.onIncentiveIssued(trx, store, issued))
-  bus.on('customer.erased', 'email', async (trx, { subject }) => {
+  bus.on('loyalty.rewarded', (trx, { store, reward }) => rewardMails.onLoyaltyReward(trx, store, reward))
+  bus.on('incentive.issued', (trx, { store, issued }) => rewardMails.onIncentiveIssued(trx, store, issued))
+  bus.on('customer.erased', async (trx, { subject }) => {
     if (!subject.email) return
     await emailRepo.eraseRecipient(trx, subject.storeEnvId, subject.email)
     await rewardMails.eraseRecipient(trx, subject.storeEnvId, subject.email)

@@ -25,7 +25,7 @@ export default async function events (app: FastifyInstance) {
  */
 export function eventsReactions (bus: DomainBus, { freshness }: { freshness: Freshness }) {
   const appendedIn = new WeakMap<Knex, Set<string>>()
-  bus.on('events.appended', 'events', async (trx, { events }) => {
+  bus.on('events.appended', async (trx, { events }) => {
     const storeId = events[0]?.storeEnvId
     if (!storeId) return
     const stores = appendedIn.get(trx) ?? new Set<string>()

@@ -14,7 +14,7 @@ export default async function faqs (app: FastifyInstance) {
 
 /** A deleted category leaves the FAQs it held uncategorised, in the deletion's transaction. */
 export function faqsReactions (bus: DomainBus, { faqs }: { faqs: FaqsService }) {
-  bus.on('category.deleted', 'faqs', (trx, { store, categoryId }) => faqs.uncategorise(trx, store, categoryId))
+  bus.on('category.deleted', (trx, { store, categoryId }) => faqs.uncategorise(trx, store, categoryId))
 }
 
 export const manifest = defineModule({ name: 'faqs', routes: [{ plugin: faqs, prefix: '/v1' }] })

@@ -18,7 +18,7 @@ export default async function galleries (app: FastifyInstance) {
 
 /** An erasure clears the customer's gallery leads and anonymises their photos (whose events it names back). */
 export function galleriesReactions (bus: DomainBus, { galleryVisitors }: { galleryVisitors: GalleryVisitorsService }) {
-  bus.on('customer.erased', 'galleries', (trx, { subject }) => galleryVisitors.forget(trx, subject))
+  bus.on('customer.erased', (trx, { subject }) => galleryVisitors.forget(trx, subject))
 }
 
 export const manifest = defineModule({ name: 'galleries', routes: [{ plugin: galleries, prefix: '/v1' }] })

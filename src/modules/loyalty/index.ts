@@ -18,8 +18,8 @@ export default async function loyalty (app: FastifyInstance) {
 
 /** Orders earn points and complete referrals; an erasure withdraws the customer's referrals and ledger details. */
 export function loyaltyReactions (bus: DomainBus, { loyalty }: { loyalty: LoyaltyService }) {
-  bus.on('orders.written', 'loyalty', (trx, { store, rows }) => loyalty.onOrdersWritten(trx, store, rows))
-  bus.on('customer.erased', 'loyalty', async (trx, { subject }) => { await loyalty.erase(trx, subject) })
+  bus.on('orders.written', (trx, { store, rows }) => loyalty.onOrdersWritten(trx, store, rows))
+  bus.on('customer.erased', async (trx, { subject }) => { await loyalty.erase(trx, subject) })
 }
 
 /**

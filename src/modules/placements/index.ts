@@ -17,7 +17,7 @@ export default async function placements (app: FastifyInstance) {
 
 /** A deleted web page takes its placements with it, in the deletion's transaction. */
 export function placementsReactions (bus: DomainBus, { placements }: { placements: PlacementsService }) {
-  bus.on('web-page.deleted', 'placements', (trx, { store, webPageId }) => placements.leavePage(trx, store, webPageId))
+  bus.on('web-page.deleted', (trx, { store, webPageId }) => placements.leavePage(trx, store, webPageId))
 }
 
 export const manifest = defineModule({ name: 'placements', routes: [{ plugin: placements, prefix: '/v1' }] })

@@ -15,7 +15,7 @@ export default async function products (app: FastifyInstance) {
 
 /** A deleted category leaves the products it held uncategorised, in the deletion's transaction. */
 export function productsReactions (bus: DomainBus, { products }: { products: ProductsService }) {
-  bus.on('category.deleted', 'products', (trx, { store, categoryId }) => products.uncategorise(trx, store, categoryId))
+  bus.on('category.deleted', (trx, { store, categoryId }) => products.uncategorise(trx, store, categoryId))
 }
 
 export const manifest = defineModule({ name: 'products', routes: [{ plugin: products, prefix: '/v1' }] })

@@ -15,7 +15,7 @@ export default async function reviewIncentives (app: FastifyInstance) {
 
 /** A published review earns its incentive (a code or points), in the moderation transaction. */
 export function reviewIncentivesReactions (bus: DomainBus, { reviewIncentives }: { reviewIncentives: ReviewIncentivesService }) {
-  bus.on('review.published', 'review-incentives', (trx, { store, review }) => reviewIncentives.onPublished(trx, store, review))
+  bus.on('review.published', (trx, { store, review }) => reviewIncentives.onPublished(trx, store, review))
 }
 
 export const manifest = defineModule({ name: 'review-incentives', routes: [{ plugin: reviewIncentives, prefix: '/v1' }] })

@@ -16,8 +16,8 @@ export default async function reviews (app: FastifyInstance) {
 
 /** Orders re-check `verified` on the reviews they name; an erased author's name leaves the storefront's kept pages. */
 export function reviewsReactions (bus: DomainBus, { reviews, reviewsChanged }: { reviews: ReviewsService, reviewsChanged: (storeId: string, trx: Knex) => void }) {
-  bus.on('orders.written', 'reviews', (trx, { store, rows }) => reviews.reverify(trx, store, rows))
-  bus.on('customer.erased', 'reviews', async (trx, { subject }) => { reviewsChanged(subject.storeEnvId, trx) })
+  bus.on('orders.written', (trx, { store, rows }) => reviews.reverify(trx, store, rows))
+  bus.on('customer.erased', async (trx, { subject }) => { reviewsChanged(subject.storeEnvId, trx) })
 }
 
 export const manifest = defineModule({ name: 'reviews', routes: [{ plugin: reviews, prefix: '/v1' }] })
