@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import { systemClock } from '../src/lib/clock.js'
 import { oauthClients } from '../src/modules/connectors/connections/oauth-clients.repository.js'
-import { ACCESS_TOKEN_TTL_S, API_SCOPES } from '../oauth/provider.js'
+import { ACCESS_TOKEN_TTL_S, apiScopes } from '../oauth/provider.js'
 import { ACCESS_TOKEN_ALG } from '../oauth/keys.js'
 
 export interface Owner { orgId: string, personId: string, storeId: string }
@@ -25,7 +25,7 @@ export async function oauthMinter (app: FastifyInstance, owner: Owner, name: str
     const grantId = await grant.save()
     await app.services.grants.insert({ id: grantId, orgId: owner.orgId, personId: accountId, clientId: created.clientId, role: 'viewer', scopes: ['read'], storeIds: [owner.storeId], createdAt: Date.now() })
     const at = new app.oidc.AccessToken({ accountId, client, grantId, scope: 'read', gty: 'authorization_code' })
-    at.resourceServer = new app.oidc.ResourceServer(audience, { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } })
+    at.resourceServer = new app.oidc.ResourceServer(audience, { scope: apiScopes().join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } })
     const access = await at.save()
     if (!withRefresh) return { access, refresh: null }
     const rt = new app.oidc.RefreshToken({ accountId, client, grantId, scope: 'offline_access read', resource: audience, gty: 'authorization_code' })

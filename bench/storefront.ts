@@ -43,7 +43,7 @@ await db.transaction(async (trx) => {
     created_at: now,
     updated_at: now
   }))
-  await app.services.repos.reviews.insert(rows, trx)
+  await app.services.reviewsRepo.insert(rows, trx)
 })
 await app.close()
 await db.destroy()

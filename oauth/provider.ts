@@ -15,8 +15,13 @@ import { ACCESS_TOKEN_ALG } from './keys.js'
 import { isDuplicateKey } from '../src/db.js'
 import { providerRequest } from './request-context.js'
 
-/** The REST API's scope strings (docs/contract/tenancy-and-roles.md#scopes), as the resource server's scopes. */
-export const API_SCOPES = ['read', 'write', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`])]
+/**
+ * The REST API's scope strings (docs/contract/tenancy-and-roles.md#scopes), as the resource server's scopes; read when
+ * a provider is made, once every module has declared its resources.
+ */
+export function apiScopes (): string[] {
+  return ['read', 'write', ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`])]
+}
 export const ACCESS_TOKEN_TTL_S = 3600
 export const REFRESH_TOKEN_TTL_S = 90 * 86_400
 /**
@@ -49,6 +54,7 @@ interface GraceState { graceResponse?: Record<string, unknown> }
 
 /** oidc-provider 9 configured per docs/contract/oauth.md#flows-and-endpoints. */
 export function createProvider (deps: ProviderDeps): Provider {
+  const apiScope = apiScopes().join(' ')
   const { db, clock, clients, grants, people, audience } = deps
   /**
    * The provider reads a request's grant (the adapter's Grant.find) moments before findAccount asks whether the API
@@ -146,7 +152,7 @@ export function createProvider (deps: ProviderDeps): Provider {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== audience) throw new oidcErrors.InvalidTarget()
-          return { scope: API_SCOPES.join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } }
+          return { scope: apiScope, audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } }
         }
       }
     },

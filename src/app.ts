@@ -126,7 +126,7 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
 
   // Every module's routes, in the order of src/modules/index.ts.
   for (const module of MODULES) {
-    for (const { plugin, prefix } of module.routes) await app.register(plugin, prefix ? { prefix } : {})
+    for (const { plugin, prefix } of module.routes ?? []) await app.register(plugin, prefix ? { prefix } : {})
   }
 
   if (config.workers) runJobsWith(app, services)

@@ -3,14 +3,13 @@
  * docs/contract/tenancy-and-roles.md#authentication, docs/contract/tenancy-and-roles.md#roles. Both the role and the
  * scopes must allow a request; neither widens the other.
  */
-export const RESOURCES = [
-  'reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'analytics',
-  'evidence', 'events', 'email', 'email-sequences', 'email-branding', 'email-suppressions', 'sending-domain',
-  'review-incentives', 'outbound-webhooks', 'webhooks', 'placements', 'web-pages', 'categories', 'connectors',
-  'features', 'uploads', 'storefront', 'account', 'orgs', 'billing', 'api-keys', 'backups', 'affiliates',
-  'partner', 'support'
-] as const
-export type Resource = typeof RESOURCES[number]
+/**
+ * The resources, each declared by the module that serves it (its manifest's `resources`, src/lib/module.ts) and
+ * named here by merging into this interface (`declare module '../../lib/permissions.js'`), so a route's
+ * `config.resource` is checked when it compiles.
+ */
+export interface ResourceNames {}
+export type Resource = keyof ResourceNames & string
 export type Access = 'read' | 'write'
 
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const
@@ -18,17 +17,50 @@ export type Role = typeof ROLES[number]
 export const PERSON_ROLES = ['owner', 'admin', 'editor'] as const
 export const KEY_ROLES = ['admin', 'editor', 'viewer'] as const
 
-const RESOURCE_SET = new Set<string>(RESOURCES)
-const EDITOR_HIDDEN = new Set<string>(['api-keys', 'billing', 'orgs', 'backups'])
-const ADMIN_READ_ONLY = new Set<string>(['billing', 'orgs'])
-const EDITOR_WRITES = new Set<string>([
-  'reviews', 'products', 'orders', 'loyalty', 'faqs', 'galleries', 'customers', 'imports', 'evidence', 'email',
-  'email-sequences', 'email-branding', 'email-suppressions', 'review-incentives', 'outbound-webhooks', 'webhooks',
-  'placements', 'web-pages', 'categories', 'uploads', 'connectors'
-])
+/** The groups the admin key form lists resources in, in this order (lib/resource-areas.ts). */
+export const AREAS = ['Catalog & reviews', 'Customers & loyalty', 'Email', 'Events & integrations', 'Insight', 'Account'] as const
+
+/**
+ * What a module declares of a resource it serves. Who may touch it (docs/contract/tenancy-and-roles.md#roles): the
+ * least role that reads it (editors and viewers do not see keys, billing, the organization or backups) and the least
+ * that writes it (editors write the store's content and data, admins the rest, the owner alone billing and the
+ * organization). Where the admin key form lists it, and one line on what access to it opens.
+ */
+export interface ResourcePolicy {
+  read: 'viewer' | 'admin'
+  write: 'editor' | 'admin' | 'owner'
+  area: typeof AREAS[number]
+  description: string
+}
+
+const POLICIES = new Map<string, ResourcePolicy>()
+
+/** Every resource, in the order the modules declared them. */
+export const RESOURCES: readonly Resource[] = []
+
+/**
+ * The permission registry is the modules' declarations: src/modules/index.ts hands its list here once it is
+ * complete. Until then no resource exists, so nothing is allowed.
+ */
+export function declareResources (modules: ReadonlyArray<{ name: string, resources?: Partial<Record<Resource, ResourcePolicy>> }>): void {
+  for (const { name, resources = {} } of modules) {
+    for (const [resource, policy] of Object.entries(resources) as Array<[Resource, ResourcePolicy]>) {
+      const known = POLICIES.get(resource)
+      if (known === policy) continue
+      if (known) throw new Error(`Resource ${resource} is declared twice (again by module ${name})`)
+      POLICIES.set(resource, policy);
+      (RESOURCES as Resource[]).push(resource)
+    }
+  }
+}
+
+/** What the module serving `resource` declared of it. */
+export function resourcePolicy (resource: Resource): ResourcePolicy | undefined {
+  return POLICIES.get(resource)
+}
 
 export function isResource (value: string): value is Resource {
-  return RESOURCE_SET.has(value)
+  return POLICIES.has(value)
 }
 
 export function roleRank (role: Role): number {
@@ -42,20 +74,12 @@ export function accessFor (method: string): Access {
 export type RoleVerdict = 'allowed' | 'read_only' | 'forbidden'
 
 export function roleAllows (role: Role, resource: Resource, access: Access): RoleVerdict {
-  switch (role) {
-    case 'owner':
-      return 'allowed'
-    case 'admin':
-      return access === 'write' && ADMIN_READ_ONLY.has(resource) ? 'forbidden' : 'allowed'
-    case 'editor':
-      if (EDITOR_HIDDEN.has(resource)) return 'forbidden'
-      return access === 'read' || EDITOR_WRITES.has(resource) ? 'allowed' : 'forbidden'
-    case 'viewer':
-      // docs/contract/api-conventions.md#errors: any write by a viewer is role_read_only, whatever else the role
-      // forbids.
-      if (access === 'write') return 'read_only'
-      return EDITOR_HIDDEN.has(resource) ? 'forbidden' : 'allowed'
-  }
+  const policy = POLICIES.get(resource)
+  if (!policy) return 'forbidden'
+  // docs/contract/api-conventions.md#errors: any write by a viewer is role_read_only, whatever else the role forbids.
+  if (role === 'viewer' && access === 'write') return 'read_only'
+  const least = access === 'read' ? policy.read : policy.write
+  return roleRank(role) >= roleRank(least) ? 'allowed' : 'forbidden'
 }
 
 /**

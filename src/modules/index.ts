@@ -1,10 +1,13 @@
 /**
  * Every module, in the order the app mounts their routes (which is also the order of the OpenAPI document and of
- * the MCP tool list). A module declares itself in its index.ts (`manifest`, src/lib/module.ts); adding one is its
- * folder and one line here.
+ * the MCP tool list) and subscribes their reactions. A module declares itself in its index.ts (`manifest`,
+ * src/lib/module.ts): its resources, services, events, reactions and routes. Adding one is its folder and one line
+ * here.
  */
 import type { ModuleManifest } from '../lib/module.js'
+import { declareResources } from '../lib/permissions.js'
 import { manifest as health } from './health/index.js'
+import { manifest as audit } from './audit/index.js'
 import { manifest as account } from './account/index.js'
 import { manifest as apiKeys } from './api-keys/index.js'
 import { manifest as products } from './products/index.js'
@@ -44,8 +47,11 @@ import { manifest as platformSync } from './platform-sync/index.js'
 import { manifest as changelog } from './changelog/index.js'
 
 export const MODULES: readonly ModuleManifest[] = [
-  health, account, apiKeys, products, orders, reviews, imports, uploads, events, delivery, oauth, connectors, features,
+  health, audit, account, apiKeys, products, orders, reviews, imports, uploads, events, delivery, oauth, connectors, features,
   billing, orgs, support, admin, customers, loyalty, reviewIncentives, affiliates, partners, email, emailSuppressions,
   emailBranding, emailSequences, sendingDomain, analytics, evidence, backups, galleries, faqs, categories, webPages,
   placements, storefront, platformSync, changelog
 ]
+
+// The permission registry is the modules' resources.
+declareResources(MODULES)

@@ -1,4 +1,6 @@
 import t from 'tap'
+// The registry is what the modules declare: importing their list fills it, as it does for the app.
+import '../../src/modules/index.js'
 import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, isOrgManagement, accessFor } from '../../src/lib/permissions.js'
 
 /*

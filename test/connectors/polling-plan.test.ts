@@ -7,7 +7,7 @@ import { POLL_INDEX } from '../../src/modules/connectors/triggers/triggers.repos
 t.test('a poll is answered from the (store_env_id, type, id) index without sorting', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
-  const query = app.services.repos.triggers.newestQuery(tenant.storeId, 'review.created', 50).toSQL().toNative()
+  const query = app.services.triggersRepo.newestQuery(tenant.storeId, 'review.created', 50).toSQL().toNative()
   if (onMysql) {
     const [rows] = await app.db.raw(`EXPLAIN ${query.sql}`, query.bindings)
     t.equal(rows[0].key, POLL_INDEX)

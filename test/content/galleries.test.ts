@@ -119,7 +119,7 @@ t.test('a lead is told to the modules that react to it, in the lead\'s transacti
   bus.on('gallery.lead', async (trx, { lead }) => { seen.push({ ...lead, inTransaction: typeof trx.commit === 'function' }) })
   const visitors = galleryVisitorsService({
     db: app.db,
-    repo: s.contentRepos.galleries,
+    repo: s.galleriesRepo,
     galleries: s.galleries,
     clock: s.clock,
     secretKey: 'k',

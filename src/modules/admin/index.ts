@@ -34,6 +34,8 @@ import { categoriesRoutes } from './categories.routes.js'
 import { importsRoutes } from './imports.routes.js'
 import { platformWebhooksRoutes } from './platform-webhooks.routes.js'
 import { defineModule } from '../../lib/module.js'
+import { invitationsRepository } from './invitations.repository.js'
+import { invitationsService, type InvitationsService } from './invitations.service.js'
 
 export { invitationsRepository } from './invitations.repository.js'
 export { invitationsService } from './invitations.service.js'
@@ -150,7 +152,7 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(emailSettingsRoutes, { services })
     await signedIn.register(insightRoutes, { services })
     await signedIn.register(backupsRoutes, { services })
-    await signedIn.register(moderationRoutes, { services: { reviews: app.services.reviews, reviewRows: app.services.repos.reviews, galleries: app.services.galleries } })
+    await signedIn.register(moderationRoutes, { services: { reviews: app.services.reviews, reviewRows: app.services.reviewsRepo, galleries: app.services.galleries } })
     await signedIn.register(contentRoutes, { services: { faqs: app.services.faqs, webPages: app.services.webPages, placements: app.services.placements } })
     await signedIn.register(categoriesRoutes, { services: { categories: app.services.categories } })
     await signedIn.register(importsRoutes, { services: { imports: app.services.imports } })
@@ -185,4 +187,20 @@ function renderError (err: FastifyError, request: FastifyRequest, reply: Fastify
   return render(request, reply, 'error', { title: 'Something went wrong', message: 'The page could not be shown. Try again in a moment.' }, 500)
 }
 
-export const manifest = defineModule({ name: 'admin', routes: [{ plugin: admin, prefix: '/admin' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    invitationsRepo: ReturnType<typeof invitationsRepository>
+    invitations: InvitationsService
+  }
+}
+
+export const manifest = defineModule({
+  name: 'admin',
+  services: {
+    invitationsRepo: ({ db }) => invitationsRepository(db),
+    invitations: ({ db, invitationsRepo, people, audit, clock, hash, config, mailSender, freshness }) => invitationsService({
+      db, repo: invitationsRepo, people, audit, clock, hash, publicUrl: config.publicUrl, send: mailSender.direct('invitation'), fresh: freshness
+    })
+  },
+  routes: [{ plugin: admin, prefix: '/admin' }]
+})

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { RESOURCE_AREAS } from '../../lib/resource-areas.js'
+import { resourceAreas } from '../../lib/resource-areas.js'
 import { formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import { KEY_MODES, keyInputFromForm, keyRolesFor, type KeyFormBody } from './key-form.js'
@@ -20,7 +20,7 @@ export const KEY_GUIDANCE = [
 /** API keys: list, create (secret shown once), revoke with confirmation. Reached with read/write on api-keys. */
 export const keysRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   const formData = (role: string) => ({
-    title: 'Create an API key', modes: KEY_MODES, areas: RESOURCE_AREAS, roles: keyRolesFor(role as never), guidance: KEY_GUIDANCE
+    title: 'Create an API key', modes: KEY_MODES, areas: resourceAreas(), roles: keyRolesFor(role as never), guidance: KEY_GUIDANCE
   })
 
   app.get<{ Querystring: Static<typeof PageQuery> }>('/keys', { schema: { querystring: PageQuery } }, async (request, reply) => {

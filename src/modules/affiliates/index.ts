@@ -3,6 +3,8 @@ import { affiliatesRoutes } from './affiliates.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { AffiliatesService } from './affiliates.service.js'
 import { defineModule } from '../../lib/module.js'
+import { affiliatesRepository } from './affiliates.repository.js'
+import { affiliatesService } from './affiliates.service.js'
 
 export { affiliatesRepository } from './affiliates.repository.js'
 export { affiliatesService, type AffiliatesService } from './affiliates.service.js'
@@ -17,4 +19,26 @@ export function affiliatesReactions (bus: DomainBus, { affiliates }: { affiliate
   bus.on('orders.written', (trx, { store, rows }) => affiliates.recordReferrals(trx, store, rows))
 }
 
-export const manifest = defineModule({ name: 'affiliates', routes: [{ plugin: affiliates, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    affiliatesRepo: ReturnType<typeof affiliatesRepository>
+    affiliates: AffiliatesService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { affiliates: true }
+}
+
+export const manifest = defineModule({
+  name: 'affiliates',
+  resources: {
+    affiliates: { read: 'viewer', write: 'admin', area: 'Customers & loyalty', description: 'Affiliate programmes and their referrals.' }
+  },
+  services: {
+    affiliatesRepo: ({ db }) => affiliatesRepository(db),
+    affiliates: ({ db, affiliatesRepo, events, clock }) => affiliatesService({ db, repo: affiliatesRepo, events, clock })
+  },
+  reactions: affiliatesReactions,
+  routes: [{ plugin: affiliates, prefix: '/v1' }]
+})

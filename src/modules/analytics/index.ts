@@ -3,6 +3,8 @@ import { analyticsRoutes } from './analytics.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import { recordEngagement } from './rollups.js'
 import { defineModule } from '../../lib/module.js'
+import { analyticsRepository } from './analytics.repository.js'
+import { analyticsService, type AnalyticsService } from './analytics.service.js'
 
 export { analyticsRepository } from './analytics.repository.js'
 export { analyticsService, type AnalyticsService } from './analytics.service.js'
@@ -19,4 +21,26 @@ export function analyticsReactions (bus: DomainBus) {
   bus.on('video.uploaded', (trx, { engagement }) => recordEngagement(trx, engagement))
 }
 
-export const manifest = defineModule({ name: 'analytics', routes: [{ plugin: analytics, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    analyticsRepo: ReturnType<typeof analyticsRepository>
+    analytics: AnalyticsService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { analytics: true }
+}
+
+export const manifest = defineModule({
+  name: 'analytics',
+  resources: {
+    analytics: { read: 'viewer', write: 'admin', area: 'Insight', description: 'Review and email statistics.' }
+  },
+  services: {
+    analyticsRepo: ({ db }) => analyticsRepository(db),
+    analytics: ({ analyticsRepo, clock, freshness }) => analyticsService({ repo: analyticsRepo, clock, fresh: freshness })
+  },
+  reactions: analyticsReactions,
+  routes: [{ plugin: analytics, prefix: '/v1' }]
+})

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { apiKeysRoutes } from './api-keys.routes.js'
 import { defineModule } from '../../lib/module.js'
+import { apiKeysRepository } from './api-keys.repository.js'
+import { apiKeysService, type ApiKeysService } from './api-keys.service.js'
 
 export { apiKeysRepository } from './api-keys.repository.js'
 export { apiKeysService, type ApiKeysService, type CreateKeyInput } from './api-keys.service.js'
@@ -12,4 +14,25 @@ export default async function apiKeys (app: FastifyInstance) {
   await app.register(apiKeysRoutes, { service })
 }
 
-export const manifest = defineModule({ name: 'api-keys', routes: [{ plugin: apiKeys, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    apiKeysRepo: ReturnType<typeof apiKeysRepository>
+    apiKeys: ApiKeysService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { 'api-keys': true }
+}
+
+export const manifest = defineModule({
+  name: 'api-keys',
+  resources: {
+    'api-keys': { read: 'admin', write: 'admin', area: 'Account', description: 'API keys: list them; write creates and revokes keys.' }
+  },
+  services: {
+    apiKeysRepo: ({ db }) => apiKeysRepository(db),
+    apiKeys: ({ db, apiKeysRepo, audit, clock, freshness, log }) => apiKeysService({ db, repo: apiKeysRepo, audit, clock, fresh: freshness, log })
+  },
+  routes: [{ plugin: apiKeys, prefix: '/v1' }]
+})

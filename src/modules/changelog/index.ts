@@ -3,6 +3,7 @@ import { versioningUrl } from '../delivery/index.js'
 import { changelogJson, changelogSource, versioningPage } from './changelog.source.js'
 import * as schemas from './changelog.schemas.js'
 import { defineModule } from '../../lib/module.js'
+import { deprecationNotices } from './deprecation-notices.js'
 
 export { changelogSource } from './changelog.source.js'
 export { deprecationNotices } from './deprecation-notices.js'
@@ -27,4 +28,14 @@ const changelog: FastifyPluginAsyncTypebox = async (app) => {
 }
 export default changelog
 
-export const manifest = defineModule({ name: 'changelog', routes: [{ plugin: changelog }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    deprecationNotices: ReturnType<typeof deprecationNotices>
+  }
+}
+
+export const manifest = defineModule({
+  name: 'changelog',
+  services: { deprecationNotices: ({ db, mailer, clock, config }) => deprecationNotices({ db, mail: mailer, clock, publicUrl: config.publicUrl }) },
+  routes: [{ plugin: changelog }]
+})

@@ -6,7 +6,13 @@
 import type { FastifyInstance } from 'fastify'
 import { connectionsRoutes } from './connections/connections.routes.js'
 import { triggersRoutes } from './triggers/triggers.routes.js'
+import { toItem } from './items.js'
 import { defineModule } from '../../lib/module.js'
+import { connectionsService, type ConnectionsService } from './connections/connections.service.js'
+import { grantsRepository, type GrantsRepository } from './connections/grants.repository.js'
+import { oauthClients, type OauthClients } from './connections/oauth-clients.repository.js'
+import { triggersRepository } from './triggers/triggers.repository.js'
+import { triggersService } from './triggers/triggers.service.js'
 
 export { connectionsService, type ConnectionsService } from './connections/connections.service.js'
 export { entitles, type GrantChoice, grantsRepository, type GrantsRepository, type LiveGrant, type ProviderGrant, type RefreshTokenRow } from './connections/grants.repository.js'
@@ -28,8 +34,36 @@ export async function connectorTriggers (app: FastifyInstance) {
   await app.register(triggersRoutes, { service: app.services.connectorTriggers })
 }
 
+declare module '../../lib/module.js' {
+  interface Services {
+    grants: GrantsRepository
+    clients: OauthClients
+    triggersRepo: ReturnType<typeof triggersRepository>
+    connectorTriggers: ReturnType<typeof triggersService>
+    connections: ConnectionsService
+    /** What a connector REST hook is sent for one event: the same item a poll of its trigger returns. */
+    hookItem: typeof toItem
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { connectors: true }
+}
+
 export const manifest = defineModule({
   name: 'connectors',
+  resources: {
+    connectors: { read: 'viewer', write: 'editor', area: 'Events & integrations', description: 'OAuth connections and OAuth clients of automation platforms.' }
+  },
+  services: {
+    hookItem: () => toItem,
+    grants: ({ db }) => grantsRepository(db),
+    clients: ({ db, clock }) => oauthClients(db, clock),
+    triggersRepo: ({ db }) => triggersRepository(db),
+    connectorTriggers: ({ triggersRepo, people }) => triggersService({ repo: triggersRepo, people }),
+    connections: ({ db, grants, clients, audit, clock, freshness, subscriptions }) =>
+      connectionsService({ db, grants, clients, audit, clock, fresh: freshness, subscriptions })
+  },
   routes: [
     { plugin: connectorConnections, prefix: '/v1' },
     { plugin: connectorTriggers, prefix: '/v1' }

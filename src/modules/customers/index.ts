@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { customersRoutes } from './customers.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
-import type { CustomersService } from './customers.service.js'
 import { defineModule } from '../../lib/module.js'
+import { customersRepository, type CustomersRepository } from './customers.repository.js'
+import { customersService, type CustomersService } from './customers.service.js'
 
 export { customersRepository, type CustomersRepository, emailKey } from './customers.repository.js'
 export { customersService, type CustomersService, type LeadInput } from './customers.service.js'
@@ -18,4 +19,27 @@ export function customersReactions (bus: DomainBus, { customers }: { customers: 
   bus.on('gallery.lead', async (trx, { lead }) => { await customers.fromLead(trx, lead) })
 }
 
-export const manifest = defineModule({ name: 'customers', routes: [{ plugin: customers, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    customersRepo: CustomersRepository
+    customers: CustomersService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { customers: true }
+}
+
+export const manifest = defineModule({
+  name: 'customers',
+  resources: {
+    customers: { read: 'viewer', write: 'editor', area: 'Customers & loyalty', description: 'Customer records and their review history.' }
+  },
+  services: {
+    customersRepo: ({ db }) => customersRepository(db),
+    customers: ({ db, customersRepo, events, audit, clock, bus }) => customersService({ db, repo: customersRepo, events, audit, clock, bus })
+  },
+  emits: ['customer.erased'],
+  reactions: customersReactions,
+  routes: [{ plugin: customers, prefix: '/v1' }]
+})

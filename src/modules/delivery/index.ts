@@ -14,6 +14,14 @@ import type { Clock } from '../../lib/clock.js'
 import type { OutboxRepository } from './outbox.repository.js'
 import type { DeliveryWakeups } from './wakeups.js'
 import { defineModule } from '../../lib/module.js'
+import { announceWorkerChange, outboundWebhooksService, type OutboundWebhooksService } from './outbound-webhooks/outbound-webhooks.service.js'
+import { webhookOperations, type WebhookOperations } from './outbound-webhooks/operations.service.js'
+import { hooksService } from './connector-hooks/hooks.service.js'
+import { emailProvidersService, type EmailProvidersService } from './email-providers/providers.service.js'
+import { outboxRepository } from './outbox.repository.js'
+import { subscriptionsRepository, type SubscriptionsRepository } from './subscriptions.repository.js'
+import { deliveryWorker, type WorkerOptions } from './worker.js'
+import { deliveryWakeups } from './wakeups.js'
 
 export { outboxRepository, type OutboxRepository } from './outbox.repository.js'
 export { subscriptionsRepository, type SubscriptionsRepository } from './subscriptions.repository.js'
@@ -58,8 +66,73 @@ export function deliveryReactions (bus: DomainBus, { outbox, wakeups, clock }: {
   })
 }
 
+declare module '../../lib/module.js' {
+  interface Services {
+    subscriptions: SubscriptionsRepository
+    outbox: OutboxRepository
+    outboundWebhooks: OutboundWebhooksService
+    connectorHooks: ReturnType<typeof hooksService>
+    emailProviders: EmailProvidersService
+    webhookOperations: WebhookOperations
+    wakeups: DeliveryWakeups
+    /** The delivery pipeline shared by outbound webhooks, connector hooks and email providers; jobs and tests start workers from it. */
+    delivery: {
+      subscriptions: SubscriptionsRepository
+      outbox: OutboxRepository
+      createWorker: (options?: Partial<WorkerOptions>) => ReturnType<typeof deliveryWorker>
+    }
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { 'outbound-webhooks': true }
+}
+
 export const manifest = defineModule({
   name: 'delivery',
+  resources: {
+    'outbound-webhooks': { read: 'viewer', write: 'editor', area: 'Events & integrations', description: 'Outbound webhooks: register, list, retire, see deliveries.' }
+  },
+  services: {
+    subscriptions: ({ db }) => subscriptionsRepository(db),
+    outbox: ({ db, subscriptions, events }) => outboxRepository(db, subscriptions, announceWorkerChange((trx, event) => events.append(trx, event))),
+    outboundWebhooks: ({ db, subscriptions, outbox, eventHistory, events, clock, config }) => outboundWebhooksService({
+      subscriptions,
+      outbox,
+      events: eventHistory,
+      clock,
+      secretKey: config.secretKey,
+      allowPrivate: config.webhookAllowPrivate,
+      transaction: (work) => db.transaction(work),
+      appendEvent: events.append
+    }),
+    connectorHooks: ({ subscriptions, clock, config }) =>
+      hooksService({ subscriptions, clock, secretKey: config.secretKey, allowPrivate: config.webhookAllowPrivate }),
+    emailProviders: ({ db, outbox, events, clock, config }) =>
+      emailProvidersService({ db, outbox, events, clock, secretKey: config.secretKey, allowPrivate: config.webhookAllowPrivate }),
+    webhookOperations: ({ db, subscriptions, outbox, audit, clock, events }) =>
+      webhookOperations({ subscriptions, outbox, audit, clock, transaction: (work) => db.transaction(work), appendEvent: events.append }),
+    wakeups: ({ redis, redisPrefix, log }) => deliveryWakeups(redis, redisPrefix, (obj, msg) => log.warn(obj, msg)),
+    delivery: ({ subscriptions, outbox, clock, config, redis, redisPrefix, log, wakeups, features, hookItem }) => ({
+      subscriptions,
+      outbox,
+      createWorker: (options = {}) => deliveryWorker({
+        outbox,
+        clock,
+        secretKey: config.secretKey,
+        publicUrl: config.publicUrl,
+        allowPrivate: config.webhookAllowPrivate,
+        redis,
+        redisPrefix,
+        log,
+        hookItem,
+        wakeups,
+        // A subscription whose kind the store's plan no longer includes is not sent to (docs/contract/plans-and-limits.md).
+        entitled: (storeId, kind) => features.includes(storeId, kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks')
+      }, options)
+    })
+  },
+  reactions: deliveryReactions,
   routes: [
     { plugin: outboundWebhooks, prefix: '/v1' },
     { plugin: connectorHooks, prefix: '/v1' }

@@ -6,6 +6,12 @@ import type { DomainBus } from '../../lib/domain-events.js'
 import type { EmailRepository } from './email.repository.js'
 import type { RewardMails } from './reward-mails.js'
 import { defineModule } from '../../lib/module.js'
+import { emailRepository } from './email.repository.js'
+import { emailSender, type EmailSender } from './email.sender.js'
+import { emailService, type EmailService } from './email.service.js'
+import { rewardMailsRepository } from './reward-mails.repository.js'
+import { rewardMails } from './reward-mails.js'
+import { emailSettingsService, type EmailSettingsService } from './settings.service.js'
 
 export { emailRepository } from './email.repository.js'
 export { putTemplate, TemplateKeyField } from './email.schemas.js'
@@ -41,4 +47,47 @@ export function emailReactions (bus: DomainBus, { emailRepo, rewardMails }: { em
   })
 }
 
-export const manifest = defineModule({ name: 'email', routes: [{ plugin: email, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    emailRepo: EmailRepository
+    rewardMailsRepo: ReturnType<typeof rewardMailsRepository>
+    /** Every mail goes through the one sender: suppressions first, then the log, then the transport. */
+    mailSender: EmailSender
+    email: EmailService
+    emailSettings: EmailSettingsService
+    /** Loyalty and incentives only tell of a reward (in its transaction); what mail that makes is this module's. */
+    rewardMails: RewardMails
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { email: true }
+}
+
+export const manifest = defineModule({
+  name: 'email',
+  resources: {
+    email: { read: 'viewer', write: 'editor', area: 'Email', description: 'Review request emails and the mail log.' }
+  },
+  services: {
+    emailRepo: ({ db }) => emailRepository(db),
+    rewardMailsRepo: ({ db }) => rewardMailsRepository(db),
+    mailSender: ({ db, emailRepo, emailSuppressionsRepo, emailBranding, mailer, sendingDomain, clock, config }) => emailSender({
+      db,
+      repo: emailRepo,
+      suppressions: emailSuppressionsRepo,
+      branding: emailBranding.brandingOf,
+      transport: mailer,
+      signer: sendingDomain.signerFor,
+      clock,
+      publicUrl: config.publicUrl
+    }),
+    email: ({ db, emailRepo, mailSender, emailSuppressions, events, clock }) =>
+      emailService({ db, repo: emailRepo, sender: mailSender, suppressions: emailSuppressions, events, clock }),
+    emailSettings: ({ db, rewardMailsRepo, events, clock }) => emailSettingsService({ db, repo: rewardMailsRepo, events, clock }),
+    rewardMails: ({ db, rewardMailsRepo, emailSettings, mailSender, productsRepo, clock }) =>
+      rewardMails({ db, repo: rewardMailsRepo, settings: emailSettings, sender: mailSender, products: productsRepo, clock })
+  },
+  reactions: emailReactions,
+  routes: [{ plugin: email, prefix: '/v1' }]
+})

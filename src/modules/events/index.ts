@@ -4,6 +4,8 @@ import type { DomainBus } from '../../lib/domain-events.js'
 import type { Knex } from 'knex'
 import { afterCommit, marker, type Freshness } from '../../lib/freshness.js'
 import { defineModule } from '../../lib/module.js'
+import { eventLog, type EventLog, eventsRepository, type EventsRepository } from './events.repository.js'
+import { eventsService } from './events.service.js'
 
 export { assertMayReadEvent, type EventReader, LOG_SCOPES, visibleEventTypes } from './event-access.js'
 export { EVENT_TYPES, isEventType } from './event-types.js'
@@ -36,4 +38,30 @@ export function eventsReactions (bus: DomainBus, { freshness }: { freshness: Fre
   })
 }
 
-export const manifest = defineModule({ name: 'events', routes: [{ plugin: events, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    events: EventLog
+    eventHistory: EventsRepository
+    eventHistoryService: ReturnType<typeof eventsService>
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { events: true }
+}
+
+export const manifest = defineModule({
+  name: 'events',
+  resources: {
+    events: { read: 'viewer', write: 'admin', area: 'Events & integrations', description: 'Events of the resources the key can read, in the event log.' }
+  },
+  services: {
+    // Appends events in the writer's transaction; the modules reacting to `events.appended` (delivery) run there too.
+    events: ({ clock, bus }) => eventLog(clock, bus),
+    eventHistory: ({ db }) => eventsRepository(db),
+    eventHistoryService: ({ eventHistory }) => eventsService({ events: eventHistory })
+  },
+  emits: ['events.appended'],
+  reactions: eventsReactions,
+  routes: [{ plugin: events, prefix: '/v1' }]
+})

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { featuresRoutes } from './features.routes.js'
 import { defineModule } from '../../lib/module.js'
+import { featuresRepository } from './features.repository.js'
+import { featuresService, type FeaturesService } from './features.service.js'
 
 export { featuresRepository } from './features.repository.js'
 export { featuresService, type FeaturesService } from './features.service.js'
@@ -10,4 +12,23 @@ export default async function features (app: FastifyInstance) {
   await app.register(featuresRoutes, { service: app.services.features })
 }
 
-export const manifest = defineModule({ name: 'features', routes: [{ plugin: features, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    features: FeaturesService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { features: true }
+}
+
+export const manifest = defineModule({
+  name: 'features',
+  resources: {
+    features: { read: 'viewer', write: 'admin', area: 'Insight', description: 'Which features and plan limits the store has.' }
+  },
+  services: {
+    features: ({ db, stores, clock, freshness }) => featuresService({ repo: featuresRepository(db), stores, clock, fresh: freshness })
+  },
+  routes: [{ plugin: features, prefix: '/v1' }]
+})

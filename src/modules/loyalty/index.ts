@@ -6,6 +6,9 @@ import type { CustomersRepository } from '../customers/index.js'
 import type { StoreEnv } from '../../types.js'
 import type { Knex } from 'knex'
 import { defineModule } from '../../lib/module.js'
+import { birthdayJob } from './birthdays.js'
+import { loyaltyRepository } from './loyalty.repository.js'
+import { loyaltyService } from './loyalty.service.js'
 
 export { birthdayJob } from './birthdays.js'
 export { loyaltyRepository } from './loyalty.repository.js'
@@ -31,4 +34,33 @@ export function orderCustomers ({ loyalty, customers }: { loyalty: LoyaltyServic
     loyalty.linkReferees(trx, store, refs, await customers.resolve(store.id, refs, trx))
 }
 
-export const manifest = defineModule({ name: 'loyalty', routes: [{ plugin: loyalty, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    loyaltyRepo: ReturnType<typeof loyaltyRepository>
+    loyalty: LoyaltyService
+    orderCustomers: ReturnType<typeof orderCustomers>
+    birthdays: ReturnType<typeof birthdayJob>
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { loyalty: true }
+}
+
+export const manifest = defineModule({
+  name: 'loyalty',
+  resources: {
+    loyalty: { read: 'viewer', write: 'editor', area: 'Customers & loyalty', description: 'Loyalty points, tiers and rewards.' }
+  },
+  services: {
+    loyaltyRepo: ({ db }) => loyaltyRepository(db),
+    loyalty: ({ db, loyaltyRepo, customersRepo, events, clock, bus, customers }) => loyaltyService({
+      db, repo: loyaltyRepo, customers: customersRepo, events, clock, bus, makeCustomer: (trx, lead) => customers.fromLead(trx, lead)
+    }),
+    orderCustomers: ({ loyalty, customersRepo }) => orderCustomers({ loyalty, customers: customersRepo }),
+    birthdays: ({ db, loyalty, clock }) => birthdayJob({ db, loyalty, clock })
+  },
+  emits: ['loyalty.rewarded'],
+  reactions: loyaltyReactions,
+  routes: [{ plugin: loyalty, prefix: '/v1' }]
+})

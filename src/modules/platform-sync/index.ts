@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { receiverRoutes, platformSyncRoutes } from './platform-sync.routes.js'
 import { defineModule } from '../../lib/module.js'
+import { BIGCOMMERCE_DEFAULTS } from '../../config.js'
+import { bigcommerceApi } from './bigcommerce-api.js'
+import { platformSyncRepository } from './platform-sync.repository.js'
+import { platformSyncService, type PlatformSyncService } from './platform-sync.service.js'
 
 export { bigcommerceApi } from './bigcommerce-api.js'
 export { type Platform, PLATFORMS } from './platform-signatures.js'
@@ -14,4 +18,40 @@ export default async function platformSync (app: FastifyInstance) {
   await app.register(receiverRoutes, { service: app.services.platformSync })
 }
 
-export const manifest = defineModule({ name: 'platform-sync', routes: [{ plugin: platformSync, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    platformSync: PlatformSyncService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { webhooks: true }
+}
+
+export const manifest = defineModule({
+  name: 'platform-sync',
+  resources: {
+    webhooks: { read: 'viewer', write: 'editor', area: 'Events & integrations', description: 'REST hooks and polling of events by automation platforms.' }
+  },
+  services: {
+    platformSync: ({ db, events, stores, products, productsRepo, orders, audit, clock, config, log }) => platformSyncService({
+      db,
+      repo: platformSyncRepository(db),
+      events,
+      stores,
+      products,
+      productRows: productsRepo,
+      orders,
+      audit,
+      clock,
+      secretKey: config.secretKey,
+      publicUrl: config.publicUrl,
+      bigcommerce: bigcommerceApi({
+        baseUrl: config.bigcommerceApiUrl ?? BIGCOMMERCE_DEFAULTS.apiUrl,
+        timeoutMs: config.bigcommerceApiTimeoutMs ?? BIGCOMMERCE_DEFAULTS.timeoutMs
+      }),
+      log
+    })
+  },
+  routes: [{ plugin: platformSync, prefix: '/v1' }]
+})

@@ -3,6 +3,8 @@ import { reviewIncentivesRoutes } from './review-incentives.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { ReviewIncentivesService } from './review-incentives.service.js'
 import { defineModule } from '../../lib/module.js'
+import { reviewIncentivesRepository } from './review-incentives.repository.js'
+import { reviewIncentivesService } from './review-incentives.service.js'
 
 export { reviewIncentivesRepository } from './review-incentives.repository.js'
 export { createIncentive, updateIncentive } from './review-incentives.schemas.js'
@@ -18,4 +20,28 @@ export function reviewIncentivesReactions (bus: DomainBus, { reviewIncentives }:
   bus.on('review.published', (trx, { store, review }) => reviewIncentives.onPublished(trx, store, review))
 }
 
-export const manifest = defineModule({ name: 'review-incentives', routes: [{ plugin: reviewIncentives, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    reviewIncentivesRepo: ReturnType<typeof reviewIncentivesRepository>
+    reviewIncentives: ReviewIncentivesService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { 'review-incentives': true }
+}
+
+export const manifest = defineModule({
+  name: 'review-incentives',
+  resources: {
+    'review-incentives': { read: 'viewer', write: 'editor', area: 'Customers & loyalty', description: 'Rewards offered for writing a review.' }
+  },
+  services: {
+    reviewIncentivesRepo: ({ db }) => reviewIncentivesRepository(db),
+    reviewIncentives: ({ db, reviewIncentivesRepo, customersRepo, loyalty, events, clock, bus }) =>
+      reviewIncentivesService({ db, repo: reviewIncentivesRepo, customers: customersRepo, loyalty, events, clock, bus })
+  },
+  emits: ['incentive.issued'],
+  reactions: reviewIncentivesReactions,
+  routes: [{ plugin: reviewIncentives, prefix: '/v1' }]
+})

@@ -4,6 +4,9 @@ import type { DomainBus } from '../../lib/domain-events.js'
 import type { Knex } from 'knex'
 import type { ReviewsService } from './reviews.service.js'
 import { defineModule } from '../../lib/module.js'
+import { reviewsRepository, type ReviewsRepository } from './reviews.repository.js'
+import { reviewsService } from './reviews.service.js'
+import { afterCommit, marker } from '../../lib/freshness.js'
 
 export { type ReviewRow, reviewsRepository, type ReviewsRepository } from './reviews.repository.js'
 export { ReviewInput, Status } from './reviews.schemas.js'
@@ -20,4 +23,31 @@ export function reviewsReactions (bus: DomainBus, { reviews, reviewsChanged }: {
   bus.on('customer.erased', async (trx, { subject }) => { reviewsChanged(subject.storeEnvId, trx) })
 }
 
-export const manifest = defineModule({ name: 'reviews', routes: [{ plugin: reviews, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    reviewsRepo: ReviewsRepository
+    /** What is kept derived from a store's reviews (storefront answers, review analytics) is read again on every instance. */
+    reviewsChanged: (storeId: string, trx: Knex) => void
+    reviews: ReviewsService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { reviews: true }
+}
+
+export const manifest = defineModule({
+  name: 'reviews',
+  resources: {
+    reviews: { read: 'viewer', write: 'editor', area: 'Catalog & reviews', description: 'Reviews: list and read them; write moderates and deletes.' }
+  },
+  services: {
+    reviewsChanged: ({ freshness }) => (storeId, trx) => afterCommit(trx, () => freshness.bump([marker.reviews(storeId)])),
+    reviewsRepo: ({ db, reviewsChanged }) => reviewsRepository(db, { changed: reviewsChanged }),
+    reviews: ({ db, reviewsRepo, productsRepo, uploads, events, clock, config, bus }) =>
+      reviewsService({ db, repo: reviewsRepo, products: productsRepo, uploads, events, clock, secretKey: config.secretKey, bus })
+  },
+  emits: ['review.published'],
+  reactions: reviewsReactions,
+  routes: [{ plugin: reviews, prefix: '/v1' }]
+})

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { webPagesRoutes } from './web-pages.routes.js'
 import { defineModule } from '../../lib/module.js'
+import { webPagesRepository } from './web-pages.repository.js'
+import { webPagesService, type WebPagesService } from './web-pages.service.js'
 
 export { webPagesRepository } from './web-pages.repository.js'
 export { webPagesService, type WebPagesService } from './web-pages.service.js'
@@ -10,4 +12,26 @@ export default async function webPages (app: FastifyInstance) {
   await app.register(webPagesRoutes, { service: app.services.webPages })
 }
 
-export const manifest = defineModule({ name: 'web-pages', routes: [{ plugin: webPages, prefix: '/v1' }] })
+declare module '../../lib/module.js' {
+  interface Services {
+    webPagesRepo: ReturnType<typeof webPagesRepository>
+    webPages: WebPagesService
+  }
+}
+
+declare module '../../lib/permissions.js' {
+  interface ResourceNames { 'web-pages': true }
+}
+
+export const manifest = defineModule({
+  name: 'web-pages',
+  resources: {
+    'web-pages': { read: 'viewer', write: 'editor', area: 'Catalog & reviews', description: 'Hosted review and FAQ pages.' }
+  },
+  services: {
+    webPagesRepo: ({ db }) => webPagesRepository(db),
+    webPages: ({ db, webPagesRepo, events, clock, bus }) => webPagesService({ db, repo: webPagesRepo, events, clock, bus })
+  },
+  emits: ['web-page.deleted'],
+  routes: [{ plugin: webPages, prefix: '/v1' }]
+})
