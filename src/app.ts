@@ -25,8 +25,16 @@ import storefront from './plugins/storefront.js'
 import strictInput from './plugins/strict-input.js'
 import mcp from './modules/mcp/index.js'
 import { MODULES } from './modules/index.js'
+import type { ModuleManifest } from './lib/module.js'
 import requestIds from './plugins/request-ids.js'
 import { newId } from './lib/ids.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The modules the app is made of (src/modules/index.ts). */
+    modules: readonly ModuleManifest[]
+  }
+}
 
 export interface AppDeps {
   clock?: Clock
@@ -124,7 +132,8 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   // Before the modules: its onRoute hook turns each of their /v1 routes into an MCP tool.
   await app.register(mcp)
 
-  // Every module's routes, in the order of src/modules/index.ts.
+  // Every module's routes, in the order of src/modules/index.ts; the admin reads the list for the modules' pages.
+  app.decorate('modules', MODULES)
   for (const module of MODULES) {
     for (const { plugin, prefix } of module.routes ?? []) await app.register(plugin, prefix ? { prefix } : {})
   }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
 import type { DomainBus, DomainEventName } from './domain-events.js'
-import type { ResourcePolicy } from './permissions.js'
+import type { Resource, ResourcePolicy } from './permissions.js'
 
 type Plugin = FastifyPluginAsync | FastifyPluginCallback
 
@@ -37,8 +37,20 @@ export interface ModuleManifest {
   reactions?: (bus: DomainBus, services: Services) => void
   /** Its route plugins, mounted in this order; `prefix` is the path they sit under (none: at the root). */
   routes?: Array<{ plugin: Plugin, prefix?: string }>
-  /** Its pages in the admin web application, mounted under /admin for a signed-in person (modules/admin). */
-  adminPages?: Plugin
+  /**
+   * Its pages in the admin web application (modules/admin), mounted under /admin for a signed-in person with the
+   * services as `{ services }`, and their links in the main navigation, each shown to whoever may read its resource.
+   * Their views sit in the module's `admin/views/` and render as `<module>/admin/views/<name>`.
+   */
+  admin?: { pages: Array<FastifyPluginAsync<{ services: Services }>>, nav: AdminNavItem[] }
+}
+
+export interface AdminNavItem {
+  label: string
+  path: string
+  resource: Resource
+  /** Shown only while a store is chosen. */
+  needsStore?: boolean
 }
 
 export function defineModule (manifest: ModuleManifest): ModuleManifest {

@@ -115,12 +115,14 @@ export function requireAccess (request: FastifyRequest, resource: Resource, acce
 export function render (request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200) {
   const ctx = request.admin
   const flash = takeFlash(request, reply)
-  return reply.status(status).view(`${view}.eta`, {
+  // Views are found from src/modules: a module's own pages name theirs by path, this module's are named alone.
+  return reply.status(status).view(view.includes('/') ? `${view}.eta` : `admin/views/${view}.eta`, {
     ctx,
     csrf: reply.generateCsrf(),
     flash,
     path: request.url.split('?')[0],
     can: (resource: Resource, access: Access, minRole?: Role) => can(ctx, resource, access, minRole),
+    nav: request.server.modules.flatMap((module) => module.admin?.nav ?? []),
     h: helpers,
     ...data
   })

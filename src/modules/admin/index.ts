@@ -18,25 +18,17 @@ import { auditRoutes } from './audit.routes.js'
 import { connectionsRoutes } from './connections.routes.js'
 import { webhooksRoutes } from './webhooks.routes.js'
 import { accountSettingsRoutes } from './account-settings.routes.js'
-import { emailRoutes } from './email.routes.js'
-import { emailSettingsRoutes } from './email-settings.routes.js'
-import { moderationRoutes } from './moderation.routes.js'
-import { contentRoutes } from './content.routes.js'
 import type { AdminServices } from './services.js'
-import { customersRoutes } from './customers.routes.js'
-import { loyaltyRoutes } from './loyalty.routes.js'
-import { incentivesRoutes } from './incentives.routes.js'
-import { affiliatesRoutes } from './affiliates.routes.js'
 import { partnersRoutes } from './partners.routes.js'
-import { insightRoutes } from './insight.routes.js'
-import { backupsRoutes } from './backups.routes.js'
-import { categoriesRoutes } from './categories.routes.js'
-import { importsRoutes } from './imports.routes.js'
-import { platformWebhooksRoutes } from './platform-webhooks.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { invitationsRepository } from './invitations.repository.js'
 import { invitationsService, type InvitationsService } from './invitations.service.js'
 
+export { type AdminContext, can, currentStore, formErrorStatus, redirect, render, requireAccess } from './context.js'
+export { setFlash } from './flash.js'
+export { apiBodyCheck } from './api-schema.js'
+export { distributionChart, trendChart } from './chart.js'
+export type { AdminServices } from './services.js'
 export { invitationsRepository } from './invitations.repository.js'
 export { invitationsService } from './invitations.service.js'
 
@@ -62,35 +54,12 @@ export default async function admin (app: FastifyInstance) {
   if (!app.hasReplyDecorator('generateCsrf')) {
     await app.register(csrf, { cookieKey: 'eh_csrf', cookieOpts: { path: '/admin', httpOnly: true, sameSite: 'strict', secure, signed: true } })
   }
-  await app.register(view, { engine: { eta: new Eta() }, root: join(here, 'views'), layout: 'layout.eta' })
+  // From src/modules: each module keeps its pages' views in its own admin/views.
+  await app.register(view, { engine: { eta: new Eta() }, root: join(here, '..'), layout: 'admin/views/layout.eta' })
   app.decorateRequest('admin', null)
 
-  const { people, grants, clients, connections, outboundWebhooks, apiKeys, account, invitations, audit } = app.services
-  const { features, billing, orgs, support, customers, loyalty, reviewIncentives, affiliates, partners } = app.services
-  const services: AdminServices = {
-    people,
-    grants,
-    clients,
-    connections,
-    outboundWebhooks,
-    apiKeys,
-    account,
-    invitations,
-    features,
-    billing,
-    orgs,
-    support,
-    customers,
-    loyalty,
-    reviewIncentives,
-    affiliates,
-    partners,
-    ...emailServicesOf(app),
-    analytics: app.services.analytics,
-    evidence: app.services.evidence,
-    backups: app.services.backups,
-    webhookOperations: app.services.webhookOperations
-  }
+  const services: AdminServices = app.services
+  const { people, partners, audit } = services
 
   app.addHook('onRoute', (route) => { route.config = { ...route.config, auth: 'none' } })
   app.addHook('onRequest', async (_request, reply) => { reply.headers(SECURITY_HEADERS) })
@@ -143,27 +112,12 @@ export default async function admin (app: FastifyInstance) {
     await signedIn.register(connectionsRoutes, { services })
     await signedIn.register(webhooksRoutes, { services })
     await signedIn.register(accountSettingsRoutes, { services })
-    await signedIn.register(customersRoutes, { services })
-    await signedIn.register(loyaltyRoutes, { services })
-    await signedIn.register(incentivesRoutes, { services })
-    await signedIn.register(affiliatesRoutes, { services })
     await signedIn.register(partnersRoutes, { services })
-    await signedIn.register(emailRoutes, { services })
-    await signedIn.register(emailSettingsRoutes, { services })
-    await signedIn.register(insightRoutes, { services })
-    await signedIn.register(backupsRoutes, { services })
-    await signedIn.register(moderationRoutes, { services: { reviews: app.services.reviews, reviewRows: app.services.reviewsRepo, galleries: app.services.galleries } })
-    await signedIn.register(contentRoutes, { services: { faqs: app.services.faqs, webPages: app.services.webPages, placements: app.services.placements } })
-    await signedIn.register(categoriesRoutes, { services: { categories: app.services.categories } })
-    await signedIn.register(importsRoutes, { services: { imports: app.services.imports } })
-    await signedIn.register(platformWebhooksRoutes, { services: { platformSync: app.services.platformSync } })
+    // Every module's own pages (its manifest's `admin`), in the order of src/modules/index.ts.
+    for (const module of app.modules) {
+      for (const pages of module.admin?.pages ?? []) await signedIn.register(pages, { services })
+    }
   })
-}
-
-/** What the email pages call (modules/admin/email.routes.ts, email-settings.routes.ts). */
-function emailServicesOf (app: FastifyInstance) {
-  const { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders, emailSettings } = app.services
-  return { email, emailBranding, emailSuppressions, emailSequences, sendingDomain, emailProviders, emailSettings }
 }
 
 /** Errors become pages: the message of our own codes is written for people; anything else stays generic. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { affiliatesRoutes } from './affiliates.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { AffiliatesService } from './affiliates.service.js'
+import { affiliatesPages } from './admin/affiliates.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { affiliatesRepository } from './affiliates.repository.js'
 import { affiliatesService } from './affiliates.service.js'
@@ -40,5 +41,11 @@ export const manifest = defineModule({
     affiliates: ({ db, affiliatesRepo, events, clock }) => affiliatesService({ db, repo: affiliatesRepo, events, clock })
   },
   reactions: affiliatesReactions,
+  admin: {
+    pages: [affiliatesPages],
+    nav: [
+      { label: 'Affiliates', path: '/admin/affiliates', resource: 'affiliates', needsStore: true }
+    ]
+  },
   routes: [{ plugin: affiliates, prefix: '/v1' }]
 })

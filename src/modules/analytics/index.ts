@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { analyticsRoutes } from './analytics.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import { recordEngagement } from './rollups.js'
+import { insightPages } from './admin/insight.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { analyticsRepository } from './analytics.repository.js'
 import { analyticsService, type AnalyticsService } from './analytics.service.js'
@@ -42,5 +43,12 @@ export const manifest = defineModule({
     analytics: ({ analyticsRepo, clock, freshness }) => analyticsService({ repo: analyticsRepo, clock, fresh: freshness })
   },
   reactions: analyticsReactions,
+  admin: {
+    pages: [insightPages],
+    nav: [
+      { label: 'Analytics', path: '/admin/analytics', resource: 'analytics' },
+      { label: 'Evidence', path: '/admin/evidence', resource: 'evidence' }
+    ]
+  },
   routes: [{ plugin: analytics, prefix: '/v1' }]
 })

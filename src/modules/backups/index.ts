@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { backupsRoutes } from './backups.routes.js'
+import { backupsPages } from './admin/backups.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { backupsRepository } from './backups.repository.js'
 import { backupsService, type BackupsService } from './backups.service.js'
@@ -33,6 +34,12 @@ export const manifest = defineModule({
     backups: ({ db, backupsRepo, stores, events, audit, clock, config, storage, log, reviewsChanged }) => backupsService({
       db, repo: backupsRepo, stores, events, audit, clock, dataDir: config.dataDir, storage, secretKey: config.secretKey, log, reviewsChanged
     })
+  },
+  admin: {
+    pages: [backupsPages],
+    nav: [
+      { label: 'Backups', path: '/admin/backups', resource: 'backups' }
+    ]
   },
   routes: [{ plugin: backups, prefix: '/v1' }]
 })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { categoriesRoutes } from './categories.routes.js'
+import { categoriesPages } from './admin/categories.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { categoriesRepository } from './categories.repository.js'
 import { categoriesService, type CategoriesService } from './categories.service.js'
@@ -34,5 +35,11 @@ export const manifest = defineModule({
     categories: ({ db, categoriesRepo, events, clock, bus }) => categoriesService({ db, repo: categoriesRepo, events, clock, bus })
   },
   emits: ['category.deleted'],
+  admin: {
+    pages: [categoriesPages],
+    nav: [
+      { label: 'Categories', path: '/admin/categories', resource: 'categories' }
+    ]
+  },
   routes: [{ plugin: categories, prefix: '/v1' }]
 })

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { customersRoutes } from './customers.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
+import { customersPages } from './admin/customers.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { customersRepository, type CustomersRepository } from './customers.repository.js'
 import { customersService, type CustomersService } from './customers.service.js'
@@ -41,5 +42,11 @@ export const manifest = defineModule({
   },
   emits: ['customer.erased'],
   reactions: customersReactions,
+  admin: {
+    pages: [customersPages],
+    nav: [
+      { label: 'Customers', path: '/admin/customers', resource: 'customers' }
+    ]
+  },
   routes: [{ plugin: customers, prefix: '/v1' }]
 })

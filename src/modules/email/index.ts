@@ -5,6 +5,8 @@ import { emailSettingsRoutes } from './settings.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { EmailRepository } from './email.repository.js'
 import type { RewardMails } from './reward-mails.js'
+import { emailPages } from './admin/email.routes.js'
+import { emailSettingsPages } from './admin/email-settings.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { emailRepository } from './email.repository.js'
 import { emailSender, type EmailSender } from './email.sender.js'
@@ -89,5 +91,11 @@ export const manifest = defineModule({
       rewardMails({ db, repo: rewardMailsRepo, settings: emailSettings, sender: mailSender, products: productsRepo, clock })
   },
   reactions: emailReactions,
+  admin: {
+    pages: [emailPages, emailSettingsPages],
+    nav: [
+      { label: 'Email', path: '/admin/email', resource: 'email' }
+    ]
+  },
   routes: [{ plugin: email, prefix: '/v1' }]
 })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { importsRoutes } from './imports.routes.js'
+import { importsPages } from './admin/imports.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { importsRepository } from './imports.repository.js'
 import { importsService, type ImportsService } from './imports.service.js'
@@ -32,6 +33,12 @@ export const manifest = defineModule({
   services: {
     importsRepo: ({ db }) => importsRepository(db),
     imports: ({ db, importsRepo, reviewsRepo, events, clock }) => importsService({ db, repo: importsRepo, reviews: reviewsRepo, events, clock })
+  },
+  admin: {
+    pages: [importsPages],
+    nav: [
+      { label: 'Imports', path: '/admin/imports', resource: 'imports' }
+    ]
   },
   routes: [{ plugin: imports, prefix: '/v1' }]
 })

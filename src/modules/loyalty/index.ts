@@ -5,6 +5,7 @@ import type { LoyaltyService } from './loyalty.service.js'
 import type { CustomersRepository } from '../customers/index.js'
 import type { StoreEnv } from '../../types.js'
 import type { Knex } from 'knex'
+import { loyaltyPages } from './admin/loyalty.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { birthdayJob } from './birthdays.js'
 import { loyaltyRepository } from './loyalty.repository.js'
@@ -62,5 +63,11 @@ export const manifest = defineModule({
   },
   emits: ['loyalty.rewarded'],
   reactions: loyaltyReactions,
+  admin: {
+    pages: [loyaltyPages],
+    nav: [
+      { label: 'Loyalty', path: '/admin/loyalty', resource: 'loyalty' }
+    ]
+  },
   routes: [{ plugin: loyalty, prefix: '/v1' }]
 })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { receiverRoutes, platformSyncRoutes } from './platform-sync.routes.js'
+import { platformWebhooksPages } from './admin/platform-webhooks.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { BIGCOMMERCE_DEFAULTS } from '../../config.js'
 import { bigcommerceApi } from './bigcommerce-api.js'
@@ -52,6 +53,12 @@ export const manifest = defineModule({
       }),
       log
     })
+  },
+  admin: {
+    pages: [platformWebhooksPages],
+    nav: [
+      { label: 'Platform webhooks', path: '/admin/platform-webhooks', resource: 'webhooks' }
+    ]
   },
   routes: [{ plugin: platformSync, prefix: '/v1' }]
 })

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { reviewIncentivesRoutes } from './review-incentives.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { ReviewIncentivesService } from './review-incentives.service.js'
+import { incentivesPages } from './admin/incentives.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { reviewIncentivesRepository } from './review-incentives.repository.js'
 import { reviewIncentivesService } from './review-incentives.service.js'
@@ -43,5 +44,11 @@ export const manifest = defineModule({
   },
   emits: ['incentive.issued'],
   reactions: reviewIncentivesReactions,
+  admin: {
+    pages: [incentivesPages],
+    nav: [
+      { label: 'Incentives', path: '/admin/review-incentives', resource: 'review-incentives' }
+    ]
+  },
   routes: [{ plugin: reviewIncentives, prefix: '/v1' }]
 })

@@ -3,6 +3,7 @@ import { reviewsRoutes } from './reviews.routes.js'
 import type { DomainBus } from '../../lib/domain-events.js'
 import type { Knex } from 'knex'
 import type { ReviewsService } from './reviews.service.js'
+import { moderationPages } from './admin/moderation.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { reviewsRepository, type ReviewsRepository } from './reviews.repository.js'
 import { reviewsService } from './reviews.service.js'
@@ -49,5 +50,12 @@ export const manifest = defineModule({
   },
   emits: ['review.published'],
   reactions: reviewsReactions,
+  admin: {
+    pages: [moderationPages],
+    nav: [
+      { label: 'Reviews', path: '/admin/reviews', resource: 'reviews' },
+      { label: 'Galleries', path: '/admin/galleries', resource: 'galleries' }
+    ]
+  },
   routes: [{ plugin: reviews, prefix: '/v1' }]
 })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { webPagesRoutes } from './web-pages.routes.js'
+import { contentPages } from './admin/content.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { webPagesRepository } from './web-pages.repository.js'
 import { webPagesService, type WebPagesService } from './web-pages.service.js'
@@ -33,5 +34,12 @@ export const manifest = defineModule({
     webPages: ({ db, webPagesRepo, events, clock, bus }) => webPagesService({ db, repo: webPagesRepo, events, clock, bus })
   },
   emits: ['web-page.deleted'],
+  admin: {
+    pages: [contentPages],
+    nav: [
+      { label: 'FAQs', path: '/admin/faqs', resource: 'faqs' },
+      { label: 'Widgets', path: '/admin/web-pages', resource: 'placements' }
+    ]
+  },
   routes: [{ plugin: webPages, prefix: '/v1' }]
 })

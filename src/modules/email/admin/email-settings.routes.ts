@@ -1,14 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { errors } from '../../errors.js'
-import { DEFAULT_PROVIDER_EVENTS, PROVIDERS, type Provider } from '../delivery/index.js'
-import { EVENT_TYPES } from '../events/index.js'
-import { putTemplate, TEMPLATE_KEYS, isTemplateKey, type TemplateKey } from '../email/index.js'
-import { createSequence, MAX_DELAY_HOURS, type Step } from '../email-sequences/index.js'
-import { can, currentStore, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import { errors } from '../../../errors.js'
+import { DEFAULT_PROVIDER_EVENTS, PROVIDERS, type Provider } from '../../delivery/index.js'
+import { EVENT_TYPES } from '../../events/index.js'
+import { putTemplate } from '../email.schemas.js'
+import { TEMPLATE_KEYS, isTemplateKey, type TemplateKey } from '../templates.js'
+import { createSequence, MAX_DELAY_HOURS, type Step } from '../../email-sequences/index.js'
+import { can, currentStore, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 /** The most steps a sequence has (the API's maxItems): the form always offers this many rows. */
 const STEP_ROWS = 5
@@ -83,21 +84,21 @@ type Rep = FastifyReply
  * sequences, and the email providers with their delivery log. Each page calls the service its API route calls,
  * with the API's role table: viewers see the same pages read-only.
  */
-export const emailSettingsRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   // Templates ---------------------------------------------------------------------------------------------------
 
   app.get('/email/templates', async (request, reply) => {
     const ctx = requireAccess(request, 'email', 'read')
     const store = currentStore(ctx)
     const templates = await Promise.all(TEMPLATE_KEYS.map((key) => services.email.getTemplate(store.id, key)))
-    return render(request, reply, 'email-templates', { title: 'Email templates', store, templates })
+    return render(request, reply, 'email/admin/views/email-templates', { title: 'Email templates', store, templates })
   })
 
   async function templatePage (request: Req, reply: Rep, key: TemplateKey, extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'email', 'read')
     const store = currentStore(ctx)
     const template = await services.email.getTemplate(store.id, key)
-    return render(request, reply, 'email-template', {
+    return render(request, reply, 'email/admin/views/email-template', {
       title: `Email template: ${key}`, store, template, values: { subject: template.subject, body: template.body }, canWrite: can(ctx, 'email', 'write'), ...extra
     }, status)
   }
@@ -151,7 +152,7 @@ export const emailSettingsRoutes: FastifyPluginAsync<{ services: AdminServices }
     const ctx = requireAccess(request, 'email-sequences', 'read')
     const store = currentStore(ctx)
     const sequences = await services.emailSequences.list(store.id, { limit: 50 })
-    return render(request, reply, 'email-sequences', { title: 'Review-request sequences', store, sequences, canWrite: can(ctx, 'email-sequences', 'write') })
+    return render(request, reply, 'email/admin/views/email-sequences', { title: 'Review-request sequences', store, sequences, canWrite: can(ctx, 'email-sequences', 'write') })
   })
 
   /** A sequence's form: the stored one, what was typed after a refusal, or empty rows for a new one. */
@@ -166,7 +167,7 @@ export const emailSettingsRoutes: FastifyPluginAsync<{ services: AdminServices }
       values[`stop${i + 1}`] = s.stopWhen ? 'on' : undefined
     })
     if (!sequence) Object.assign(values, { delay1: '72', template1: 'review_request' })
-    return render(request, reply, 'email-sequence', {
+    return render(request, reply, 'email/admin/views/email-sequence', {
       title: sequence ? `Sequence: ${sequence.name}` : 'New sequence', store, sequence, values, rows: STEP_ROWS, maxDelay: MAX_DELAY_HOURS, canWrite: can(ctx, 'email-sequences', 'write'), ...extra
     }, status)
   }
@@ -226,7 +227,7 @@ export const emailSettingsRoutes: FastifyPluginAsync<{ services: AdminServices }
     const ctx = requireAccess(request, 'email', 'read')
     const store = currentStore(ctx)
     const providers = await Promise.all(PROVIDERS.map(async (name) => ({ name, config: await configured(store.id, name) })))
-    return render(request, reply, 'email-providers', { title: 'Email providers', store, providers })
+    return render(request, reply, 'email/admin/views/email-providers', { title: 'Email providers', store, providers })
   })
 
   async function providerPage (request: Req, reply: Rep, provider: Provider, query: Static<typeof PageQuery>, extra: Record<string, unknown> = {}, status = 200) {
@@ -235,7 +236,7 @@ export const emailSettingsRoutes: FastifyPluginAsync<{ services: AdminServices }
     const config = await configured(store.id, provider)
     const attempts = config ? await services.emailProviders.deliveries(store.id, provider, { page: query.page ?? 1, limit: 50 }) : null
     const values = { baseUrl: config?.baseUrl ?? '', listId: config?.listId ?? '', events: config?.events ?? DEFAULT_PROVIDER_EVENTS, enabled: config ? config.enabled : true }
-    return render(request, reply, 'email-provider', {
+    return render(request, reply, 'email/admin/views/email-provider', {
       title: `Email provider: ${provider}`, store, provider, config, attempts, values, eventTypes: EVENT_TYPES, canWrite: can(ctx, 'email', 'write'), ...extra
     }, status)
   }

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { type CategoriesService, type CategoryInput, bodies } from '../categories/index.js'
-import { apiBodyCheck } from './api-schema.js'
-import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
+import { type CategoriesService, type CategoryInput } from '../categories.service.js'
+import { bodies } from '../categories.schemas.js'
+import { apiBodyCheck } from '../../admin/index.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
 
 export interface CategoryServices { categories: CategoriesService }
 
@@ -60,7 +61,7 @@ function asTree (categories: Category[]): Shown[] {
  * The store's category tree (docs/contract/resources.md#categories) through the service of /v1/categories: list,
  * create, edit, delete.
  */
-export const categoriesRoutes: FastifyPluginAsync<{ services: CategoryServices }> = async (app, { services }) => {
+export const categoriesPages: FastifyPluginAsync<{ services: CategoryServices }> = async (app, { services }) => {
   const service = services.categories
 
   async function tree (storeId: string) {
@@ -79,7 +80,7 @@ export const categoriesRoutes: FastifyPluginAsync<{ services: CategoryServices }
     const ctx = requireAccess(request, 'categories', 'read')
     const store = currentStore(ctx)
     const shown = await tree(store.id)
-    return render(request, reply, 'categories', { title: 'Categories', store, ...shown, canWrite: can(ctx, 'categories', 'write'), values: {}, ...extra }, status)
+    return render(request, reply, 'categories/admin/views/categories', { title: 'Categories', store, ...shown, canWrite: can(ctx, 'categories', 'write'), values: {}, ...extra }, status)
   }
 
   async function editPage (request: FastifyRequest, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -87,7 +88,7 @@ export const categoriesRoutes: FastifyPluginAsync<{ services: CategoryServices }
     const store = currentStore(ctx)
     const category = await service.get(store.id, id)
     const { categories, complete } = await tree(store.id)
-    return render(request, reply, 'category', {
+    return render(request, reply, 'categories/admin/views/category', {
       title: `Category ${category.name}`,
       category,
       parents: categories.filter((c) => c.id !== category.id),

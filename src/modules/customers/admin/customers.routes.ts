@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
-import { type AdminContext, can, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import { errors } from '../../../errors.js'
+import { type AdminContext, can, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 const ListQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })), email: Type.Optional(Type.String({ maxLength: 320 })) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
@@ -16,13 +16,13 @@ function liveStore (ctx: AdminContext) {
 }
 
 /** Customers of the current store, found by address, and their erasure behind a confirmation page. */
-export const customersRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const customersPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof ListQuery> }>('/customers', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'customers', 'read')
     const store = liveStore(ctx)
     const email = request.query.email?.trim() || undefined
     const customers = await services.customers.list(store.id, { page: request.query.page ?? 1, limit: 50, email })
-    return render(request, reply, 'customers', { title: 'Customers', store, customers, email: email ?? '', canWrite: can(ctx, 'customers', 'write') })
+    return render(request, reply, 'customers/admin/views/customers', { title: 'Customers', store, customers, email: email ?? '', canWrite: can(ctx, 'customers', 'write') })
   })
 
   app.get<{ Params: Static<typeof IdParams> }>('/customers/:id/erase', { schema: { params: IdParams } }, async (request, reply) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
-import { TEMPLATE_KEYS, isTemplateKey } from '../email/index.js'
-import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import { errors } from '../../../errors.js'
+import { TEMPLATE_KEYS, isTemplateKey } from '../templates.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 const BrandingBody = Type.Object({
   fromName: Type.Optional(Type.String({ maxLength: 100 })),
@@ -18,7 +18,7 @@ const SettingsBody = Type.Object({ loyaltyRewardMails: Type.Optional(Type.String
 const PreviewQuery = Type.Object({ templateKey: Type.Optional(Type.String({ maxLength: 40 })) })
 
 /** Branding, preview, the reward mails, suppressions, the message log, sequences and the sending domain of the current store. */
-export const emailRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const emailPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'email', 'read')
     const store = currentStore(ctx)
@@ -30,7 +30,7 @@ export const emailRoutes: FastifyPluginAsync<{ services: AdminServices }> = asyn
       services.emailSequences.list(store.id, { limit: 20 }),
       services.sendingDomain.get(store.id).catch(() => null)
     ])
-    return render(request, reply, 'email', {
+    return render(request, reply, 'email/admin/views/email', {
       title: 'Email',
       store,
       branding,

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
-import type { FaqsService } from '../faqs/index.js'
-import type { WebPagesService } from '../web-pages/index.js'
-import type { PlacementsService, PlacementInput } from '../placements/index.js'
-import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
+import { errors } from '../../../errors.js'
+import type { FaqsService } from '../../faqs/index.js'
+import { type WebPagesService } from '../web-pages.service.js'
+import type { PlacementsService, PlacementInput } from '../../placements/index.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
 
 export interface ContentServices { faqs: FaqsService, webPages: WebPagesService, placements: PlacementsService }
 
@@ -30,13 +30,13 @@ const PlacementParams = Type.Object({ id: Type.String({ maxLength: 64 }), placem
 const blank = (value: string | undefined) => (value?.trim() ? value.trim() : undefined)
 
 /** FAQs, and the widget placements of each web page, for the current store (issue 15). */
-export const contentRoutes: FastifyPluginAsync<{ services: ContentServices }> = async (app, { services }) => {
+export const contentPages: FastifyPluginAsync<{ services: ContentServices }> = async (app, { services }) => {
   async function faqsPage (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'faqs', 'read')
     const store = currentStore(ctx)
     const faqs = await services.faqs.list(store.id, { limit: 100 })
     const sorted = [...faqs.data].sort((a, b) => a.position - b.position || a.question.localeCompare(b.question))
-    return render(request, reply, 'faqs', { title: 'FAQs', store, faqs: sorted, canWrite: can(ctx, 'faqs', 'write'), values: {}, ...extra }, status)
+    return render(request, reply, 'web-pages/admin/views/faqs', { title: 'FAQs', store, faqs: sorted, canWrite: can(ctx, 'faqs', 'write'), values: {}, ...extra }, status)
   }
 
   app.get('/faqs', async (request, reply) => faqsPage(request, reply))
@@ -72,7 +72,7 @@ export const contentRoutes: FastifyPluginAsync<{ services: ContentServices }> = 
     const ctx = requireAccess(request, 'web-pages', 'read')
     const store = currentStore(ctx)
     const pages = await services.webPages.list(store.id, { limit: 100 })
-    return render(request, reply, 'web-pages', { title: 'Pages and widgets', store, pages: pages.data })
+    return render(request, reply, 'web-pages/admin/views/web-pages', { title: 'Pages and widgets', store, pages: pages.data })
   })
 
   async function placementsPage (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], id: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -80,7 +80,7 @@ export const contentRoutes: FastifyPluginAsync<{ services: ContentServices }> = 
     const store = currentStore(ctx)
     const page = await services.webPages.get(store.id, id)
     const placements = await services.placements.list(store.id, { webPageId: page.id, limit: 100 })
-    return render(request, reply, 'placements', { title: `Widgets on ${page.url}`, store, page, placements: placements.data, canWrite: can(ctx, 'placements', 'write'), values: {}, ...extra }, status)
+    return render(request, reply, 'web-pages/admin/views/placements', { title: `Widgets on ${page.url}`, store, page, placements: placements.data, canWrite: can(ctx, 'placements', 'write'), values: {}, ...extra }, status)
   }
 
   app.get<{ Params: Static<typeof IdParams> }>('/web-pages/:id', { schema: { params: IdParams } }, async (request, reply) => placementsPage(request, reply, request.params.id))

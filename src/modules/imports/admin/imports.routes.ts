@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
-import { type ImportsService, MAX_IMPORT_ITEMS } from '../imports/index.js'
-import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
+import { errors } from '../../../errors.js'
+import { type ImportsService } from '../imports.service.js'
+import { MAX_IMPORT_ITEMS } from '../imports.schemas.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
 
 export interface ImportServices { imports: ImportsService }
 
@@ -36,7 +37,7 @@ function itemsOf (text: string): unknown[] {
  * errors, and a new import from a pasted (or, with admin.js, chosen) JSON file. A status is shown as the service
  * names it, so a status added there needs nothing here.
  */
-export const importsRoutes: FastifyPluginAsync<{ services: ImportServices }> = async (app, { services }) => {
+export const importsPages: FastifyPluginAsync<{ services: ImportServices }> = async (app, { services }) => {
   const service = services.imports
 
   async function listPage (request: FastifyRequest, reply: FastifyReply, page: number, extra: Record<string, unknown> = {}, status = 200) {
@@ -44,7 +45,7 @@ export const importsRoutes: FastifyPluginAsync<{ services: ImportServices }> = a
     const store = currentStore(ctx)
     const imports = await service.list(store.id, { page, limit: 50 })
     const canWrite = can(ctx, 'imports', 'write')
-    return render(request, reply, 'imports', { title: 'Imports', store, imports, maxItems: MAX_IMPORT_ITEMS, canWrite, values: {}, ...extra }, status)
+    return render(request, reply, 'imports/admin/views/imports', { title: 'Imports', store, imports, maxItems: MAX_IMPORT_ITEMS, canWrite, values: {}, ...extra }, status)
   }
 
   app.get<{ Querystring: Static<typeof ListQuery> }>('/imports', { schema: { querystring: ListQuery } }, async (request, reply) =>
@@ -64,6 +65,6 @@ export const importsRoutes: FastifyPluginAsync<{ services: ImportServices }> = a
   app.get<{ Params: Static<typeof IdParams> }>('/imports/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'imports', 'read')
     const found = await service.get(currentStore(ctx).id, request.params.id)
-    return render(request, reply, 'import', { title: `Import ${found.id}`, imported: found })
+    return render(request, reply, 'imports/admin/views/import', { title: `Import ${found.id}`, imported: found })
   })
 }

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { toPage } from '../../lib/pagination.js'
-import { type ReviewsRepository, type ReviewRow, presentReview, type ReviewsService } from '../reviews/index.js'
-import type { GalleriesService } from '../galleries/index.js'
-import { currentStore, can, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
+import { toPage } from '../../../lib/pagination.js'
+import { type ReviewsRepository, type ReviewRow } from '../reviews.repository.js'
+import { presentReview, type ReviewsService } from '../reviews.service.js'
+import type { GalleriesService } from '../../galleries/index.js'
+import { currentStore, can, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
 
-export interface ModerationServices { reviews: ReviewsService, reviewRows: ReviewsRepository, galleries: GalleriesService }
+export interface ModerationServices { reviews: ReviewsService, reviewsRepo: ReviewsRepository, galleries: GalleriesService }
 
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('published'), Type.Literal('rejected')])
 const ReviewQuery = Type.Object({ status: Type.Optional(Status), page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) })
@@ -28,15 +29,15 @@ function forModerator (row: ReviewRow) {
 const localPath = (url: string) => new URL(url).pathname
 
 /** Review moderation (publish, reject, reply) and gallery photo moderation for the current store. */
-export const moderationRoutes: FastifyPluginAsync<{ services: ModerationServices }> = async (app, { services }) => {
+export const moderationPages: FastifyPluginAsync<{ services: ModerationServices }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof ReviewQuery> }>('/reviews', { schema: { querystring: ReviewQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'reviews', 'read')
     const store = currentStore(ctx)
     const status = request.query.status ?? 'pending'
     const page = toPage({ page: request.query.page, limit: 20 })
-    const { total, rows } = await services.reviewRows.list(store.id, { status }, page)
+    const { total, rows } = await services.reviewsRepo.list(store.id, { status }, page)
     const reviews = rows.map(forModerator).map((r) => ({ ...r, media: r.media.map((m) => ({ ...m, url: localPath(m.url) })) }))
-    return render(request, reply, 'reviews', { title: 'Reviews', store, status, reviews, total, page, canWrite: can(ctx, 'reviews', 'write') })
+    return render(request, reply, 'reviews/admin/views/reviews', { title: 'Reviews', store, status, reviews, total, page, canWrite: can(ctx, 'reviews', 'write') })
   })
 
   app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof Moderate> }>('/reviews/:id', { schema: { params: IdParams, body: Moderate } }, async (request, reply) => {
@@ -56,7 +57,7 @@ export const moderationRoutes: FastifyPluginAsync<{ services: ModerationServices
     const status = request.query.status ?? 'pending'
     const photos = await services.galleries.photos(store.id, gallery.id, { status, limit: 100 })
     const shown = photos.data.map((p) => ({ ...p, imageUrl: localPath(p.imageUrl) }))
-    return render(request, reply, 'gallery-photos', { title: `Photos of ${gallery.name}`, store, gallery, status, photos: shown, canWrite: can(ctx, 'galleries', 'write') })
+    return render(request, reply, 'reviews/admin/views/gallery-photos', { title: `Photos of ${gallery.name}`, store, gallery, status, photos: shown, canWrite: can(ctx, 'galleries', 'write') })
   })
 
   app.post<{ Params: Static<typeof PhotoParams>, Body: Static<typeof PhotoBody> }>('/galleries/:id/photos/:photoId', { schema: { params: PhotoParams, body: PhotoBody } }, async (request, reply) => {
@@ -70,6 +71,6 @@ export const moderationRoutes: FastifyPluginAsync<{ services: ModerationServices
     const ctx = requireAccess(request, 'galleries', 'read')
     const store = currentStore(ctx)
     const galleries = await services.galleries.list(store.id, { limit: 100 })
-    return render(request, reply, 'galleries', { title: 'Galleries', store, galleries: galleries.data })
+    return render(request, reply, 'reviews/admin/views/galleries', { title: 'Galleries', store, galleries: galleries.data })
   })
 }

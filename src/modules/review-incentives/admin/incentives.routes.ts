@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { errors } from '../../errors.js'
-import { createIncentive, updateIncentive } from '../review-incentives/index.js'
-import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import { errors } from '../../../errors.js'
+import { createIncentive, updateIncentive } from '../review-incentives.schemas.js'
+import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const CodesForm = Type.Object({ codes: Type.String({ maxLength: 110_000 }) })
@@ -70,14 +70,14 @@ function codesFromText (text: string): string[] {
  * Review incentives of the current store: create, edit and delete them (as /v1/review-incentives, through the same
  * service) and add codes to a coupon incentive's pool, one per line.
  */
-export const incentivesRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const incentivesPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   const service = services.reviewIncentives
 
   async function listPage (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'review-incentives', 'read')
     const current = store(ctx)
     const incentives = await service.list(current.id, { page: 1, limit: 100 })
-    return render(request, reply, 'incentives', { title: 'Review incentives', store: current, incentives, canWrite: can(ctx, 'review-incentives', 'write'), values: {}, ...extra }, status)
+    return render(request, reply, 'review-incentives/admin/views/incentives', { title: 'Review incentives', store: current, incentives, canWrite: can(ctx, 'review-incentives', 'write'), values: {}, ...extra }, status)
   }
 
   async function incentivePage (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], id: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -89,7 +89,7 @@ export const incentivesRoutes: FastifyPluginAsync<{ services: AdminServices }> =
       requiresMedia: incentive.requiresMedia ? 'on' : undefined,
       verifiedOnly: incentive.verifiedOnly ? 'on' : undefined
     }
-    return render(request, reply, 'incentive', { title: 'Review incentive', incentive, canWrite: can(ctx, 'review-incentives', 'write'), values, codes: '', ...extra }, status)
+    return render(request, reply, 'review-incentives/admin/views/incentive', { title: 'Review incentive', incentive, canWrite: can(ctx, 'review-incentives', 'write'), values, codes: '', ...extra }, status)
   }
 
   app.get('/review-incentives', async (request, reply) => listPage(request, reply))

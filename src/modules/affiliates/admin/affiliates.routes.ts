@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
-import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import { errors } from '../../../errors.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
@@ -29,7 +29,7 @@ function ratesFromText (text: string): Record<string, string> {
 const ratesText = (rates: Record<string, string>) => Object.entries(rates).map(([currency, rate]) => `${currency} ${rate}`).join('\n')
 
 /** Affiliates of the current store: list and create, the USD rates of the cap, one affiliate's referrals and earnings. */
-export const affiliatesRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const affiliatesPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   const service = services.affiliates
 
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], pageNo: number, extra: Record<string, unknown> = {}, status = 200) {
@@ -37,7 +37,7 @@ export const affiliatesRoutes: FastifyPluginAsync<{ services: AdminServices }> =
     const store = currentStore(ctx)
     const affiliates = await service.list(store.id, { page: pageNo, limit: 50 })
     const settings = await service.settings(store.id)
-    return render(request, reply, 'affiliates', {
+    return render(request, reply, 'affiliates/admin/views/affiliates', {
       title: 'Affiliates', store, affiliates, canWrite: can(ctx, 'affiliates', 'write'), rates: ratesText(settings.usdRates), values: {}, ...extra
     }, status)
   }
@@ -80,7 +80,7 @@ export const affiliatesRoutes: FastifyPluginAsync<{ services: AdminServices }> =
     const affiliate = await service.get(store.id, request.params.id)
     const referrals = await service.referrals(store.id, affiliate.id, { page: request.query.page ?? 1, limit: 50 })
     const totals = await service.totals(store.id, affiliate.id)
-    return render(request, reply, 'affiliate', { title: `Affiliate ${affiliate.name}`, affiliate, referrals, totals, canWrite: can(ctx, 'affiliates', 'write') })
+    return render(request, reply, 'affiliates/admin/views/affiliate', { title: `Affiliate ${affiliate.name}`, affiliate, referrals, totals, canWrite: can(ctx, 'affiliates', 'write') })
   })
 
   app.get<{ Params: Static<typeof IdParams> }>('/affiliates/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {

@@ -1,22 +1,22 @@
 import { createReadStream } from 'node:fs'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { actorOf } from '../../types.js'
-import { currentStore, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import { actorOf } from '../../../types.js'
+import { currentStore, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const RestoreBody = Type.Object({ targetStoreEnvId: Type.String({ maxLength: 64 }) })
 
 /** Backups of the current store: start one, download it, restore it into an empty store of the organization. */
-export const backupsRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const backupsPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
     const ctx = requireAccess(request, 'backups', 'read')
     const store = currentStore(ctx)
     const backups = await services.backups.list(store.id, { page: 1, limit: 50 })
     const targets = ctx.stores.filter((s) => s.id !== store.id)
-    return render(request, reply, 'backups', { title: 'Backups', store, backups, targets, ...extra }, status)
+    return render(request, reply, 'backups/admin/views/backups', { title: 'Backups', store, backups, targets, ...extra }, status)
   }
 
   app.get('/backups', async (request, reply) => page(request, reply))

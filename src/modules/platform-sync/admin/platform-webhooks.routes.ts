@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
-import { type PlatformSyncService, PLATFORMS, type Platform, setPlatformSecret } from '../platform-sync/index.js'
-import { apiBodyCheck } from './api-schema.js'
-import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
+import { errors } from '../../../errors.js'
+import { type PlatformSyncService } from '../platform-sync.service.js'
+import { PLATFORMS, type Platform } from '../platform-signatures.js'
+import { setPlatformSecret } from '../platform-sync.schemas.js'
+import { apiBodyCheck } from '../../admin/index.js'
+import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
 
 export interface PlatformWebhookServices { platformSync: PlatformSyncService }
 
@@ -38,7 +40,7 @@ function platformOf (name: string): Platform {
  * sets or replaces the secret through the API's service, audited there. The secret is write-only: never sent
  * back, not even after a refusal.
  */
-export const platformWebhooksRoutes: FastifyPluginAsync<{ services: PlatformWebhookServices }> = async (app, { services }) => {
+export const platformWebhooksPages: FastifyPluginAsync<{ services: PlatformWebhookServices }> = async (app, { services }) => {
   const service = services.platformSync
 
   async function page (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
@@ -57,7 +59,7 @@ export const platformWebhooksRoutes: FastifyPluginAsync<{ services: PlatformWebh
       }
     })
     const canWrite = can(ctx, 'webhooks', 'write')
-    return render(request, reply, 'platform-webhooks', { title: 'Platform webhooks', store, platforms, canWrite, ...extra }, status)
+    return render(request, reply, 'platform-sync/admin/views/platform-webhooks', { title: 'Platform webhooks', store, platforms, canWrite, ...extra }, status)
   }
 
   app.get('/platform-webhooks', async (request, reply) => page(request, reply))

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { errors } from '../../errors.js'
-import { type AdminContext, can, redirect, render, requireAccess } from './context.js'
-import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import { errors } from '../../../errors.js'
+import { type AdminContext, can, redirect, render, requireAccess } from '../../admin/index.js'
+import { setFlash } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })) })
 const CustomerParams = Type.Object({ customerId: Type.String({ maxLength: 64 }) })
@@ -17,12 +17,12 @@ function store (ctx: AdminContext) {
 }
 
 /** Loyalty of the current store: its settings (tiers stay as set through the API) and each account's ledger. */
-export const loyaltyRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const loyaltyPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof PageQuery> }>('/loyalty', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'loyalty', 'read')
     const current = store(ctx)
     const [settings, accounts] = await Promise.all([services.loyalty.getSettings(current.id), services.loyalty.listAccounts(current.id, { page: request.query.page ?? 1, limit: 50 })])
-    return render(request, reply, 'loyalty', { title: 'Loyalty', store: current, settings, accounts, canWrite: can(ctx, 'loyalty', 'write') })
+    return render(request, reply, 'loyalty/admin/views/loyalty', { title: 'Loyalty', store: current, settings, accounts, canWrite: can(ctx, 'loyalty', 'write') })
   })
 
   app.post<{ Body: Static<typeof SettingsForm> }>('/loyalty/settings', { schema: { body: SettingsForm } }, async (request, reply) => {
@@ -40,6 +40,6 @@ export const loyaltyRoutes: FastifyPluginAsync<{ services: AdminServices }> = as
   app.get<{ Params: Static<typeof CustomerParams>, Querystring: Static<typeof PageQuery> }>('/loyalty/accounts/:customerId', { schema: { params: CustomerParams, querystring: PageQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'loyalty', 'read')
     const account = await services.loyalty.getAccount(store(ctx).id, request.params.customerId, { page: request.query.page ?? 1, limit: 50 })
-    return render(request, reply, 'loyalty-account', { title: 'Loyalty account', account })
+    return render(request, reply, 'loyalty/admin/views/loyalty-account', { title: 'Loyalty account', account })
   })
 }

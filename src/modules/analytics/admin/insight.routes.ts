@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { distributionChart, trendChart } from './chart.js'
-import { currentStore, formErrorStatus, render, requireAccess } from './context.js'
-import type { AdminServices } from './services.js'
+import { distributionChart, trendChart } from '../../admin/index.js'
+import { currentStore, formErrorStatus, render, requireAccess } from '../../admin/index.js'
+import type { AdminServices } from '../../admin/index.js'
 
 const AnalyticsQuery = Type.Object({
   interval: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')])),
@@ -15,7 +15,7 @@ const EvidenceQuery = Type.Object({ productId: Type.Optional(Type.String({ maxLe
 const blank = (value: string | undefined) => value?.trim() || undefined
 
 /** Analytics with server-rendered charts, and the evidence of a product as shoppers and search engines get it. */
-export const insightRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const insightPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof AnalyticsQuery> }>('/analytics', { schema: { querystring: AnalyticsQuery } }, async (request, reply) => {
     const store = currentStore(requireAccess(request, 'analytics', 'read'))
     const query = { interval: request.query.interval ?? 'week', from: blank(request.query.from), to: blank(request.query.to), productId: blank(request.query.productId) }
@@ -26,7 +26,7 @@ export const insightRoutes: FastifyPluginAsync<{ services: AdminServices }> = as
         services.analytics.storefront(store.id, { interval: query.interval, from: query.from, to: query.to })
       ])
       const points = reviews.series.map((p) => ({ label: p.period, count: p.count, average: p.averageRating }))
-      return render(request, reply, 'analytics', {
+      return render(request, reply, 'analytics/admin/views/analytics', {
         title: 'Analytics',
         store,
         query,
@@ -37,20 +37,20 @@ export const insightRoutes: FastifyPluginAsync<{ services: AdminServices }> = as
         distribution: distributionChart(reviews.distribution)
       })
     } catch (err) {
-      return render(request, reply, 'analytics', { title: 'Analytics', store, query, error: (err as Error).message }, formErrorStatus(err))
+      return render(request, reply, 'analytics/admin/views/analytics', { title: 'Analytics', store, query, error: (err as Error).message }, formErrorStatus(err))
     }
   })
 
   app.get<{ Querystring: Static<typeof EvidenceQuery> }>('/evidence', { schema: { querystring: EvidenceQuery } }, async (request, reply) => {
     const store = currentStore(requireAccess(request, 'evidence', 'read'))
     const productId = blank(request.query.productId)
-    if (!productId) return render(request, reply, 'evidence', { title: 'Evidence', store, productId: '' })
+    if (!productId) return render(request, reply, 'analytics/admin/views/evidence', { title: 'Evidence', store, productId: '' })
     try {
       const evidence = await services.evidence.get(store.id, productId)
       const jsonLd = JSON.stringify(await services.evidence.jsonLd(store.id, productId), null, 2)
-      return render(request, reply, 'evidence', { title: 'Evidence', store, productId, evidence, jsonLd, distribution: distributionChart(evidence.rating.distribution) })
+      return render(request, reply, 'analytics/admin/views/evidence', { title: 'Evidence', store, productId, evidence, jsonLd, distribution: distributionChart(evidence.rating.distribution) })
     } catch (err) {
-      return render(request, reply, 'evidence', { title: 'Evidence', store, productId, error: (err as Error).message }, formErrorStatus(err))
+      return render(request, reply, 'analytics/admin/views/evidence', { title: 'Evidence', store, productId, error: (err as Error).message }, formErrorStatus(err))
     }
   })
 }
