@@ -98,7 +98,13 @@ export function buildServices (deps: ServiceDeps, modules: readonly ModuleManife
   // Everything is built now, not on first use: a missing or circular dependency fails at start, and the services are
   // a plain object (no lookup through the container on a request's path).
   const services = {} as Record<string, unknown>
-  for (const name of Object.keys(container.registrations)) services[name] = container.resolve(name)
+  for (const name of Object.keys(container.registrations)) {
+    try {
+      services[name] = container.resolve(name)
+    } catch (err) {
+      throw new Error(`Could not build the service "${name}": ${(err as Error).message}`, { cause: err })
+    }
+  }
   const built = services as unknown as Services
 
   subscribeReactions(built.bus, modules, built)
