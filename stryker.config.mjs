@@ -7,17 +7,36 @@
 
 /** The files mutated, each with the test files that guard it (the union is what the tap runner runs). */
 export const GUARDED = {
-  'src/lib/permissions.ts': ['test/auth/permissions.test.ts', 'test/auth/roles.test.ts', 'test/auth/scopes.test.ts', 'test/api-keys/escalation.test.ts',
-    'test/oauth/management.test.ts', 'test/partners/partners.test.ts'],
-  'src/pipeline/resolve-store.ts': ['test/pipeline/resolve-store.test.ts', 'test/auth/store-header.test.ts', 'test/auth/instances.test.ts',
-    'test/partners/partners.test.ts'],
-  'src/pipeline/check-access.ts': ['test/pipeline/check-access.test.ts', 'test/auth/subscription.test.ts', 'test/auth/plan.test.ts',
-    'test/features/features.test.ts', 'test/partners/partners.test.ts'],
+  'src/lib/permissions.ts': [
+    'test/auth/permissions.test.ts',
+    'test/auth/roles.test.ts',
+    'test/auth/scopes.test.ts',
+    'test/api-keys/escalation.test.ts',
+    'test/oauth/management.test.ts',
+    'test/partners/partners.test.ts'
+  ],
+  'src/pipeline/resolve-store.ts': [
+    'test/pipeline/resolve-store.test.ts',
+    'test/auth/store-header.test.ts',
+    'test/auth/instances.test.ts',
+    'test/partners/partners.test.ts'
+  ],
+  'src/pipeline/check-access.ts': [
+    'test/pipeline/check-access.test.ts',
+    'test/auth/subscription.test.ts',
+    'test/auth/plan.test.ts',
+    'test/features/features.test.ts',
+    'test/partners/partners.test.ts'
+  ],
   'src/pipeline/audit-partner.ts': ['test/pipeline/audit-partner.test.ts', 'test/partners/partners.test.ts'],
   'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts'],
   'src/modules/delivery/sign.ts': ['test/webhooks/delivery.test.ts', 'test/webhooks/outbound-webhooks.test.ts'],
   'src/modules/delivery/outcome.ts': ['test/webhooks/delivery.test.ts', 'test/connectors/hooks.test.ts'],
-  'src/modules/events/event-access.ts': ['test/webhooks/event-visibility.test.ts', 'test/events/events.test.ts', 'test/events/event-access.test.ts'],
+  'src/modules/events/event-access.ts': [
+    'test/webhooks/event-visibility.test.ts',
+    'test/events/events.test.ts',
+    'test/events/event-access.test.ts'
+  ],
   'src/modules/affiliates/commission.ts': ['test/affiliates/affiliates.test.ts'],
   'oauth/consent.service.ts': ['test/oauth/consent-choices.test.ts', 'test/oauth/client-ownership.test.ts']
 }

@@ -22,7 +22,9 @@ const { port: PORT, env, db, app } = await benchService('eh_bench_read')
 const seeded = await seedStore(app.services)
 await seedReviews(db, seeded)
 // The store-wide rows count each review once (the per-product rows count it again).
-const [{ n: rolled }] = await db('review_rollups').where({ store_env_id: seeded.storeId, product_id: ALL_PRODUCTS }).sum<Array<{ n: number | null }>>({ n: 'n' })
+const [{ n: rolled }] = await db('review_rollups').where({ store_env_id: seeded.storeId, product_id: ALL_PRODUCTS }).sum<
+  Array<{ n: number | null }>
+>({ n: 'n' })
 if (Number(rolled ?? 0) !== REVIEWS) {
   const started = Date.now()
   await db.transaction((trx) => rebuildStore(trx, seeded.storeId))
@@ -55,7 +57,10 @@ try {
     [`reviews by month over all ${REVIEWS} reviews (23 periods)`, `/v1/analytics/reviews?${ALL}&interval=month`],
     ['reviews by day over the same two years (731 periods)', `/v1/analytics/reviews?${ALL}&interval=day`],
     ['published reviews by week', `/v1/analytics/reviews?${ALL}&interval=week&status=published`],
-    [`one product's reviews by week (1 of ${PRODUCTS})`, `/v1/analytics/reviews?${ALL}&interval=week&productId=p${Math.floor(PRODUCTS / 2)}`],
+    [
+      `one product's reviews by week (1 of ${PRODUCTS})`,
+      `/v1/analytics/reviews?${ALL}&interval=week&productId=p${Math.floor(PRODUCTS / 2)}`
+    ],
     ['the last 30 days (default range)', '/v1/analytics/reviews'],
     ['review-request funnel by month', `/v1/analytics/review-requests?${ALL}&interval=month`],
     ['storefront engagement by month', `/v1/analytics/storefront?${ALL}&interval=month`]

@@ -37,7 +37,14 @@ const service = await startCompiledService(env)
 function items (n: number, tag = String(n)) {
   return Array.from({ length: BATCH }, (_, i) => {
     const id = `sku-${(n * BATCH + i) % POOL}`
-    return { platformProductId: id, title: `Product ${id} v${tag}`, url: `https://shop.example/p/${id}`, imageUrl: `https://cdn.shop.example/${id}.jpg`, excludedFromReviewRequests: i % 17 === 0, exclusionReason: i % 17 === 0 ? 'sample' : null }
+    return {
+      platformProductId: id,
+      title: `Product ${id} v${tag}`,
+      url: `https://shop.example/p/${id}`,
+      imageUrl: `https://cdn.shop.example/${id}.jpg`,
+      excludedFromReviewRequests: i % 17 === 0,
+      exclusionReason: i % 17 === 0 ? 'sample' : null
+    }
   })
 }
 
@@ -66,13 +73,30 @@ async function rawUpsert (withEvents = false) {
         updated_at: now
       }))
       const started = performance.now()
-      const upsert = (trx: typeof db) => trx('products').insert(rows).onConflict(['store_env_id', 'platform_product_id']).merge(['title', 'url', 'image_url', 'excluded_from_review_requests', 'exclusion_reason', 'updated_at'])
+      const upsert = (trx: typeof db) =>
+        trx('products').insert(rows).onConflict(['store_env_id', 'platform_product_id']).merge([
+          'title',
+          'url',
+          'image_url',
+          'excluded_from_review_requests',
+          'exclusion_reason',
+          'updated_at'
+        ])
       if (!withEvents) await upsert(db)
       else {
         await db.transaction(async (trx) => {
           await upsert(trx)
           const first = await takeEventSeqs(trx, storeId, rows.length) - rows.length + 1
-          await trx('events').insert(rows.map((r, i) => ({ org_id: orgId, store_env_id: storeId, seq: first + i, type: 'product.upserted', data: JSON.stringify(r), created_at: now })))
+          await trx('events').insert(
+            rows.map((r, i) => ({
+              org_id: orgId,
+              store_env_id: storeId,
+              seq: first + i,
+              type: 'product.upserted',
+              data: JSON.stringify(r),
+              created_at: now
+            }))
+          )
         })
       }
       latencies.push(performance.now() - started)

@@ -11,7 +11,15 @@ export const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.
 export async function benchSetup (keys: number) {
   const url = new URL(DATABASE_URL)
   if (!/^\/bench\w*$/.test(url.pathname)) throw new Error('BENCH_DATABASE_URL must name a database called bench…')
-  const server = knex({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } })
+  const server = knex({
+    client: 'mysql2',
+    connection: {
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password)
+    }
+  })
   // Our own database, rebuilt on each run so figures do not depend on earlier runs.
   await server.raw(`DROP DATABASE IF EXISTS \`${url.pathname.slice(1)}\``)
   await server.raw(`CREATE DATABASE \`${url.pathname.slice(1)}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)

@@ -33,10 +33,31 @@ function typeAt (i: number): string {
 
 function dataFor (type: string, i: number): Record<string, unknown> {
   if (type.startsWith('review.')) {
-    return { id: `rev_${i.toString(36).padStart(10, '0')}`, productId: `sku-${i % 5000}`, orderId: `${100000 + (i % 90000)}`, rating: 1 + (i % 5), title: 'Great fit', authorName: 'Maya R.', authorEmailLast4: '.com', verified: i % 3 !== 0, status: 'published', writtenAt: new Date(1_750_000_000_000 + i * 1000).toISOString() }
+    return {
+      id: `rev_${i.toString(36).padStart(10, '0')}`,
+      productId: `sku-${i % 5000}`,
+      orderId: `${100000 + (i % 90000)}`,
+      rating: 1 + (i % 5),
+      title: 'Great fit',
+      authorName: 'Maya R.',
+      authorEmailLast4: '.com',
+      verified: i % 3 !== 0,
+      status: 'published',
+      writtenAt: new Date(1_750_000_000_000 + i * 1000).toISOString()
+    }
   }
-  if (type.startsWith('order.')) return { platformOrderId: `${100000 + (i % 90000)}`, customerName: 'Maya Roberts', total: 20 + (i % 200), currency: 'EUR', reviewRequest: { state: 'scheduled', reason: null, scheduledFor: null } }
-  if (type === 'product.upserted') return { platformProductId: `sku-${i % 5000}`, title: `Product ${i % 5000}`, url: `https://shop.example/p/${i % 5000}` }
+  if (type.startsWith('order.')) {
+    return {
+      platformOrderId: `${100000 + (i % 90000)}`,
+      customerName: 'Maya Roberts',
+      total: 20 + (i % 200),
+      currency: 'EUR',
+      reviewRequest: { state: 'scheduled', reason: null, scheduledFor: null }
+    }
+  }
+  if (type === 'product.upserted') {
+    return { platformProductId: `sku-${i % 5000}`, title: `Product ${i % 5000}`, url: `https://shop.example/p/${i % 5000}` }
+  }
   return { customerEmail: `member${i % 1000}@example.com`, points: 200, balance: 1000 + (i % 500) }
 }
 
@@ -47,7 +68,13 @@ async function seed ({ db, bootstrap }: Pick<Services, 'db' | 'bootstrap'>): Pro
     if (Number(n) >= EVENT_COUNT) return { orgId: existing.org_id, storeId: existing.id }
     await db('organizations').where({ id: existing.org_id }).delete()
   }
-  const out = await bootstrap.bootstrap({ org: 'Bench org', store: 'Bench store', owner: `bench-${Date.now()}@example.test`, plan: 'pro', origins: [] })
+  const out = await bootstrap.bootstrap({
+    org: 'Bench org',
+    store: 'Bench store',
+    owner: `bench-${Date.now()}@example.test`,
+    plan: 'pro',
+    origins: []
+  })
   const orgId = out.organization.id
   const storeId = out.store.id
   const start = Date.now() - EVENT_COUNT * 10
@@ -59,7 +86,14 @@ async function seed ({ db, bootstrap }: Pick<Services, 'db' | 'bootstrap'>): Pro
         const rows = []
         for (let i = offset; i < Math.min(offset + BATCH, EVENT_COUNT); i++) {
           const type = typeAt(i)
-          rows.push({ org_id: orgId, store_env_id: storeId, seq: i + 1, type, data: JSON.stringify(dataFor(type, i)), created_at: start + i * 10 })
+          rows.push({
+            org_id: orgId,
+            store_env_id: storeId,
+            seq: i + 1,
+            type,
+            data: JSON.stringify(dataFor(type, i)),
+            created_at: start + i * 10
+          })
         }
         await trx('events').insert(rows)
       }
@@ -75,7 +109,13 @@ async function makeKeys ({ db, apiKeys: service }: Pick<Services, 'db' | 'apiKey
   await db('api_keys').where({ org_id: orgId }).delete()
   const keys: string[] = []
   for (let i = 0; i < KEY_COUNT; i++) {
-    keys.push((await service.create({ type: 'cli', orgId, role: 'viewer', scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read'] }, { name: `bench ${i}`, role: 'viewer', scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read'] }, null)).secret)
+    keys.push(
+      (await service.create({ type: 'cli', orgId, role: 'viewer', scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read'] }, {
+        name: `bench ${i}`,
+        role: 'viewer',
+        scopes: ['reviews:read', 'events:read', 'outbound-webhooks:read']
+      }, null)).secret
+    )
   }
   return keys
 }
@@ -110,7 +150,15 @@ async function main () {
   const targets: Record<string, string> = { polling: '/v1/connectors/triggers/review.created' }
   if (app.hasRoute({ method: 'GET', url: '/v1/outbound-webhooks/events' })) targets.cursor = '/v1/outbound-webhooks/events'
   const { port } = app.server.address() as { port: number }
-  process.send!({ appUrl: `http://127.0.0.1:${port}`, bareUrl: bare.url, storeId, keys, targets, events: EVENT_COUNT, database: config.databaseUrl ? 'MariaDB' : 'SQLite' })
+  process.send!({
+    appUrl: `http://127.0.0.1:${port}`,
+    bareUrl: bare.url,
+    storeId,
+    keys,
+    targets,
+    events: EVENT_COUNT,
+    database: config.databaseUrl ? 'MariaDB' : 'SQLite'
+  })
   process.on('disconnect', () => {
     Promise.all([app.close(), bare.app.close()]).then(() => db.destroy()).finally(() => process.exit(0))
   })

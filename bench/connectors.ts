@@ -10,10 +10,21 @@ import { join } from 'node:path'
 import type autocannon from 'autocannon'
 import { measure, record, table, type Figure } from './lib.js'
 
-interface Ready { appUrl: string, bareUrl: string, storeId: string, keys: string[], targets: Record<string, string>, events: number, database: string }
+interface Ready {
+  appUrl: string
+  bareUrl: string
+  storeId: string
+  keys: string[]
+  targets: Record<string, string>
+  events: number
+  database: string
+}
 
 function startServer (): Promise<{ ready: Ready, stop: () => void }> {
-  const child = fork(join(import.meta.dirname, 'connectors-server.ts'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(join(import.meta.dirname, 'connectors-server.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+  })
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ ready: ready as Ready, stop: () => child.disconnect() }))
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)))
@@ -40,7 +51,12 @@ async function main () {
       ['bare fastify route', { url: ready.bareUrl }],
       [`connector polling \`${ready.targets.polling}\``, { url: ready.appUrl, requests: rotatingKey(ready, ready.targets.polling) }]
     ]
-    if (ready.targets.cursor) targets.push([`event log cursor \`${ready.targets.cursor}\``, { url: ready.appUrl, requests: rotatingKey(ready, ready.targets.cursor) }])
+    if (ready.targets.cursor) {
+      targets.push([`event log cursor \`${ready.targets.cursor}\``, {
+        url: ready.appUrl,
+        requests: rotatingKey(ready, ready.targets.cursor)
+      }])
+    }
     for (const [name, options] of targets) await measure(`warm-up: ${name}`, { ...options, duration: 2 })
     const figures: Figure[] = []
     for (const [name, options] of targets) figures.push(await measure(name, options))

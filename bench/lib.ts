@@ -57,7 +57,9 @@ export function record (key: string, title: string, body: string): void {
   const end = `<!-- /bench:${key} -->`
   const stamp = `Run ${new Date().toISOString()} on ${process.platform}/${process.arch}, Node ${process.version}, ${DURATION} s per target, ${CONNECTIONS} connections.`
   const section = `${start}\n## ${title}\n\n${stamp}\n\n${body}\n${end}`
-  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n\nEach section is written by its `npm run bench:<name>` script. Ratios compare against a bare fastify route measured in the same run, so they travel between machines better than raw figures.\n'
+  const current = existsSync(RESULTS)
+    ? readFileSync(RESULTS, 'utf8')
+    : '# Benchmark results\n\nEach section is written by its `npm run bench:<name>` script. Ratios compare against a bare fastify route measured in the same run, so they travel between machines better than raw figures.\n'
   const pattern = new RegExp(`${start}[\\s\\S]*?${end}`)
   writeFileSync(RESULTS, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`)
   console.log(`\nrecorded in bench/RESULTS.md (${title})`)
@@ -83,7 +85,18 @@ export async function seedBenchKeys ({ db, bootstrap }: Pick<Services, 'db' | 'b
   for (let i = 0; i < count; i++) {
     const secret = `svc_${base62(40)}`
     secrets.push(secret)
-    rows.push({ id: newId('key'), org_id: tenant.organization.id, name: `bench ${i}`, role, scopes: '[]', prefix: secret.slice(4, 12), secret_hash: sha256(secret), created_at: Date.now(), first_used_at: Date.now(), last_used_at: Date.now() })
+    rows.push({
+      id: newId('key'),
+      org_id: tenant.organization.id,
+      name: `bench ${i}`,
+      role,
+      scopes: '[]',
+      prefix: secret.slice(4, 12),
+      secret_hash: sha256(secret),
+      created_at: Date.now(),
+      first_used_at: Date.now(),
+      last_used_at: Date.now()
+    })
   }
   for (let i = 0; i < rows.length; i += 500) await db('api_keys').insert(rows.slice(i, i + 500))
   return { tenant, secrets }

@@ -19,11 +19,23 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const KEYS = Number(process.env.BENCH_KEYS ?? 3000)
 
 const { port: PORT, env, db, app } = await benchService('eh_bench_mcp')
-const tenant = await app.services.bootstrap.bootstrap({ org: 'Bench MCP', store: 'Bench store', owner: `bench-mcp-${Date.now()}@example.test` })
+const tenant = await app.services.bootstrap.bootstrap({
+  org: 'Bench MCP',
+  store: 'Bench store',
+  owner: `bench-mcp-${Date.now()}@example.test`
+})
 const storeId = tenant.store.id
 const keys = await seedKeys(db, { orgId: tenant.organization.id, storeId, ownerId: tenant.owner.id }, KEYS)
-const products = Array.from({ length: 100 }, (_, i) => ({ platformProductId: `p${i}`, title: `Product ${i}`, url: `https://shop.example/p/${i}` }))
-const seeded = await app.inject({ method: 'PUT', url: '/v1/products', headers: { authorization: `Bearer ${tenant.apiKey.secret}`, 'x-store-env-id': storeId }, payload: { products } })
+const products = Array.from(
+  { length: 100 },
+  (_, i) => ({ platformProductId: `p${i}`, title: `Product ${i}`, url: `https://shop.example/p/${i}` })
+)
+const seeded = await app.inject({
+  method: 'PUT',
+  url: '/v1/products',
+  headers: { authorization: `Bearer ${tenant.apiKey.secret}`, 'x-store-env-id': storeId },
+  payload: { products }
+})
 if (seeded.statusCode !== 200) throw new Error(`seeding products failed: ${seeded.body}`)
 await app.close()
 await db.destroy()

@@ -23,12 +23,34 @@ export async function oauthMinter (app: FastifyInstance, owner: Owner, name: str
     grant.addOIDCScope('offline_access')
     grant.addResourceScope(audience, 'read')
     const grantId = await grant.save()
-    await app.services.grants.insert({ id: grantId, orgId: owner.orgId, personId: accountId, clientId: created.clientId, role: 'viewer', scopes: ['read'], storeIds: [owner.storeId], createdAt: Date.now() })
+    await app.services.grants.insert({
+      id: grantId,
+      orgId: owner.orgId,
+      personId: accountId,
+      clientId: created.clientId,
+      role: 'viewer',
+      scopes: ['read'],
+      storeIds: [owner.storeId],
+      createdAt: Date.now()
+    })
     const at = new app.oidc.AccessToken({ accountId, client, grantId, scope: 'read', gty: 'authorization_code' })
-    at.resourceServer = new app.oidc.ResourceServer(audience, { scope: apiScopes().join(' '), audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } })
+    at.resourceServer = new app.oidc.ResourceServer(audience, {
+      scope: apiScopes().join(' '),
+      audience,
+      accessTokenTTL: ACCESS_TOKEN_TTL_S,
+      accessTokenFormat: 'jwt',
+      jwt: { sign: { alg: ACCESS_TOKEN_ALG } }
+    })
     const access = await at.save()
     if (!withRefresh) return { access, refresh: null }
-    const rt = new app.oidc.RefreshToken({ accountId, client, grantId, scope: 'offline_access read', resource: audience, gty: 'authorization_code' })
+    const rt = new app.oidc.RefreshToken({
+      accountId,
+      client,
+      grantId,
+      scope: 'offline_access read',
+      resource: audience,
+      gty: 'authorization_code'
+    })
     return { access, refresh: await rt.save() }
   }
 

@@ -21,7 +21,11 @@ const CHAINS = Number(process.env.BENCH_CHAINS ?? 20)
 const CREDENTIALS = Number(process.env.BENCH_CREDENTIALS ?? 8_000)
 
 const { port: PORT, env, config, db, app } = await benchService('eh_bench_oauth')
-const tenant = await app.services.bootstrap.bootstrap({ org: 'Bench', store: 'Bench store', owner: `bench-${base62(8).toLowerCase()}@example.test` })
+const tenant = await app.services.bootstrap.bootstrap({
+  org: 'Bench',
+  store: 'Bench store',
+  owner: `bench-${base62(8).toLowerCase()}@example.test`
+})
 const storeId = tenant.store.id
 const minter = await oauthMinter(app, { orgId: tenant.organization.id, personId: tenant.owner.id, storeId }, 'Bench platform')
 
@@ -49,11 +53,21 @@ function refreshRate (): Refresh {
   const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/refresh-client.ts'], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, BASE: config.publicUrl, CLIENT_ID: minter.clientId, CLIENT_SECRET: minter.clientSecret, TOKENS_FILE: files.refresh, CHAINS: String(CHAINS), DURATION: String(DURATION) }
+    env: {
+      ...process.env,
+      BASE: config.publicUrl,
+      CLIENT_ID: minter.clientId,
+      CLIENT_SECRET: minter.clientSecret,
+      TOKENS_FILE: files.refresh,
+      CHAINS: String(CHAINS),
+      DURATION: String(DURATION)
+    }
   })
   if (out.stderr.trim()) console.error(out.stderr.trim())
   const result = JSON.parse(out.stdout.trim().split('\n').pop()!) as Refresh
-  console.log(`refresh grants: ${result.perSecond}/s with ${CHAINS} chains, p50 ${result.p50} ms, p99 ${result.p99} ms, failures ${result.failures}`)
+  console.log(
+    `refresh grants: ${result.perSecond}/s with ${CHAINS} chains, p50 ${result.p50} ms, p99 ${result.p99} ms, failures ${result.failures}`
+  )
   return result
 }
 

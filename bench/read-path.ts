@@ -86,7 +86,9 @@ const figures: Figure[] = []
 try {
   const anchor = wrk('bare fastify route (own process)', barePort, '/bare', null, null)
   figures.push(anchor)
-  figures.push(wrk('same bare route behind @fastify/rate-limit (Redis store, one window per key; own process)', barePort, '/limited', 'keys', null))
+  figures.push(
+    wrk('same bare route behind @fastify/rate-limit (Redis store, one window per key; own process)', barePort, '/limited', 'keys', null)
+  )
   const since = `/v1/events?since=${eventId(lastEvent)}`
   // Warm-up: every credential once, so the figures are of the steady state the design is for.
   await warmUp(PORT, since, seeded.storeId, keys)
@@ -110,7 +112,18 @@ try {
   // The same reads while the store's reviews and events markers move every millisecond: nothing kept survives.
   // The markers' Redis keys under the service's default prefix (plugins/redis.ts), as lib/freshness.ts names them.
   const { keyOf } = freshness(null, 'eh:')
-  const churn = await startProcess(['--import', 'tsx', 'bench/marker-churn.ts', env.REDIS_URL, keyOf(marker.reviews(seeded.storeId)), keyOf(marker.events(seeded.storeId))], env, /churning/)
+  const churn = await startProcess(
+    [
+      '--import',
+      'tsx',
+      'bench/marker-churn.ts',
+      env.REDIS_URL,
+      keyOf(marker.reviews(seeded.storeId)),
+      keyOf(marker.events(seeded.storeId))
+    ],
+    env,
+    /churning/
+  )
   try {
     const written: Array<[string, string]> = [
       ['GET /v1/reviews, no filter, store written to constantly (no page outlives a millisecond)', '/v1/reviews'],
@@ -125,7 +138,9 @@ try {
     churn.kill('SIGTERM')
   }
   const lines = ['| target | req/s | vs bare | p50 ms | p99 ms | non-2xx | service RSS MB |', '|---|---:|---:|---:|---:|---:|---:|']
-  for (const f of figures) lines.push(`| ${f.name} | ${f.rps} | ${(f.rps / anchor.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.rss ?? ''} |`)
+  for (const f of figures) {
+    lines.push(`| ${f.name} | ${f.rps} | ${(f.rps / anchor.rps).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.rss ?? ''} |`)
+  }
   const apiKey = figures[2]
   const oauth = figures[3]
   record('read', 'bench:read — the read path, service in its own process (MySQL + Redis, wrk)', [

@@ -24,7 +24,11 @@ export async function seedStore (services: Services): Promise<Seeded> {
     const owner = await db('memberships').where({ org_id: existing.org_id, role: 'owner' }).first('person_id')
     return { orgId: existing.org_id, storeId: existing.id, ownerId: owner.person_id }
   }
-  const out = await services.bootstrap.bootstrap({ org: 'Bench read path', store: STORE_NAME, owner: `bench-${base62(8).toLowerCase()}@example.test` })
+  const out = await services.bootstrap.bootstrap({
+    org: 'Bench read path',
+    store: STORE_NAME,
+    owner: `bench-${base62(8).toLowerCase()}@example.test`
+  })
   await services.bootstrap.setPlan({ store: out.store.id, plan: 'pro' })
   return { orgId: out.organization.id, storeId: out.store.id, ownerId: out.owner.id }
 }
@@ -72,7 +76,10 @@ export async function seedReviews (db: Knex, { orgId, storeId }: Seeded): Promis
     }
     // The tallies the API keeps in each write's transaction, recomputed once for rows written around it.
     await db('review_tallies').where({ store_env_id: storeId }).delete()
-    await db.raw('INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews WHERE store_env_id = ? GROUP BY store_env_id, status, rating, verified', [storeId])
+    await db.raw(
+      'INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews WHERE store_env_id = ? GROUP BY store_env_id, status, rating, verified',
+      [storeId]
+    )
   })
 }
 
@@ -86,7 +93,14 @@ export async function seedEvents (db: Knex, { orgId, storeId }: Seeded): Promise
     for (let from = Number(n); from < EVENTS; from += BATCH) {
       const rows = []
       for (let i = from; i < Math.min(EVENTS, from + BATCH); i++) {
-        rows.push({ org_id: orgId, store_env_id: storeId, seq: i + 1, type: TYPES[i % TYPES.length], data: JSON.stringify({ id: `rev_${i}`, rating: (i % 5) + 1, body: `Review ${i}` }), created_at: base + i * 1000 })
+        rows.push({
+          org_id: orgId,
+          store_env_id: storeId,
+          seq: i + 1,
+          type: TYPES[i % TYPES.length],
+          data: JSON.stringify({ id: `rev_${i}`, rating: (i % 5) + 1, body: `Review ${i}` }),
+          created_at: base + i * 1000
+        })
       }
       await db('events').insert(rows)
     }
@@ -102,7 +116,18 @@ export async function seedKeys (db: Knex, { orgId }: Seeded, count: number): Pro
   for (let i = 0; i < count; i++) {
     const secret = `svc_${base62(40)}`
     secrets.push(secret)
-    rows.push({ id: newId('key'), org_id: orgId, name: `bench ${i}`, role: 'viewer', scopes: '[]', prefix: secret.slice(4, 12), secret_hash: sha256(secret), created_at: now, first_used_at: now, last_used_at: now })
+    rows.push({
+      id: newId('key'),
+      org_id: orgId,
+      name: `bench ${i}`,
+      role: 'viewer',
+      scopes: '[]',
+      prefix: secret.slice(4, 12),
+      secret_hash: sha256(secret),
+      created_at: now,
+      first_used_at: now,
+      last_used_at: now
+    })
   }
   for (let i = 0; i < rows.length; i += 1000) await db('api_keys').insert(rows.slice(i, i + 1000))
   return secrets

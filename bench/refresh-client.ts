@@ -39,4 +39,6 @@ await Promise.all(Array.from({ length: CHAINS }, async (_, chain) => {
 const seconds = (performance.now() - started) / 1000
 latencies.sort((a, b) => a - b)
 const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN) * 10) / 10
-console.log(JSON.stringify({ grants: latencies.length, failures, perSecond: Math.round(latencies.length / seconds), p50: at(0.5), p99: at(0.99) }))
+console.log(
+  JSON.stringify({ grants: latencies.length, failures, perSecond: Math.round(latencies.length / seconds), p50: at(0.5), p99: at(0.99) })
+)

@@ -15,9 +15,25 @@ const SECRET = 'whsec_benchbenchbenchbenchbenchbench12'
 const agent = new Agent({ connections: PER_RECEIVER })
 
 function send (url: string, id: string, i: number) {
-  const body = JSON.stringify({ id, type: 'loyalty.referral_reward', createdAt: new Date().toISOString(), storeEnvId: 'env_bench', data: { i } })
+  const body = JSON.stringify({
+    id,
+    type: 'loyalty.referral_reward',
+    createdAt: new Date().toISOString(),
+    storeEnvId: 'env_bench',
+    data: { i }
+  })
   const now = Date.now()
-  return request(url, { method: 'POST', body, dispatcher: agent, headers: { 'content-type': 'application/json', 'x-service-event-id': id, 'x-sent-at': String(now), ...signatureHeaders(SECRET, body, now, 'http://127.0.0.1:3000') } })
+  return request(url, {
+    method: 'POST',
+    body,
+    dispatcher: agent,
+    headers: {
+      'content-type': 'application/json',
+      'x-service-event-id': id,
+      'x-sent-at': String(now),
+      ...signatureHeaders(SECRET, body, now, 'http://127.0.0.1:3000')
+    }
+  })
     .then((res) => res.body.dump())
 }
 

@@ -15,7 +15,13 @@ const REVIEWS = 10_000
 const ORIGIN = 'https://shop.example'
 const { port: PORT, env, db, app } = await benchService('eh_bench_storefront', { TRUST_PROXY: 'true' })
 // A fresh store per run: the product's reviews go in through the repository, so the tallies are kept as in service.
-const seeded = await app.services.bootstrap.bootstrap({ org: 'Bench storefront', store: 'Shop', owner: `bench-${Date.now()}@example.test`, plan: 'growth', origins: [ORIGIN] })
+const seeded = await app.services.bootstrap.bootstrap({
+  org: 'Bench storefront',
+  store: 'Shop',
+  owner: `bench-${Date.now()}@example.test`,
+  plan: 'growth',
+  origins: [ORIGIN]
+})
 const storeId = seeded.store.id
 const orgId = seeded.organization.id
 await db.transaction(async (trx) => {

@@ -63,34 +63,68 @@ function percentile (values: number[], p: number): number {
 function signedLoop (urls: string[], mode: 'backlog' | 'paced', count: number): Promise<{ perSecond?: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/signed-loop.ts'], {
     cwd: ROOT,
-    env: { ...process.env, URLS: JSON.stringify(urls), MODE: mode, COUNT: String(count), RATE: String(PACED_RATE), PER_RECEIVER: String(PER_RECEIVER) },
+    env: {
+      ...process.env,
+      URLS: JSON.stringify(urls),
+      MODE: mode,
+      COUNT: String(count),
+      RATE: String(PACED_RATE),
+      PER_RECEIVER: String(PER_RECEIVER)
+    },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   let out = ''
-  child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  return new Promise((resolve, reject) => child.once('exit', (code) => code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`signed loop exited ${code}`))))
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  return new Promise((resolve, reject) =>
+    child.once(
+      'exit',
+      (code) => code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`signed loop exited ${code}`))
+    )
+  )
 }
 
 const { env, config, app } = await benchService('eh_bench_webhooks', { WEBHOOK_ALLOW_PRIVATE: 'true' })
 const urls = await Promise.all(Array.from({ length: RECEIVERS }, startReceiver))
 const stores: Array<{ orgId: string, storeId: string }> = []
 for (const [i, url] of urls.entries()) {
-  const out = await app.services.bootstrap.bootstrap({ org: `Bench webhooks ${i}`, store: 'Main', owner: `bench-webhooks-${Date.now()}-${i}@example.test`, plan: 'growth', origins: [] })
-  const { row } = await newSubscription({ kind: 'webhook', orgId: out.organization.id, storeId: out.store.id, url, events: ['*'], createdBy: 'bench', now: Date.now() }, config.secretKey, true)
+  const out = await app.services.bootstrap.bootstrap({
+    org: `Bench webhooks ${i}`,
+    store: 'Main',
+    owner: `bench-webhooks-${Date.now()}-${i}@example.test`,
+    plan: 'growth',
+    origins: []
+  })
+  const { row } = await newSubscription(
+    { kind: 'webhook', orgId: out.organization.id, storeId: out.store.id, url, events: ['*'], createdBy: 'bench', now: Date.now() },
+    config.secretKey,
+    true
+  )
   await app.services.delivery.subscriptions.insert(row)
   stores.push({ orgId: out.organization.id, storeId: out.store.id })
 }
 /** The API's part: an event appended and fanned out into the outbox in one transaction, as a write does. */
 const append = (i: number) => {
   const store = stores[i % stores.length]
-  return app.db.transaction((trx) => app.events.append(trx, { orgId: store.orgId, storeEnvId: store.storeId, type: 'loyalty.referral_reward', data: { i } }))
+  return app.db.transaction((trx) =>
+    app.events.append(trx, { orgId: store.orgId, storeEnvId: store.storeId, type: 'loyalty.referral_reward', data: { i } })
+  )
 }
 
 // A. The backlog, written before the worker starts.
 for (let i = 0; i < EVENTS; i += 50) await Promise.all(Array.from({ length: Math.min(50, EVENTS - i) }, (_, k) => append(i + k)))
 reset()
 spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' })
-const worker = await startProcess([...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...nodeFlagsOf('worker'), 'dist/src/worker.js'], { ...env, LOG_LEVEL: 'info' }, /background jobs started/)
+const worker = await startProcess(
+  [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ...nodeFlagsOf('worker'),
+    'dist/src/worker.js'
+  ],
+  { ...env, LOG_LEVEL: 'info' },
+  /background jobs started/
+)
 await arrivals(EVENTS)
 const pipelineRate = (EVENTS - 1) / ((seen.last - seen.first) / 1000)
 

@@ -109,7 +109,9 @@ export async function warmUp (port: number, path: string, storeId: string, crede
   let refused = 0
   await Promise.all(Array.from({ length: 50 }, async () => {
     while (next < credentials.length) {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${credentials[next++]}`, 'x-store-env-id': storeId } })
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        headers: { authorization: `Bearer ${credentials[next++]}`, 'x-store-env-id': storeId }
+      })
       await res.arrayBuffer()
       if (res.status !== 200) refused++
     }
@@ -120,10 +122,16 @@ export async function warmUp (port: number, path: string, storeId: string, crede
 export interface WrkFigure { name: string, rps: number, p50: number, p99: number, non2xx: number, rss: number | null }
 
 /**
- * wrk -t2 against `path` on `port` (CONNECTIONS unless `connections` says); with `script`, wrk runs that Lua file with `path` and `args` after `--` (the
+ * wrk -t2 against `path` on `port` (CONNECTIONS unless `connections` says); with `script`, wrk runs that Lua file with
+ * `path` and `args` after `--` (the
  * script builds the requests). With `pid`, the figure carries that process's RSS at the end.
  */
-export function wrk (name: string, port: number, path: string, options: { script?: string, args?: string[], pid?: number, connections?: number } = {}): WrkFigure {
+export function wrk (
+  name: string,
+  port: number,
+  path: string,
+  options: { script?: string, args?: string[], pid?: number, connections?: number } = {}
+): WrkFigure {
   const argv = ['-t2', `-c${options.connections ?? CONNECTIONS}`, `-d${DURATION}s`, '--latency']
   if (options.script) argv.push('-s', join(ROOT, options.script))
   argv.push(`http://127.0.0.1:${port}${options.script ? '' : path}`)

@@ -37,7 +37,9 @@ const sku = `sdk-${Date.now()}`
 const upsert = unwrap(await api.PUT('/v1/products', { body: { products: [{ platformProductId: sku, title: 'SDK quick start' }] } }))
 console.log(`upserted ${upsert.upserted}, failed ${upsert.failed}`)
 
-for await (const product of paginate(api, '/v1/products', { limit: 100 })) console.log(`product ${product.platformProductId}: ${product.title}`)
+for await (const product of paginate(api, '/v1/products', { limit: 100 })) {
+  console.log(`product ${product.platformProductId}: ${product.title}`)
+}
 let last: string | undefined
 for await (const event of eventCursor(api)) last = event.id
 console.log(`last event: ${last} (pass it as since to read on from there)`)

@@ -37,28 +37,47 @@ async function exactCollation (knex: Knex): Promise<string> {
 }
 
 async function convertToUtf8mb4 (knex: Knex): Promise<void> {
-  const tables = await rowsOf<{ name: string }>(knex, "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' AND TABLE_COLLATION NOT LIKE 'utf8mb4%'")
+  const tables = await rowsOf<{ name: string }>(
+    knex,
+    'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = \'BASE TABLE\' AND TABLE_COLLATION NOT LIKE \'utf8mb4%\''
+  )
   for (const { name } of tables) await knex.raw('ALTER TABLE ?? CONVERT TO CHARACTER SET utf8mb4', [name])
 }
 
 async function identifierColumns (knex: Knex): Promise<ColumnInfo[]> {
-  const columns = await rowsOf<ColumnInfo>(knex, "SELECT TABLE_NAME AS `table`, COLUMN_NAME AS `column`, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLLATION_NAME AS collation FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND DATA_TYPE = 'varchar' AND TABLE_NAME NOT LIKE 'knex_migrations%' ORDER BY TABLE_NAME, ORDINAL_POSITION")
+  const columns = await rowsOf<ColumnInfo>(
+    knex,
+    'SELECT TABLE_NAME AS `table`, COLUMN_NAME AS `column`, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLLATION_NAME AS collation FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND DATA_TYPE = \'varchar\' AND TABLE_NAME NOT LIKE \'knex_migrations%\' ORDER BY TABLE_NAME, ORDINAL_POSITION'
+  )
   return columns.filter((c) => IDENTIFIER.test(c.column))
 }
 
-interface ForeignKey { name: string, table: string, columns: string[], refTable: string, refColumns: string[], onDelete: string, onUpdate: string }
+interface ForeignKey {
+  name: string
+  table: string
+  columns: string[]
+  refTable: string
+  refColumns: string[]
+  onDelete: string
+  onUpdate: string
+}
 
 async function foreignKeys (knex: Knex): Promise<ForeignKey[]> {
-  const rows = await rowsOf<{ name: string, table: string, column: string, refTable: string, refColumn: string, onDelete: string, onUpdate: string }>(knex,
+  const rows = await rowsOf<
+    { name: string, table: string, column: string, refTable: string, refColumn: string, onDelete: string, onUpdate: string }
+  >(
+    knex,
     'SELECT rc.CONSTRAINT_NAME AS name, rc.TABLE_NAME AS `table`, k.COLUMN_NAME AS `column`, rc.REFERENCED_TABLE_NAME AS refTable, ' +
-    'k.REFERENCED_COLUMN_NAME AS refColumn, rc.DELETE_RULE AS onDelete, rc.UPDATE_RULE AS onUpdate ' +
-    'FROM information_schema.REFERENTIAL_CONSTRAINTS rc JOIN information_schema.KEY_COLUMN_USAGE k ' +
-    'ON k.CONSTRAINT_SCHEMA = rc.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = rc.CONSTRAINT_NAME AND k.TABLE_NAME = rc.TABLE_NAME ' +
-    'WHERE rc.CONSTRAINT_SCHEMA = DATABASE() ORDER BY rc.TABLE_NAME, rc.CONSTRAINT_NAME, k.ORDINAL_POSITION')
+      'k.REFERENCED_COLUMN_NAME AS refColumn, rc.DELETE_RULE AS onDelete, rc.UPDATE_RULE AS onUpdate ' +
+      'FROM information_schema.REFERENTIAL_CONSTRAINTS rc JOIN information_schema.KEY_COLUMN_USAGE k ' +
+      'ON k.CONSTRAINT_SCHEMA = rc.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = rc.CONSTRAINT_NAME AND k.TABLE_NAME = rc.TABLE_NAME ' +
+      'WHERE rc.CONSTRAINT_SCHEMA = DATABASE() ORDER BY rc.TABLE_NAME, rc.CONSTRAINT_NAME, k.ORDINAL_POSITION'
+  )
   const byName = new Map<string, ForeignKey>()
   for (const r of rows) {
     const key = `${r.table}.${r.name}`
-    const fk = byName.get(key) ?? { name: r.name, table: r.table, columns: [], refTable: r.refTable, refColumns: [], onDelete: r.onDelete, onUpdate: r.onUpdate }
+    const fk = byName.get(key) ??
+      { name: r.name, table: r.table, columns: [], refTable: r.refTable, refColumns: [], onDelete: r.onDelete, onUpdate: r.onUpdate }
     fk.columns.push(r.column)
     fk.refColumns.push(r.refColumn)
     byName.set(key, fk)
@@ -72,7 +91,9 @@ async function foreignKeys (knex: Knex): Promise<ForeignKey[]> {
  */
 async function setCollation (knex: Knex, columns: ColumnInfo[], collation: string): Promise<void> {
   const changed = new Set(columns.map((c) => `${c.table}.${c.column}`))
-  const keys = (await foreignKeys(knex)).filter((fk) => fk.columns.some((c) => changed.has(`${fk.table}.${c}`)) || fk.refColumns.some((c) => changed.has(`${fk.refTable}.${c}`)))
+  const keys = (await foreignKeys(knex)).filter((fk) =>
+    fk.columns.some((c) => changed.has(`${fk.table}.${c}`)) || fk.refColumns.some((c) => changed.has(`${fk.refTable}.${c}`))
+  )
   const byTable = new Map<string, ColumnInfo[]>()
   for (const c of columns) byTable.set(c.table, [...(byTable.get(c.table) ?? []), c])
   await knex.raw('SET FOREIGN_KEY_CHECKS = 0')
@@ -101,7 +122,10 @@ export async function up (knex: Knex): Promise<void> {
 
 export async function down (knex: Knex): Promise<void> {
   if (knex.client.config.client !== 'mysql2') return
-  const [{ collation }] = await rowsOf<{ collation: string }>(knex, 'SELECT DEFAULT_COLLATION_NAME AS collation FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = DATABASE()')
+  const [{ collation }] = await rowsOf<{ collation: string }>(
+    knex,
+    'SELECT DEFAULT_COLLATION_NAME AS collation FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = DATABASE()'
+  )
   const previous = collation.startsWith('utf8mb4') ? collation : 'utf8mb4_unicode_ci'
   await setCollation(knex, await identifierColumns(knex), previous)
   for (const [table, column, nullable] of GROWING_TEXT) await knex.raw(`ALTER TABLE ?? MODIFY ?? TEXT ${nullable}`, [table, column])

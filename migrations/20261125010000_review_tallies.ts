@@ -10,7 +10,9 @@ export async function up (knex: Knex): Promise<void> {
   // The store id compares exactly, as in `reviews` (migrations/20261124010000_input_limits.ts made it binary).
   let collation: string | undefined
   if (knex.client.config.client === 'mysql2') {
-    const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'reviews' AND COLUMN_NAME = 'store_env_id'")
+    const [rows] = await knex.raw(
+      'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'reviews\' AND COLUMN_NAME = \'store_env_id\''
+    )
     collation = (rows as Array<{ c: string }>)[0]?.c
   }
   await knex.schema.createTable('review_tallies', (t) => {
@@ -22,7 +24,9 @@ export async function up (knex: Knex): Promise<void> {
     t.bigInteger('n').notNullable()
     t.primary(['store_env_id', 'status', 'rating', 'verified'])
   })
-  await knex.raw('INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews GROUP BY store_env_id, status, rating, verified')
+  await knex.raw(
+    'INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews GROUP BY store_env_id, status, rating, verified'
+  )
 }
 
 export async function down (knex: Knex): Promise<void> {

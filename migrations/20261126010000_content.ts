@@ -13,7 +13,9 @@ const IDENTIFIER = /^(id|.+_id|.+_hash)$/
 
 async function exactCollation (knex: Knex): Promise<string | undefined> {
   if (knex.client.config.client !== 'mysql2') return undefined
-  const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'store_envs' AND COLUMN_NAME = 'id'")
+  const [rows] = await knex.raw(
+    'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'store_envs\' AND COLUMN_NAME = \'id\''
+  )
   return (rows as Array<{ c: string }>)[0]?.c
 }
 
@@ -138,13 +140,19 @@ export async function up (knex: Knex): Promise<void> {
     t.bigInteger('n').notNullable()
     t.primary(['store_env_id', 'product_id', 'rating'])
   })
-  await knex.raw("INSERT INTO product_review_tallies (store_env_id, product_id, rating, n) SELECT store_env_id, product_id, rating, COUNT(*) FROM reviews WHERE status = 'published' GROUP BY store_env_id, product_id, rating")
+  await knex.raw(
+    'INSERT INTO product_review_tallies (store_env_id, product_id, rating, n) SELECT store_env_id, product_id, rating, COUNT(*) FROM reviews WHERE status = \'published\' GROUP BY store_env_id, product_id, rating'
+  )
 }
 
 export async function down (knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('product_review_tallies')
-  await knex.schema.alterTable('products', (t) => { t.dropColumn('category_ids') })
-  for (const name of ['placements', 'web_pages', 'faqs', 'categories', 'gallery_leads', 'gallery_favourites', 'gallery_photos', 'galleries']) {
+  await knex.schema.alterTable('products', (t) => {
+    t.dropColumn('category_ids')
+  })
+  for (
+    const name of ['placements', 'web_pages', 'faqs', 'categories', 'gallery_leads', 'gallery_favourites', 'gallery_photos', 'galleries']
+  ) {
     await knex.schema.dropTableIfExists(name)
   }
 }

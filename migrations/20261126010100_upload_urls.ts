@@ -8,7 +8,9 @@ import type { Knex } from 'knex'
 export async function up (knex: Knex): Promise<void> {
   let collation: string | undefined
   if (knex.client.config.client === 'mysql2') {
-    const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'store_envs' AND COLUMN_NAME = 'id'")
+    const [rows] = await knex.raw(
+      'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'store_envs\' AND COLUMN_NAME = \'id\''
+    )
     collation = (rows as Array<{ c: string }>)[0]?.c
   }
   await knex.schema.createTable('upload_urls', (t) => {

@@ -69,5 +69,7 @@ export async function up (knex: Knex): Promise<void> {
 }
 
 export async function down (knex: Knex): Promise<void> {
-  for (const table of ['loyalty_referrals', 'loyalty_ledger', 'loyalty_accounts', 'loyalty_settings']) await knex.schema.dropTableIfExists(table)
+  for (const table of ['loyalty_referrals', 'loyalty_ledger', 'loyalty_accounts', 'loyalty_settings']) {
+    await knex.schema.dropTableIfExists(table)
+  }
 }

@@ -8,7 +8,9 @@ import type { Knex } from 'knex'
 async function exactCollation (knex: Knex): Promise<string | undefined> {
   if (knex.client.config.client !== 'mysql2') return undefined
   // The identifiers compare exactly, as in `reviews` (migrations/20261124010000_input_limits.ts made them binary).
-  const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'reviews' AND COLUMN_NAME = 'store_env_id'")
+  const [rows] = await knex.raw(
+    'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'reviews\' AND COLUMN_NAME = \'store_env_id\''
+  )
   return (rows as Array<{ c: string }>)[0]?.c
 }
 

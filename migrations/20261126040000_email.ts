@@ -10,7 +10,9 @@ export async function up (knex: Knex): Promise<void> {
   // The collation store_envs.id was given (a foreign key needs the same one), used for every exact column here.
   let exact: string | undefined
   if (knex.client.config.client === 'mysql2') {
-    const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'store_envs' AND COLUMN_NAME = 'id'")
+    const [rows] = await knex.raw(
+      'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'store_envs\' AND COLUMN_NAME = \'id\''
+    )
     exact = (rows as Array<{ c: string }>)[0]?.c
   }
   const id = (t: Knex.CreateTableBuilder, name: string, size: number) => {

@@ -13,7 +13,10 @@ import { reasonCode } from '../src/modules/analytics/reasons.js'
 /** Identifier columns compare exactly, like the columns they mirror (migrations/20261124010000_input_limits.ts). */
 async function collationOf (knex: Knex, table: string, column: string): Promise<string | undefined> {
   if (knex.client.config.client !== 'mysql2') return undefined
-  const [rows] = await knex.raw('SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?', [table, column])
+  const [rows] = await knex.raw(
+    'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?',
+    [table, column]
+  )
   return (rows as Array<{ c: string }>)[0]?.c
 }
 
@@ -65,7 +68,13 @@ export async function up (knex: Knex): Promise<void> {
       knex.raw('EXISTS (SELECT 1 FROM reviews r WHERE r.store_env_id = o.store_env_id AND r.order_id = o.platform_order_id) AS reviewed'))
   const cells = new Map<string, { store_env_id: string, state: string, reason: string, reviewed: boolean, n: number }>()
   for (const o of orders as Array<{ store_env_id: string, state: string, reason: string | null, reviewed: number }>) {
-    const cell = { store_env_id: o.store_env_id, state: o.state, reason: reasonCode(o.state, o.reason), reviewed: Boolean(Number(o.reviewed)), n: 0 }
+    const cell = {
+      store_env_id: o.store_env_id,
+      state: o.state,
+      reason: reasonCode(o.state, o.reason),
+      reviewed: Boolean(Number(o.reviewed)),
+      n: 0
+    }
     const key = `${cell.store_env_id}|${cell.state}|${cell.reason}|${cell.reviewed}`
     const held = cells.get(key) ?? cell
     held.n++

@@ -7,7 +7,9 @@ import type { Knex } from 'knex'
  */
 async function exactCollation (knex: Knex): Promise<string | undefined> {
   if (knex.client.config.client !== 'mysql2') return undefined
-  const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'reviews' AND COLUMN_NAME = 'id'")
+  const [rows] = await knex.raw(
+    'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'reviews\' AND COLUMN_NAME = \'id\''
+  )
   return (rows as Array<{ c: string }>)[0]?.c
 }
 

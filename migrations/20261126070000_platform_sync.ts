@@ -11,7 +11,9 @@ export async function up (knex: Knex): Promise<void> {
   // Store ids compare exactly (migrations/20261124010000_input_limits.ts made them binary): the same collation here.
   let collation: string | undefined
   if (knex.client.config.client === 'mysql2') {
-    const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'store_envs' AND COLUMN_NAME = 'id'")
+    const [rows] = await knex.raw(
+      'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'store_envs\' AND COLUMN_NAME = \'id\''
+    )
     collation = (rows as Array<{ c: string }>)[0]?.c
   }
   const storeColumn = (t: Knex.CreateTableBuilder) => {

@@ -24,7 +24,10 @@ function firstDayExpr (knex: Knex, grain: 'week' | 'month'): string {
 /** The collations of the day table's identifier columns, so the copies compare exactly as they do. */
 async function collations (knex: Knex, table: string): Promise<Map<string, string>> {
   if (knex.client.config.client !== 'mysql2') return new Map()
-  const [rows] = await knex.raw('SELECT COLUMN_NAME AS name, COLLATION_NAME AS collation FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?', [table])
+  const [rows] = await knex.raw(
+    'SELECT COLUMN_NAME AS name, COLLATION_NAME AS collation FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+    [table]
+  )
   return new Map((rows as Array<{ name: string, collation: string | null }>).filter((r) => r.collation).map((r) => [r.name, r.collation!]))
 }
 
@@ -54,8 +57,14 @@ export async function up (knex: Knex): Promise<void> {
   })
   for (const grain of ['week', 'month'] as const) {
     const first = firstDayExpr(knex, grain)
-    await knex.raw(`INSERT INTO review_period_rollups (store_env_id, product_id, grain, first_day, status, rating, n) SELECT store_env_id, product_id, ?, ${first}, status, rating, SUM(n) FROM review_rollups GROUP BY store_env_id, product_id, ${first}, status, rating`, [grain])
-    await knex.raw(`INSERT INTO engagement_period_rollups (store_env_id, grain, first_day, kind, n) SELECT store_env_id, ?, ${first}, kind, SUM(n) FROM engagement_rollups GROUP BY store_env_id, ${first}, kind`, [grain])
+    await knex.raw(
+      `INSERT INTO review_period_rollups (store_env_id, product_id, grain, first_day, status, rating, n) SELECT store_env_id, product_id, ?, ${first}, status, rating, SUM(n) FROM review_rollups GROUP BY store_env_id, product_id, ${first}, status, rating`,
+      [grain]
+    )
+    await knex.raw(
+      `INSERT INTO engagement_period_rollups (store_env_id, grain, first_day, kind, n) SELECT store_env_id, ?, ${first}, kind, SUM(n) FROM engagement_rollups GROUP BY store_env_id, ${first}, kind`,
+      [grain]
+    )
   }
 }
 

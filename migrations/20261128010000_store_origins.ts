@@ -19,7 +19,9 @@ export async function up (knex: Knex): Promise<void> {
   })
   let after = ''
   for (;;) {
-    const stores = await knex('store_envs').where('id', '>', after).orderBy('id').limit(500).select('id', 'allowed_origins') as Array<{ id: string, allowed_origins: string }>
+    const stores = await knex('store_envs').where('id', '>', after).orderBy('id').limit(500).select('id', 'allowed_origins') as Array<
+      { id: string, allowed_origins: string }
+    >
     if (stores.length === 0) break
     const rows = stores.flatMap((store) => [...new Set((JSON.parse(store.allowed_origins) as string[]).map(originKey))]
       .filter((origin) => origin.length <= 300).map((origin) => ({ origin, store_env_id: store.id })))

@@ -13,10 +13,16 @@ export async function up (knex: Knex): Promise<void> {
   } else {
     await knex.raw('CREATE INDEX orders_store_customer_email ON orders (store_env_id, customer_email COLLATE NOCASE)')
   }
-  await knex.schema.alterTable('gallery_leads', (t) => { t.index(['store_env_id', 'gallery_id', 'email'], 'gallery_leads_store_gallery_email') })
+  await knex.schema.alterTable('gallery_leads', (t) => {
+    t.index(['store_env_id', 'gallery_id', 'email'], 'gallery_leads_store_gallery_email')
+  })
 }
 
 export async function down (knex: Knex): Promise<void> {
-  await knex.schema.alterTable('gallery_leads', (t) => { t.dropIndex(['store_env_id', 'gallery_id', 'email'], 'gallery_leads_store_gallery_email') })
-  await knex.schema.alterTable('orders', (t) => { t.dropIndex(['store_env_id', 'customer_email'], 'orders_store_customer_email') })
+  await knex.schema.alterTable('gallery_leads', (t) => {
+    t.dropIndex(['store_env_id', 'gallery_id', 'email'], 'gallery_leads_store_gallery_email')
+  })
+  await knex.schema.alterTable('orders', (t) => {
+    t.dropIndex(['store_env_id', 'customer_email'], 'orders_store_customer_email')
+  })
 }

@@ -16,6 +16,10 @@ export async function up (knex: Knex): Promise<void> {
 }
 
 export async function down (knex: Knex): Promise<void> {
-  await knex.schema.alterTable('webhook_deliveries', (t) => { t.index(['store_env_id']) })
-  await knex.schema.alterTable('webhook_deliveries', (t) => { t.dropIndex(['store_env_id', 'status', 'next_attempt_at'], 'webhook_deliveries_store_due') })
+  await knex.schema.alterTable('webhook_deliveries', (t) => {
+    t.index(['store_env_id'])
+  })
+  await knex.schema.alterTable('webhook_deliveries', (t) => {
+    t.dropIndex(['store_env_id', 'status', 'next_attempt_at'], 'webhook_deliveries_store_due')
+  })
 }

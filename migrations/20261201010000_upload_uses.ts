@@ -25,7 +25,9 @@ export async function up (knex: Knex): Promise<void> {
   const flush = async (force = false) => {
     if (uses.length && (force || uses.length >= BATCH)) {
       // Only uploads that still exist: a use naming a missing one would break the foreign key.
-      const known = new Set((await knex('uploads').whereIn('id', [...new Set(uses.map((u) => u.upload_id))]).select('id')).map((r: { id: string }) => r.id))
+      const known = new Set(
+        (await knex('uploads').whereIn('id', [...new Set(uses.map((u) => u.upload_id))]).select('id')).map((r: { id: string }) => r.id)
+      )
       const kept = uses.filter((u) => known.has(u.upload_id))
       if (kept.length) await knex('upload_uses').insert(kept).onConflict(['store_env_id', 'used_by', 'upload_id']).ignore()
       uses.length = 0
@@ -55,7 +57,10 @@ export async function up (knex: Knex): Promise<void> {
     await flush()
     after = rows[rows.length - 1].id
   }
-  const logos: Array<{ store_env_id: string, logo_upload_id: string }> = await knex('email_branding').whereNotNull('logo_upload_id').select('store_env_id', 'logo_upload_id')
+  const logos: Array<{ store_env_id: string, logo_upload_id: string }> = await knex('email_branding').whereNotNull('logo_upload_id').select(
+    'store_env_id',
+    'logo_upload_id'
+  )
   for (const row of logos) uses.push({ store_env_id: row.store_env_id, used_by: 'branding', upload_id: row.logo_upload_id })
   await flush(true)
 }

@@ -18,7 +18,12 @@ export async function up (knex: Knex): Promise<void> {
   const last = knex('events').where('events.store_env_id', knex.ref('event_heads.store_env_id')).max('id')
   await knex('event_heads').whereExists(last.clone()).update({ seq: last })
   await knex.into(knex.raw('?? (??, ??)', ['event_heads', 'store_env_id', 'seq']))
-    .insert(knex('events').whereNotIn('store_env_id', knex('event_heads').select('store_env_id')).groupBy('store_env_id').select('store_env_id', knex.raw('max(id)')))
+    .insert(
+      knex('events').whereNotIn('store_env_id', knex('event_heads').select('store_env_id')).groupBy('store_env_id').select(
+        'store_env_id',
+        knex.raw('max(id)')
+      )
+    )
 }
 
 export async function down (knex: Knex): Promise<void> {

@@ -17,7 +17,18 @@ export class ConsentError extends Error {
 /** The stores of the clients that granted an organization partner access (modules/partners). */
 export type ClientStores = (partnerOrgId: string) => Promise<Array<{ store: { id: string, name: string }, client: { name: string } }>>
 
-interface Deps { db: Knex, provider: Provider, people: PeopleRepository, stores: StoresRepository, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, audience: string, clientStores?: ClientStores }
+interface Deps {
+  db: Knex
+  provider: Provider
+  people: PeopleRepository
+  stores: StoresRepository
+  grants: GrantsRepository
+  clients: OauthClients
+  audit: AuditRepository
+  clock: Clock
+  audience: string
+  clientStores?: ClientStores
+}
 
 /** An organization's client serves only that organization; an operator-registered one (no orgId) serves all. */
 export function clientServes (client: Pick<ClientRegistrar, 'orgId'>, orgId: string): boolean {
@@ -58,13 +69,17 @@ export function consentService (deps: Deps) {
     },
 
     /** Validates the choice, saves the provider grant and our record of it in one go; returns the grant id. */
-    async grant (input: { personId: string, clientId: string, oidcScope: string[], apiScopes: string[], choice: ConsentChoice, ip: string | null }) {
+    async grant (
+      input: { personId: string, clientId: string, oidcScope: string[], apiScopes: string[], choice: ConsentChoice, ip: string | null }
+    ) {
       const { choice } = input
       const client = await deps.clients.registrar(input.clientId)
       if (!client) throw new ConsentError('This application is not registered.')
       if (!clientServes(client, choice.org)) throw new ConsentError(`${client.name} was registered by ${client.orgName ?? 'another organization'}; only its members can connect it, to that organization.`, 403)
       const memberRole = await deps.people.membershipRole(choice.org, input.personId)
-      if (!memberRole || !(PERSON_ROLES as readonly string[]).includes(memberRole)) throw new ConsentError('Choose an organization you belong to.')
+      if (!memberRole || !(PERSON_ROLES as readonly string[]).includes(memberRole)) {
+        throw new ConsentError('Choose an organization you belong to.')
+      }
       if (!grantableRoles(memberRole).includes(choice.role as Role)) throw new ConsentError('Choose a role that is not above your own.')
       const storeIds = [...new Set(choice.stores)]
       if (storeIds.length === 0) throw new ConsentError('Choose at least one store environment.')
@@ -78,7 +93,16 @@ export function consentService (deps: Deps) {
       const grantId = await grant.save()
       const now = deps.clock()
       await deps.db.transaction(async (trx) => {
-        await deps.grants.insert({ id: grantId, orgId: choice.org, personId: input.personId, clientId: input.clientId, role: choice.role as Role, scopes: apiScopes, storeIds, createdAt: now }, trx)
+        await deps.grants.insert({
+          id: grantId,
+          orgId: choice.org,
+          personId: input.personId,
+          clientId: input.clientId,
+          role: choice.role as Role,
+          scopes: apiScopes,
+          storeIds,
+          createdAt: now
+        }, trx)
         await deps.audit.record({
           orgId: choice.org,
           action: 'oauth.connection_created',

@@ -29,7 +29,13 @@ export function oauthCredentialResolver (deps: Deps) {
   let reloadedAt = 0
 
   async function verify (token: string) {
-    const options = { issuer: deps.issuer, audience: deps.audience, algorithms: ACCESS_TOKEN_ALGS, typ: 'at+jwt', currentDate: new Date(deps.clock()) }
+    const options = {
+      issuer: deps.issuer,
+      audience: deps.audience,
+      algorithms: ACCESS_TOKEN_ALGS,
+      typ: 'at+jwt',
+      currentDate: new Date(deps.clock())
+    }
     try {
       return (await jwtVerify(token, jwks, options)).payload
     } catch (err) {
@@ -53,7 +59,16 @@ export function oauthCredentialResolver (deps: Deps) {
     // The provider's grant expires on its own: a cached credential must stop then too.
     if (grant.expiresAt != null) claim.expiresAt = Math.min(claim.expiresAt ?? Infinity, grant.expiresAt)
     // findLive joined the membership and the role was compared above: the auth pipeline need not ask again.
-    return { type: 'oauth', id: grant.id, orgId: grant.orgId, role: grant.role, scopes: grant.scopes, personId: grant.personId, storeIds: grant.storeIds, membershipChecked: true }
+    return {
+      type: 'oauth',
+      id: grant.id,
+      orgId: grant.orgId,
+      role: grant.role,
+      scopes: grant.scopes,
+      personId: grant.personId,
+      storeIds: grant.storeIds,
+      membershipChecked: true
+    }
   }
 
   return {

@@ -44,16 +44,28 @@ const provider = fp(async (app) => {
     people,
     fresh: freshness,
     onGrantRevoked: (grantId) => {
-      connections.revokedByProvider(grantId).catch((err: Error) => app.log.error({ err: { message: err.message } }, 'recording a revoked grant failed'))
+      connections.revokedByProvider(grantId).catch((err: Error) =>
+        app.log.error({ err: { message: err.message } }, 'recording a revoked grant failed')
+      )
     }
   })
-  provider.on('server_error', (_ctx, err: Error) => app.log.error({ err: { message: err.message, stack: err.stack } }, 'oauth provider error'))
+  provider.on(
+    'server_error',
+    (_ctx, err: Error) => app.log.error({ err: { message: err.message, stack: err.stack } }, 'oauth provider error')
+  )
   app.decorate('oidc', provider)
   app.decorate('oidcSigningKeys', keys)
 
   await app.register(mountProvider, { callback: provider.callback(), published: new URL(app.config.publicUrl) })
-  await app.register(interactionRoutes, { provider, clients, audience, consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience, clientStores: partners.clientStores }) })
-  app.registerCredentialResolver(oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) }))
+  await app.register(interactionRoutes, {
+    provider,
+    clients,
+    audience,
+    consent: consentService({ db, provider, people, stores, grants, clients, audit, clock, audience, clientStores: partners.clientStores })
+  })
+  app.registerCredentialResolver(
+    oauthCredentialResolver({ issuer, audience, clock, grants, keys, reloadKeys: () => loadSigningKeys(db, secretKey, clock()) })
+  )
 }, { name: 'oauth', dependencies: ['pipeline', 'session', 'services'] })
 export default provider
 
@@ -66,9 +78,14 @@ const PROVIDER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTI
  * raw request. (A root-level middleware, @fastify/middie, would put a matching step in front of every request of
  * the service.) The route's own context leaves the body unread: the provider parses what it accepts itself.
  */
-async function mountProvider (scope: FastifyInstance, { callback, published }: { callback: (req: IncomingMessage, res: ServerResponse) => unknown, published: URL }) {
+async function mountProvider (
+  scope: FastifyInstance,
+  { callback, published }: { callback: (req: IncomingMessage, res: ServerResponse) => unknown, published: URL }
+) {
   scope.removeAllContentTypeParsers()
-  scope.addContentTypeParser('*', (_request, _payload, done) => { done(null) })
+  scope.addContentTypeParser('*', (_request, _payload, done) => {
+    done(null)
+  })
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.raw as IncomingMessage & { originalUrl?: string }
     if (raw.url?.startsWith('/oauth/interaction/')) return reply.callNotFound()

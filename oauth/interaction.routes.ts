@@ -44,7 +44,11 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
       if (found.uid !== request.params.uid) throw new Error('interaction mismatch')
       return found
     } catch {
-      html(reply, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in expired</title></head><body><main><h1>This sign-in has expired</h1><p>Go back to the application and connect again.</p></main></body></html>', 400)
+      html(
+        reply,
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in expired</title></head><body><main><h1>This sign-in has expired</h1><p>Go back to the application and connect again.</p></main></body></html>',
+        400
+      )
       return null
     }
   }
@@ -54,7 +58,13 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
     return reply.status(303).headers(HEADERS).redirect(to)
   }
 
-  async function showConsent (reply: FastifyReply, uid: string, personId: string, d: Awaited<ReturnType<Provider['interactionDetails']>>, error?: ConsentError) {
+  async function showConsent (
+    reply: FastifyReply,
+    uid: string,
+    personId: string,
+    d: Awaited<ReturnType<Provider['interactionDetails']>>,
+    error?: ConsentError
+  ) {
     const requested = requestedApiScopes(d)
     const client = (await clients.registrar(String(d.params.client_id))) ?? { name: 'An application', orgId: null, orgName: null }
     const { organizations, roles } = await consent.options(personId, client)
@@ -64,17 +74,21 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
     if (client.orgId && organizations.length === 0) {
       return html(reply, refusalPage({ uid, csrf, clientName: client.name, orgName: client.orgName ?? 'another organization' }), 403)
     }
-    return html(reply, consentPage({
-      uid,
-      csrf,
-      clientName: client.name,
-      registeredBy: client.orgName ?? 'this service',
-      scopes: requested.map((scope) => ({ scope, words: scopeInWords(scope) })),
-      offline: String(d.params.scope ?? '').split(' ').includes('offline_access'),
-      organizations,
-      roles,
-      error: error?.message
-    }), error ? error.status : 200)
+    return html(
+      reply,
+      consentPage({
+        uid,
+        csrf,
+        clientName: client.name,
+        registeredBy: client.orgName ?? 'this service',
+        scopes: requested.map((scope) => ({ scope, words: scopeInWords(scope) })),
+        offline: String(d.params.scope ?? '').split(' ').includes('offline_access'),
+        organizations,
+        roles,
+        error: error?.message
+      }),
+      error ? error.status : 200
+    )
   }
 
   function requestedApiScopes (d: Awaited<ReturnType<Provider['interactionDetails']>>): string[] {
@@ -92,25 +106,38 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
       return html(reply, loginPage({ uid: d.uid, csrf: await reply.generateCsrf(), clientName }))
     }
     if (requestedApiScopes(d).length === 0) {
-      return finish(request, reply, { error: 'invalid_scope', error_description: 'ask for at least one API scope (read, reviews:read, ...)' })
+      return finish(request, reply, {
+        error: 'invalid_scope',
+        error_description: 'ask for at least one API scope (read, reviews:read, ...)'
+      })
     }
     return showConsent(reply, d.uid, d.session!.accountId, d)
   })
 
-  app.post<Params & { Body: FormBody }>('/oauth/interaction/:uid/login', { schema: { params: UID, hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<Params & { Body: FormBody }>('/oauth/interaction/:uid/login', {
+    schema: { params: UID, hide: true },
+    preHandler: app.csrfProtection
+  }, async (request, reply) => {
     const d = await details(request, reply)
     if (!d) return reply
     const email = one(request.body.email)
     const person = await app.sessions.authenticate(email, one(request.body.password), request.ip)
     if (!person) {
       const clientName = (await clients.name(String(d.params.client_id))) ?? 'an application'
-      return html(reply, loginPage({ uid: d.uid, csrf: await reply.generateCsrf(), clientName, email, error: 'Email or password is wrong.' }), 401)
+      return html(
+        reply,
+        loginPage({ uid: d.uid, csrf: await reply.generateCsrf(), clientName, email, error: 'Email or password is wrong.' }),
+        401
+      )
     }
     await app.sessions.start(reply, person.id)
     return finish(request, reply, { login: { accountId: person.id } })
   })
 
-  app.post<Params & { Body: FormBody }>('/oauth/interaction/:uid/consent', { schema: { params: UID, hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<Params & { Body: FormBody }>('/oauth/interaction/:uid/consent', {
+    schema: { params: UID, hide: true },
+    preHandler: app.csrfProtection
+  }, async (request, reply) => {
     const d = await details(request, reply)
     if (!d) return reply
     const personId = d.session?.accountId
@@ -122,7 +149,11 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
         clientId: String(d.params.client_id),
         oidcScope: (d.prompt.details.missingOIDCScope ?? []) as string[],
         apiScopes: requestedApiScopes(d),
-        choice: { org: one(request.body.org), stores: Array.isArray(stores) ? stores : stores ? [stores] : [], role: one(request.body.role) },
+        choice: {
+          org: one(request.body.org),
+          stores: Array.isArray(stores) ? stores : stores ? [stores] : [],
+          role: one(request.body.role)
+        },
         ip: request.ip
       })
       return finish(request, reply, { consent: { grantId } })
@@ -132,9 +163,13 @@ export default async function interactionRoutes (app: FastifyInstance, { provide
     }
   })
 
-  app.post<Params>('/oauth/interaction/:uid/abort', { schema: { params: UID, hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
-    const d = await details(request, reply)
-    if (!d) return reply
-    return finish(request, reply, { error: 'access_denied', error_description: 'the person did not allow access' })
-  })
+  app.post<Params>(
+    '/oauth/interaction/:uid/abort',
+    { schema: { params: UID, hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const d = await details(request, reply)
+      if (!d) return reply
+      return finish(request, reply, { error: 'access_denied', error_description: 'the person did not allow access' })
+    }
+  )
 }

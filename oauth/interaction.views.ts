@@ -15,7 +15,9 @@ ${body}
 }
 
 export function loginPage (input: { uid: string, csrf: string, clientName: string, email?: string, error?: string }): string {
-  return page('Sign in', `<h1>Sign in to connect ${e(input.clientName)}</h1>
+  return page(
+    'Sign in',
+    `<h1>Sign in to connect ${e(input.clientName)}</h1>
 ${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
 <form method="post" action="/oauth/interaction/${e(input.uid)}/login">
 <input type="hidden" name="_csrf" value="${e(input.csrf)}">

@@ -56,7 +56,11 @@ export async function loadSigningKeys (db: Knex, secretKey: string, now: number)
  * Key rotation: a new key per algorithm signs from the next start on; the old ones stay verifiable until their
  * tokens expire. `kid` is the new access-token key's.
  */
-export async function rotateSigningKeys (db: Knex, secretKey: string, now: number): Promise<{ kid: string, kids: string[], retired: string[] }> {
+export async function rotateSigningKeys (
+  db: Knex,
+  secretKey: string,
+  now: number
+): Promise<{ kid: string, kids: string[], retired: string[] }> {
   // One transaction: an instance starting mid-rotation must never see no active key, or it would make its own.
   return db.transaction(async (trx) => {
     const active = await trx<KeyRow>('oidc_keys').whereNull('retired_at').pluck('kid')

@@ -9,7 +9,14 @@ import type { PeopleRepository } from '../src/modules/account/index.js'
 import type { Freshness } from '../src/lib/freshness.js'
 import { knexAdapterFactory } from './adapter.js'
 import {
-  compareClientSecret, type OauthClients, entitles, type GrantChoice, type GrantsRepository, type LiveGrant, type ProviderGrant, type RefreshTokenRow
+  compareClientSecret,
+  type OauthClients,
+  entitles,
+  type GrantChoice,
+  type GrantsRepository,
+  type LiveGrant,
+  type ProviderGrant,
+  type RefreshTokenRow
 } from '../src/modules/connectors/index.js'
 import { ACCESS_TOKEN_ALG } from './keys.js'
 import { isDuplicateKey } from '../src/db.js'
@@ -99,10 +106,17 @@ export function createProvider (deps: ProviderDeps): Provider {
   async function rotationOf (jti: string): Promise<{ rotatedAt: number, response: Record<string, unknown> } | undefined> {
     const row = await db('oauth_refresh_rotations').where({ old_token_hash: sha256(jti) }).first()
     if (!row) return undefined
-    return { rotatedAt: Number(row.rotated_at), response: JSON.parse(decrypt(row.sealed_response, deps.secretKey)) as Record<string, unknown> }
+    return {
+      rotatedAt: Number(row.rotated_at),
+      response: JSON.parse(decrypt(row.sealed_response, deps.secretKey)) as Record<string, unknown>
+    }
   }
 
-  async function findAccount (ctx: KoaContextWithOIDC, sub: string, token?: { kind: string, consumed?: unknown, jti?: string, grantId?: string }) {
+  async function findAccount (
+    ctx: KoaContextWithOIDC,
+    sub: string,
+    token?: { kind: string, consumed?: unknown, jti?: string, grantId?: string }
+  ) {
     // A code or refresh token is redeemed only under a grant the API would still honour: not revoked, the
     // person still a member with the role, the client the operator's or the organization's own. Without an
     // account the provider answers invalid_grant.
@@ -116,7 +130,7 @@ export function createProvider (deps: ProviderDeps): Provider {
       // (the provider would otherwise revoke the grant); after it, let the provider refuse and revoke.
       const rotation = await rotationOf(token.jti)
       if (rotation && clock() - rotation.rotatedAt <= REFRESH_GRACE_MS) {
-        (ctx.state as GraceState).graceResponse = rotation.response
+        ;(ctx.state as GraceState).graceResponse = rotation.response
         throw new oidcErrors.InvalidGrant('refresh token already rotated')
       }
     }
@@ -127,7 +141,12 @@ export function createProvider (deps: ProviderDeps): Provider {
   }
 
   const configuration: Configuration = {
-    adapter: knexAdapterFactory(db, clock, { findClient: (id) => clients.metadata(id), findGrant, findRefreshToken, onGrantRevoked: deps.onGrantRevoked }, deps.fresh),
+    adapter: knexAdapterFactory(db, clock, {
+      findClient: (id) => clients.metadata(id),
+      findGrant,
+      findRefreshToken,
+      onGrantRevoked: deps.onGrantRevoked
+    }, deps.fresh),
     jwks: { keys: deps.keys as Configuration['jwks'] extends { keys: infer K } | undefined ? K : never },
     cookies: {
       keys: cookieKeys(deps.secretKey),
@@ -152,7 +171,13 @@ export function createProvider (deps: ProviderDeps): Provider {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== audience) throw new oidcErrors.InvalidTarget()
-          return { scope: apiScope, audience, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'jwt', jwt: { sign: { alg: ACCESS_TOKEN_ALG } } }
+          return {
+            scope: apiScope,
+            audience,
+            accessTokenTTL: ACCESS_TOKEN_TTL_S,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: ACCESS_TOKEN_ALG } }
+          }
         }
       }
     },

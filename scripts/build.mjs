@@ -7,7 +7,18 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const STAMP = 'dist/.built'
-const INPUTS = ['src', 'oauth', 'migrations', 'docs/changelog.md', 'tsconfig.json', 'scripts/tsconfig.build.json', 'scripts/build.mjs', 'scripts/copy-assets.mjs', 'package.json', 'package-lock.json']
+const INPUTS = [
+  'src',
+  'oauth',
+  'migrations',
+  'docs/changelog.md',
+  'tsconfig.json',
+  'scripts/tsconfig.build.json',
+  'scripts/build.mjs',
+  'scripts/copy-assets.mjs',
+  'package.json',
+  'package-lock.json'
+]
 
 function newest (path) {
   if (!existsSync(path)) return 0
@@ -18,7 +29,9 @@ function newest (path) {
 
 const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0
 if (process.argv.includes('--force') || INPUTS.some((input) => newest(input) >= built)) {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'scripts/tsconfig.build.json', '--noCheck'], { stdio: 'inherit' })
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'scripts/tsconfig.build.json', '--noCheck'], {
+    stdio: 'inherit'
+  })
   execFileSync(process.execPath, ['scripts/copy-assets.mjs'], { stdio: 'inherit' })
   writeFileSync(STAMP, `${new Date().toISOString()}\n`)
 }

@@ -68,7 +68,11 @@ const RULES: Rule[] = [
 
   { key: 'd10', path: /src\/cli\//, to: `${C}oauth.md#registering-clients` },
   { key: 'd10', when: /OpenID Connect provider|shared storage|mounted/, to: `${C}oauth.md#provider-storage-and-keys` },
-  { key: 'd10', when: /registered|client an organization|client is for|offered to every|its members only/, to: `${C}oauth.md#client-ownership` },
+  {
+    key: 'd10',
+    when: /registered|client an organization|client is for|offered to every|its members only/,
+    to: `${C}oauth.md#client-ownership`
+  },
   { key: 'd10', when: /teammate|member/i, to: `${C}oauth.md#grants` },
   { key: 'd10', when: /refresh|offline_access|until revoked/, to: `${C}oauth.md#refresh-tokens` },
   { key: 'd10', when: /consent|already chosen/i, to: `${C}oauth.md#consent` },
@@ -99,7 +103,11 @@ const RULES: Rule[] = [
   { key: 'd15:features', to: `${C}plans-and-limits.md#features` },
   { key: 'd15:billing', to: `${C}plans-and-limits.md#billing` },
   { key: 'd15:sending-domain', to: `${C}resources.md#sending-domain` },
-  { key: 'd15', when: /every change appends|appends `|event .*commit|its event|resource-singular/, to: `${C}event-visibility.md#every-change-appends-an-event` },
+  {
+    key: 'd15',
+    when: /every change appends|appends `|event .*commit|its event|resource-singular/,
+    to: `${C}event-visibility.md#every-change-appends-an-event`
+  },
   { key: 'd15', when: /share \(galleries|content resources/, to: `${C}resources.md#content` },
   { key: 'd15', when: /updatedSince/, to: `${C}api-conventions.md#incremental-sync` },
   { key: 'd15', when: /1970|cannot serve|Column sizes/, to: `${C}api-conventions.md#dates-and-sizes` },
@@ -166,7 +174,10 @@ const GAP = String.raw`(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*)`
  * section numbers a comment gives without naming the document again.
  */
 const PHRASES: Array<[string, string]> = [
-  ['service-api.md sections 4 and 6, decisions.md section 8', `${C}webhooks-and-delivery.md#outbound-webhooks, ${C}event-visibility.md#the-event-log`],
+  [
+    'service-api.md sections 4 and 6, decisions.md section 8',
+    `${C}webhooks-and-delivery.md#outbound-webhooks, ${C}event-visibility.md#the-event-log`
+  ],
   ['service-api.md section 6, decisions.md section 8', `${C}event-visibility.md#events`],
   ['service-api.md section 9.7, decisions.md section 15', 'docs/changelog.md#versioning-policy'],
   ['decisions.md section 15; service-api.md section 8', `${C}resources.md#affiliates`],
@@ -175,9 +186,11 @@ const PHRASES: Array<[string, string]> = [
   ['role and scopes (5.2-5.5)', `role and scopes (${C}tenancy-and-roles.md#authentication)`],
   ['subscription and plan (section 3)', `subscription and plan (${C}plans-and-limits.md#plans-and-subscription)`],
   ['the scope rules of section 8', `the scope rules of ${C}event-visibility.md#who-sees-which-events`],
-  ["read the event's resource (section 8)", `read the event's resource (${C}event-visibility.md#subscriptions)`]
+  ['read the event\'s resource (section 8)', `read the event's resource (${C}event-visibility.md#subscriptions)`]
 ]
-const PHRASE_PATTERNS = PHRASES.map(([phrase, to]) => [new RegExp(phrase.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(GAP)), to] as const)
+const PHRASE_PATTERNS = PHRASES.map(([phrase, to]) =>
+  [new RegExp(phrase.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(GAP)), to] as const
+)
 
 const NUM = String.raw`\d+(?:\.\d+)?`
 const LIST = `${NUM}(?:(?:,${GAP}(?:and${GAP})?|${GAP}and${GAP})${NUM})*`
@@ -344,7 +357,9 @@ function filesUnder (root: string, path: string, pattern: RegExp): string[] {
   const full = join(root, path)
   if (!existsSync(full)) return []
   if (!statSync(full).isDirectory()) return pattern.test(path) ? [path] : []
-  return readdirSync(full).flatMap((name) => ['node_modules', 'dist', '.tap', '.git'].includes(name) ? [] : filesUnder(root, join(path, name), pattern))
+  return readdirSync(full).flatMap((name) =>
+    ['node_modules', 'dist', '.tap', '.git'].includes(name) ? [] : filesUnder(root, join(path, name), pattern)
+  )
 }
 
 function lineOf (text: string, at: number): number {
@@ -359,7 +374,9 @@ function processFile (root: string, file: string, write: boolean): { rewrites: R
   if (!CITES.test(text) && !PHRASE_PATTERNS.some(([phrase]) => phrase.test(text))) return { rewrites, left, inStrings: [] }
   const comments = commentsOf(file, text)
   const inComment = (at: number) => comments.some((c) => at >= c.start && at < c.end)
-  const inStrings = [...text.matchAll(/decisions\.md|service-api\.md/g)].filter((m) => !inComment(m.index)).map((m) => lineOf(text, m.index))
+  const inStrings = [...text.matchAll(/decisions\.md|service-api\.md/g)].filter((m) => !inComment(m.index)).map((m) =>
+    lineOf(text, m.index)
+  )
   let out = text
   for (const c of [...comments].reverse()) {
     const comment = text.slice(c.start, c.end)
@@ -393,15 +410,19 @@ function main () {
   const root = resolve(rootAt >= 0 ? args[rootAt + 1] : join(dirname(fileURLToPath(import.meta.url)), '..'))
   const check = args.includes('--check')
   const dry = args.includes('--dry-run')
-  const code = ROOTS.flatMap((r) => filesUnder(root, r, /\.(ts|mts|cts|js|mjs|cjs)$/)).filter((f) => f !== SELF && !GENERATED.has(f) && !f.endsWith('.d.ts'))
+  const code = ROOTS.flatMap((r) => filesUnder(root, r, /\.(ts|mts|cts|js|mjs|cjs)$/)).filter((f) =>
+    f !== SELF && !GENERATED.has(f) && !f.endsWith('.d.ts')
+  )
   const results = code.map((file) => ({ file, ...processFile(root, file, !check && !dry) }))
   const rewrites = results.flatMap((r) => r.rewrites)
   const left = results.flatMap((r) => r.left)
   const strings = results.flatMap((r) => r.inStrings.map((line) => `${r.file}:${line}`))
   const generated = [...GENERATED].filter((f) => existsSync(join(root, f)) && CITES.test(readFileSync(join(root, f), 'utf8')))
 
-  if (dry) for (const r of rewrites) console.log(`${r.file}:${r.line}: ${r.from.replace(/\s+/g, ' ')} -> ${r.to}`)
-  if (strings.length) console.log(`In strings, not comments (change by hand; a schema description also needs \`npm run sdk\`):\n  ${strings.join('\n  ')}`)
+  if (dry) { for (const r of rewrites) console.log(`${r.file}:${r.line}: ${r.from.replace(/\s+/g, ' ')} -> ${r.to}`) }
+  if (strings.length) {
+    console.log(`In strings, not comments (change by hand; a schema description also needs \`npm run sdk\`):\n  ${strings.join('\n  ')}`)
+  }
   if (generated.length) console.log(`Generated, rewritten by \`npm run sdk\` once the source description changes: ${generated.join(', ')}`)
 
   if (check) {

@@ -20,7 +20,9 @@ const LEFT_OUT = new Set(['.git', '.tap', 'dist', 'node_modules', '.stryker-tmp'
 
 function holdsTypeScript (dir: string): boolean {
   return readdirSync(dir, { withFileTypes: true })
-    .some((entry) => entry.name !== 'node_modules' && (entry.isDirectory() ? holdsTypeScript(join(dir, entry.name)) : entry.name.endsWith('.ts')))
+    .some((entry) =>
+      entry.name !== 'node_modules' && (entry.isDirectory() ? holdsTypeScript(join(dir, entry.name)) : entry.name.endsWith('.ts'))
+    )
 }
 
 /**
@@ -62,7 +64,13 @@ export async function compileTests (root: string, out: string): Promise<void> {
   const commonJs = sources.filter((file) => isCommonJs(file, root, known))
   const modules = sources.filter((file) => !commonJs.includes(file))
   const options = {
-    outdir: out, outbase: root, platform: 'node', target: 'node20', sourcemap: 'inline', tsconfig: join(root, 'tsconfig.json'), logLevel: 'warning'
+    outdir: out,
+    outbase: root,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'inline',
+    tsconfig: join(root, 'tsconfig.json'),
+    logLevel: 'warning'
   } as const
   await Promise.all([
     build({ ...options, entryPoints: modules, format: 'esm' }),

@@ -4,7 +4,9 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 
 // Each module's admin pages keep their views in its own admin/views.
 const views = readdirSync('src/modules').map((module) => `src/modules/${module}/admin/views`).filter((path) => existsSync(path))
-for (const path of [...views, 'src/modules/admin/views', 'src/modules/admin/assets', 'docs/changelog.md', 'src/modules/storefront/widget.js']) {
+for (
+  const path of [...views, 'src/modules/admin/views', 'src/modules/admin/assets', 'docs/changelog.md', 'src/modules/storefront/widget.js']
+) {
   cpSync(path, `dist/${path}`, { recursive: true })
 }
 const { name, version, type } = JSON.parse(readFileSync('package.json', 'utf8'))

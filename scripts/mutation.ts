@@ -21,7 +21,12 @@ if (process.argv[2] === '--compile') {
   process.exit(0)
 }
 
-interface Config { default: { tap: object }, GUARDED: Record<string, string[]>, ON_MYSQL: string[], testFilesOf: (files: string[]) => string[] }
+interface Config {
+  default: { tap: object }
+  GUARDED: Record<string, string[]>
+  ON_MYSQL: string[]
+  testFilesOf: (files: string[]) => string[]
+}
 const config = await import('../stryker.config.mjs' as string) as Config
 const GUARDED = config.GUARDED
 const force = process.argv.includes('--force')

@@ -68,7 +68,12 @@ const ACTIONS: Array<{ value: string, name: string, operations: Choice[] }> = [
     value: 'loyaltyAccount',
     name: 'Loyalty Account',
     operations: [
-      { value: 'addTransaction', tool: 'create_loyalty_account_transaction', name: 'Add Points Transaction', action: 'Add or deduct loyalty points' },
+      {
+        value: 'addTransaction',
+        tool: 'create_loyalty_account_transaction',
+        name: 'Add Points Transaction',
+        action: 'Add or deduct loyalty points'
+      },
       { value: 'getAll', tool: 'list_loyalty_accounts' },
       { value: 'get', tool: 'get_loyalty_account' }
     ]
@@ -78,8 +83,18 @@ const ACTIONS: Array<{ value: string, name: string, operations: Choice[] }> = [
     name: 'Outbound Webhook',
     operations: [
       { value: 'getAll', tool: 'list_outbound_webhooks' },
-      { value: 'getDeliveries', tool: 'list_outbound_webhook_deliveries', name: 'Get Deliveries', action: 'Get the deliveries of an outbound webhook' },
-      { value: 'redeliver', tool: 'create_outbound_webhook_delivery_redeliver', name: 'Redeliver', action: 'Send a delivery of an outbound webhook again' }
+      {
+        value: 'getDeliveries',
+        tool: 'list_outbound_webhook_deliveries',
+        name: 'Get Deliveries',
+        action: 'Get the deliveries of an outbound webhook'
+      },
+      {
+        value: 'redeliver',
+        tool: 'create_outbound_webhook_delivery_redeliver',
+        name: 'Redeliver',
+        action: 'Send a delivery of an outbound webhook again'
+      }
     ]
   }
 ]
@@ -167,12 +182,20 @@ function operationOf (choice: Choice, tool: ToolSpec, resource: { name: string, 
   const required = new Set((inputSchema.required as string[] | undefined) ?? [])
   const body = JSON.parse(JSON.stringify(route.schema?.body ?? null)) as JsonSchema | null
   const bulk = bulkOf(body ?? undefined)
-  if (tool.bodyArgument && !bulk) throw new Error(`${tool.name}: its body fields clash with its parameters, which the n8n node does not offer`)
-  const bodyNames = bulk || !body ? [] : Object.keys((body.properties ?? {}) as JsonSchema).filter((name) => !choice.body || choice.body.includes(name))
+  if (tool.bodyArgument && !bulk) {
+    throw new Error(`${tool.name}: its body fields clash with its parameters, which the n8n node does not offer`)
+  }
+  const bodyNames = bulk || !body
+    ? []
+    : Object.keys((body.properties ?? {}) as JsonSchema).filter((name) => !choice.body || choice.body.includes(name))
   const fields = [
     ...tool.params.map((name) => fieldOf(name, properties[name], 'path', true, resource.name)),
-    ...bodyNames.map((name) => fieldOf(name, properties[name], 'body', required.has(name) || (choice.body?.includes(name) ?? false), resource.name)),
-    ...tool.query.filter((name) => !PAGINATION.has(name)).map((name) => fieldOf(name, properties[name], 'query', required.has(name), resource.name))
+    ...bodyNames.map((name) =>
+      fieldOf(name, properties[name], 'body', required.has(name) || (choice.body?.includes(name) ?? false), resource.name)
+    ),
+    ...tool.query.filter((name) => !PAGINATION.has(name)).map((name) =>
+      fieldOf(name, properties[name], 'query', required.has(name), resource.name)
+    )
   ]
   const named = NAMES[choice.value]
   const one = resource.name.toLowerCase()

@@ -9,8 +9,17 @@ import { errors } from '../src/errors.js'
 import { RESOURCES } from '../src/lib/permissions.js'
 import { generateDocument } from './openapi.js'
 
-interface Operation { summary?: string, tags?: string[], security?: unknown[], 'x-scope'?: string, 'x-min-role'?: string, responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }> }
-export interface OpenApiDocument { paths: Record<string, Record<string, Operation>> }
+interface Operation {
+  summary?: string
+  tags?: string[]
+  security?: unknown[]
+  'x-scope'?: string
+  'x-min-role'?: string
+  responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }>
+}
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>
+}
 
 /** The service's own document (scripts/openapi.ts builds the app on a throw-away embedded database). */
 export async function currentDocument (): Promise<OpenApiDocument> {

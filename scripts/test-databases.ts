@@ -13,7 +13,15 @@ export async function resetMysql (databaseUrl: string) {
   const url = new URL(databaseUrl)
   const name = url.pathname.slice(1)
   if (!/^\w+$/.test(name)) throw new Error(`unexpected test database name: ${name}`)
-  const server = knex({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } })
+  const server = knex({
+    client: 'mysql2',
+    connection: {
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password)
+    }
+  })
   await server.raw(`DROP DATABASE IF EXISTS \`${name}\``)
   await server.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
   await server.destroy()

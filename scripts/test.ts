@@ -82,7 +82,10 @@ const TIMEOUT_SECONDS = 1200
  * EH_TEST_CPU_PROF=<dir> writes a CPU profile of each process there, to see where the suite's time goes.
  */
 const CPU_PROFILES = process.env.EH_TEST_CPU_PROF
-const NODE_ARGS = ['--enable-source-maps', ...(CPU_PROFILES ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILES}`, '--cpu-prof-interval=2000'] : [])]
+const NODE_ARGS = [
+  '--enable-source-maps',
+  ...(CPU_PROFILES ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILES}`, '--cpu-prof-interval=2000'] : [])
+]
 
 /**
  * Most of a test file's cost is its process: node and the app's modules (~1.5 s of CPU), more than its tests. So
@@ -134,7 +137,9 @@ function testsIn (file: string): number {
 
 const modes = (process.env.EH_TEST_MODES ?? 'mysql,sqlite').split(',').filter(Boolean)
 /** A folder named on the command line stands for its test files (tap alone would pick only some of them). */
-const tapArgs = process.argv.slice(2).flatMap((arg) => !arg.startsWith('-') && statSync(arg, { throwIfNoEntry: false })?.isDirectory() ? testFiles(arg).sort() : [arg])
+const tapArgs = process.argv.slice(2).flatMap((arg) =>
+  !arg.startsWith('-') && statSync(arg, { throwIfNoEntry: false })?.isDirectory() ? testFiles(arg).sort() : [arg]
+)
 
 function listResults (dir: string): string[] {
   let out: string[] = []
@@ -184,7 +189,10 @@ function cleanUp (env: Record<string, string | undefined>) {
  */
 async function runBundle (mode: string, file: string, env: Record<string, string | undefined>): Promise<Counts> {
   const since = Date.now()
-  const child = spawn(process.execPath, [...NODE_ARGS, file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, TAP_TIMEOUT: String(TIMEOUT_SECONDS) } })
+  const child = spawn(process.execPath, [...NODE_ARGS, file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, TAP_TIMEOUT: String(TIMEOUT_SECONDS) }
+  })
   const stdout: Buffer[] = []
   const stderr: Buffer[] = []
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
@@ -232,7 +240,9 @@ if (tapArgs.length === 0) {
    * which the embedded half fills. The embedded half runs fewer processes at once, so both end together.
    */
   const [envs] = await Promise.all([Promise.all(modes.map(prepare)), compileTests(process.cwd(), COMPILED)])
-  const halves = await Promise.all(modes.map((mode, i) => runHalf(mode, envs[i], mode === 'mysql' || modes.length === 1 ? JOBS : EMBEDDED_JOBS)))
+  const halves = await Promise.all(
+    modes.map((mode, i) => runHalf(mode, envs[i], mode === 'mysql' || modes.length === 1 ? JOBS : EMBEDDED_JOBS))
+  )
   console.log('')
   for (const [i, half] of halves.entries()) {
     console.log(`${modes[i]}: ${half.passed} passed, ${half.failed} failed in ${half.took} s`)
@@ -250,7 +260,11 @@ if (tapArgs.length === 0) {
     // With files named, tap runs just those, one process each, loading them with tsx (package.json's tap section).
     const run = spawnSync('npx', ['tap', ...tapArgs], { stdio: 'inherit', env })
     const counts = listResults(RESULTS).map((path) => countTap(readFileSync(path, 'utf8'), 0))
-      .reduce((sum, c) => ({ passed: sum.passed + c.passed, failed: sum.failed + c.failed, failures: [] }), { passed: 0, failed: 0, failures: [] })
+      .reduce((sum, c) => ({ passed: sum.passed + c.passed, failed: sum.failed + c.failed, failures: [] }), {
+        passed: 0,
+        failed: 0,
+        failures: []
+      })
     if (run.status !== 0 && counts.failed === 0) counts.failed = 1
     console.log(`${mode}: ${counts.passed} passed, ${counts.failed} failed in ${seconds(since)} s`)
     passed += counts.passed

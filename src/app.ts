@@ -90,7 +90,12 @@ function serializeRequest (request: FastifyRequest) {
  */
 function loggerOptions (config: Config, logger: AppDeps['logger']) {
   if (logger === false) return false
-  const safe = { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest }, hooks: { streamWrite: maskUrlsIn } }
+  const safe = {
+    level: config.logLevel,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
+    hooks: { streamWrite: maskUrlsIn }
+  }
   return typeof logger === 'object' ? { ...safe, ...logger } : safe
 }
 
@@ -117,7 +122,15 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(dbPlugin, { db: deps.db })
   await app.register(redisPlugin, { redis: deps.redis, prefix: deps.redisPrefix })
   const services = deps.services ?? buildServices({
-    db: app.db, clock: app.clock, config, redis: app.redis, redisPrefix: app.redisPrefix, hash: app.hash, mailer: deps.mailer, log: app.log, resolver: deps.resolver
+    db: app.db,
+    clock: app.clock,
+    config,
+    redis: app.redis,
+    redisPrefix: app.redisPrefix,
+    hash: app.hash,
+    mailer: deps.mailer,
+    log: app.log,
+    resolver: deps.resolver
   })
   await app.register(servicesPlugin, { services, owned: !deps.services })
   // Before the pipeline: a refused request still gets its x-request-id.

@@ -34,7 +34,9 @@ export const ConfigSchema = Type.Object({
   bigcommerceApiUrl: Type.Optional(Type.String({ pattern: '^https?://[^/\\s]+(/[^\\s]*)?$', maxLength: 2048, env: 'BIGCOMMERCE_API_URL' })),
   bigcommerceApiTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 60000, env: 'BIGCOMMERCE_API_TIMEOUT_MS' })),
   /** Where support requests are mailed (docs/contract/resources.md#support); absent: they are only kept. */
-  supportEmail: Type.Optional(Type.String({ maxLength: 320, pattern: '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$', env: 'SUPPORT_EMAIL' }))
+  supportEmail: Type.Optional(
+    Type.String({ maxLength: 320, pattern: '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$', env: 'SUPPORT_EMAIL' })
+  )
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -112,7 +114,12 @@ const URL_SETTINGS = [
   { key: 'redisUrl', env: 'REDIS_URL', what: 'a valid redis:// or rediss:// URL with a host', credentials: true },
   { key: 'smtpUrl', env: 'SMTP_URL', what: 'a valid smtp:// or smtps:// URL with a host', credentials: true },
   { key: 'publicUrl', env: 'PUBLIC_URL', what: 'a valid http(s) URL with a host and no user or password', credentials: false },
-  { key: 'bigcommerceApiUrl', env: 'BIGCOMMERCE_API_URL', what: 'a valid http(s) URL with a host and no user or password', credentials: false }
+  {
+    key: 'bigcommerceApiUrl',
+    env: 'BIGCOMMERCE_API_URL',
+    what: 'a valid http(s) URL with a host and no user or password',
+    credentials: false
+  }
 ] as const
 
 function checkUrls (config: Config): void {

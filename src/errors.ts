@@ -7,9 +7,17 @@ import createError from '@fastify/error'
 export const errors = {
   InvalidRequest: createError('invalid_request', '%s', 400),
   StoreEnvRequired: createError('store_env_required', 'The x-store-env-id header is required', 400),
-  InvalidScope: createError('invalid_scope', 'Unknown scope: %s. A scope is `read`, `write`, or `<resource>:read` / `<resource>:write` with a resource of: %s', 400),
+  InvalidScope: createError(
+    'invalid_scope',
+    'Unknown scope: %s. A scope is `read`, `write`, or `<resource>:read` / `<resource>:write` with a resource of: %s',
+    400
+  ),
   InvalidExpiry: createError('invalid_expiry', '%s', 400),
-  ExpiryExceedsCredential: createError('expiry_exceeds_credential', 'A key created by an expiring key must expire no later than it: give an expiresAt at or before %s', 400),
+  ExpiryExceedsCredential: createError(
+    'expiry_exceeds_credential',
+    'A key created by an expiring key must expire no later than it: give an expiresAt at or before %s',
+    400
+  ),
   InvalidUrl: createError('invalid_url', '%s', 400),
   InvalidEventType: createError('invalid_event_type', 'Unknown event type: %s', 400),
   BatchTooLarge: createError('batch_too_large', 'A batch holds at most %s items', 400),
@@ -17,7 +25,11 @@ export const errors = {
   InvalidCredentials: createError('invalid_credentials', 'The credential is unknown, revoked or expired', 401),
   RoleForbidden: createError('role_forbidden', 'Your role does not allow this on %s', 403),
   RoleReadOnly: createError('role_read_only', 'A viewer credential cannot write', 403),
-  CredentialNotAllowed: createError('credential_not_allowed', 'An OAuth access token cannot manage API keys, members, OAuth clients or partners; use an API key or the admin application', 403),
+  CredentialNotAllowed: createError(
+    'credential_not_allowed',
+    'An OAuth access token cannot manage API keys, members, OAuth clients or partners; use an API key or the admin application',
+    403
+  ),
   InsufficientScope: createError('insufficient_scope', 'The credential\'s scopes do not allow %s on %s', 403),
   RoleEscalation: createError('role_escalation', 'A credential cannot create a credential with a role above its own', 403),
   ScopeEscalation: createError('scope_escalation', 'A credential cannot create a credential with scopes outside its own', 403),
@@ -33,7 +45,11 @@ export const errors = {
   RateLimited: createError('rate_limited', 'Too many requests, retry after %s seconds', 429),
   ServiceUnavailable: createError('service_unavailable', '%s', 503),
   InsufficientPoints: createError('insufficient_points', 'The account holds %s points; a transaction of %s would take it below zero', 409),
-  IdempotencyKeyReused: createError('idempotency_key_reused', 'This idempotency key was already used with other points or another reason', 409),
+  IdempotencyKeyReused: createError(
+    'idempotency_key_reused',
+    'This idempotency key was already used with other points or another reason',
+    409
+  ),
   UploadUrlExpired: createError('upload_url_expired', 'This upload URL has expired or was already used; ask for a new one', 410),
   InvalidSignature: createError('invalid_signature', '%s', 401)
 }

@@ -34,7 +34,11 @@ export function intervalJob (name: string, everyMs: number, work: () => Promise<
     start () {
       timer ??= setInterval(() => {
         if (running) return
-        running = work().catch((err: Error) => log.error({ err: { message: err.message, stack: err.stack } }, `${name} failed`)).finally(() => { running = null })
+        running = work().catch((err: Error) => log.error({ err: { message: err.message, stack: err.stack } }, `${name} failed`)).finally(
+          () => {
+            running = null
+          }
+        )
       }, everyMs)
       timer.unref()
     },

@@ -10,7 +10,9 @@ export const ErrorBody = Type.Object({
 
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `1-based page number, at most ${MAX_PAGE}` })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Page size; values above 100 are clamped to 100 (see meta.limit)' }))
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, default: 20, description: 'Page size; values above 100 are clamped to 100 (see meta.limit)' })
+  )
 }
 
 export const PageMeta = Type.Object({
@@ -55,8 +57,20 @@ export const STORE_HEADER = Type.Object({
  * `cursor` continues. With either, the list is ordered oldest change first by (updatedAt, id) and `page` is ignored.
  */
 export const SyncQuery = {
-  updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only records changed at or after this instant, oldest change first (then `page` is ignored: continue with `cursor`)' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '^[A-Za-z0-9_-]+$', description: '`meta.nextCursor` of the previous page: the records changed after it, even those changed while paging' }))
+  updatedSince: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'Only records changed at or after this instant, oldest change first (then `page` is ignored: continue with `cursor`)'
+    })
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 120,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: '`meta.nextCursor` of the previous page: the records changed after it, even those changed while paging'
+    })
+  )
 }
 
 /** A list that also serves incremental sync: `meta.nextCursor` and `meta.hasMore` come with `updatedSince`/`cursor`. */
@@ -65,7 +79,11 @@ export function SyncPaged<T extends TSchema> (item: T) {
     data: Type.Array(item),
     meta: Type.Object({
       ...PageMeta.properties,
-      nextCursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Sync lists only: the position after the last record returned; keep it to resume' })),
+      nextCursor: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], {
+          description: 'Sync lists only: the position after the last record returned; keep it to resume'
+        })
+      ),
       hasMore: Type.Optional(Type.Boolean({ description: 'Sync lists only: more changes follow now' }))
     })
   })

@@ -12,7 +12,10 @@ export interface Tenant {
 }
 
 /** A fresh organization with an owner, one store and an admin key: tests never share tenants. */
-export async function makeTenant (app: FastifyInstance, options: { plan?: Plan, status?: SubscriptionStatus, origins?: string[] } = {}): Promise<Tenant> {
+export async function makeTenant (
+  app: FastifyInstance,
+  options: { plan?: Plan, status?: SubscriptionStatus, origins?: string[] } = {}
+): Promise<Tenant> {
   const bootstrap = app.services.bootstrap
   const out = await bootstrap.bootstrap({
     org: `Org ${base62(6)}`,
@@ -22,17 +25,38 @@ export async function makeTenant (app: FastifyInstance, options: { plan?: Plan, 
     origins: options.origins ?? ['https://shop.example']
   })
   if (options.status) await bootstrap.setPlan({ store: out.store.id, plan: options.plan ?? 'growth', status: options.status })
-  return { orgId: out.organization.id, storeId: out.store.id, owner: { ...out.owner, password: out.owner.password! }, key: out.apiKey.secret }
+  return {
+    orgId: out.organization.id,
+    storeId: out.store.id,
+    owner: { ...out.owner, password: out.owner.password! },
+    key: out.apiKey.secret
+  }
 }
 
 export async function makeStore (app: FastifyInstance, tenant: Tenant, options: { plan?: Plan, origins?: string[] } = {}): Promise<string> {
-  const { store } = await app.services.bootstrap.createStore({ org: tenant.orgId, name: `Store ${base62(4)}`, plan: options.plan ?? 'growth', origins: options.origins })
+  const { store } = await app.services.bootstrap.createStore({
+    org: tenant.orgId,
+    name: `Store ${base62(4)}`,
+    plan: options.plan ?? 'growth',
+    origins: options.origins
+  })
   return store.id
 }
 
 /** A key made directly (not through the API), for setting up a test's actors. */
-export async function makeKey (app: FastifyInstance, tenant: Tenant, role: Exclude<Role, 'owner'>, scopes: string[] = [], expiresAt?: string): Promise<{ id: string, secret: string }> {
-  const key = await app.services.apiKeys.create({ type: 'cli', orgId: tenant.orgId, role, scopes }, { name: `${role} key`, role, scopes, expiresAt }, null)
+export async function makeKey (
+  app: FastifyInstance,
+  tenant: Tenant,
+  role: Exclude<Role, 'owner'>,
+  scopes: string[] = [],
+  expiresAt?: string
+): Promise<{ id: string, secret: string }> {
+  const key = await app.services.apiKeys.create({ type: 'cli', orgId: tenant.orgId, role, scopes }, {
+    name: `${role} key`,
+    role,
+    scopes,
+    expiresAt
+  }, null)
   return { id: key.id, secret: key.secret }
 }
 
@@ -45,8 +69,21 @@ export async function addMember (app: FastifyInstance, tenant: Tenant, role: 'ow
  * A request as a signed-in person (the credential the admin application acts with), e.g. the owner, whom no API
  * key can be: handed to the pipeline as it is, so role, scopes, plan and subscription apply as for any credential.
  */
-export function asPerson (app: FastifyInstance, tenant: Tenant, person: { id: string, role?: Role }, options: { method: string, url: string, store?: string, payload?: unknown, type?: 'person' | 'oauth' }) {
-  const credential = { type: options.type ?? 'person', id: person.id, orgId: tenant.orgId, role: person.role ?? 'owner', scopes: [], personId: person.id, storeIds: null } as const
+export function asPerson (
+  app: FastifyInstance,
+  tenant: Tenant,
+  person: { id: string, role?: Role },
+  options: { method: string, url: string, store?: string, payload?: unknown, type?: 'person' | 'oauth' }
+) {
+  const credential = {
+    type: options.type ?? 'person',
+    id: person.id,
+    orgId: tenant.orgId,
+    role: person.role ?? 'owner',
+    scopes: [],
+    personId: person.id,
+    storeIds: null
+  } as const
   return app.injectAs({ ...credential, scopes: [] }, {
     method: options.method as 'GET',
     url: options.url,

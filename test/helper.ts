@@ -105,7 +105,13 @@ const PLUGIN_TIMEOUT_MS = 120_000
 export async function build (t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config, routes, ...deps } = options
   // EH_TEST_LOG=1 prints the apps' error logs (a 500's cause) while a test is looked into.
-  const app = await buildApp(testConfig(config), { logger: process.env.EH_TEST_LOG ? { level: 'error' } : false, redisPrefix: `eh:test:${base62(10)}:`, hash: testHasher, pluginTimeout: PLUGIN_TIMEOUT_MS, ...deps })
+  const app = await buildApp(testConfig(config), {
+    logger: process.env.EH_TEST_LOG ? { level: 'error' } : false,
+    redisPrefix: `eh:test:${base62(10)}:`,
+    hash: testHasher,
+    pluginTimeout: PLUGIN_TIMEOUT_MS,
+    ...deps
+  })
   t.teardown(() => app.close())
   if (routes) await app.register(routes)
   await app.ready()
@@ -157,8 +163,16 @@ export function statementsOf (t: Test, app: FastifyInstance, matching?: RegExp):
 }
 
 /** The store's logged events whose type starts with `prefix`, oldest first: type, parsed data, and the data as stored. */
-export async function eventsOf (app: FastifyInstance, storeId: string, prefix: string): Promise<Array<{ type: string, data: any, raw: string }>> {
-  const rows: Array<{ type: string, data: string }> = await app.db('events').where({ store_env_id: storeId }).where('type', 'like', `${prefix}%`).orderBy('id')
+export async function eventsOf (
+  app: FastifyInstance,
+  storeId: string,
+  prefix: string
+): Promise<Array<{ type: string, data: any, raw: string }>> {
+  const rows: Array<{ type: string, data: string }> = await app.db('events').where({ store_env_id: storeId }).where(
+    'type',
+    'like',
+    `${prefix}%`
+  ).orderBy('id')
   return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data), raw: row.data }))
 }
 

@@ -53,7 +53,9 @@ export function schemaValues (doc: Document) {
       case 'number': return s.maximum ?? 1e300
       case 'boolean': return true
       case 'array': {
-        const items = Array.from({ length: Math.min(s.maxItems ?? 3, 30) }, () => value(s.items, fill, depth + 1)).filter((v) => v !== undefined)
+        const items = Array.from({ length: Math.min(s.maxItems ?? 3, 30) }, () => value(s.items, fill, depth + 1)).filter((v) =>
+          v !== undefined
+        )
         const distinct = s.uniqueItems && !resolve(s.items)?.pattern
         return distinct ? items.map((v, i) => typeof v === 'string' ? v.slice(0, -3) + String(i).padStart(3, '0') : v) : items
       }
@@ -116,7 +118,9 @@ export async function seedFromExamples (doc: Document, ids: Map<string, string>,
     }
   }
   for (const [path, item] of Object.entries(doc.paths)) {
-    const member = Object.keys(doc.paths).map((p) => p.startsWith(`${path}/{`) ? /^\/\{(\w+)\}$/.exec(p.slice(path.length)) : null).find(Boolean)
+    const member = Object.keys(doc.paths).map((p) => p.startsWith(`${path}/{`) ? /^\/\{(\w+)\}$/.exec(p.slice(path.length)) : null).find(
+      Boolean
+    )
     if (skip.test(path) || path.includes('{') || ids.has(path) || !item.get || !member) continue
     const first = (await send('get', path)).json().data?.[0]?.[member[1]]
     if (typeof first === 'string') ids.set(path, first)
@@ -124,7 +128,11 @@ export async function seedFromExamples (doc: Document, ids: Map<string, string>,
 }
 
 /** The operations on members of the collections in `ids`, but those whose path names a fixed value (a platform). */
-export function memberOperations (doc: Document, ids: Map<string, string>, skip: RegExp): Array<{ path: string, method: string, op: Schema }> {
+export function memberOperations (
+  doc: Document,
+  ids: Map<string, string>,
+  skip: RegExp
+): Array<{ path: string, method: string, op: Schema }> {
   const out = []
   for (const [path, item] of Object.entries(doc.paths)) {
     if (skip.test(path) || !ids.has(path.slice(0, path.indexOf('/{')))) continue

@@ -21,7 +21,11 @@ export async function smtpReceiver (t: Test) {
         }
         const line = buffer.slice(0, end)
         buffer = buffer.slice(end + 2)
-        if (/^DATA/i.test(line)) { data = ''; socket.write('354 go ahead\r\n') } else if (/^QUIT/i.test(line)) { socket.end('221 bye\r\n') } else socket.write('250 ok\r\n')
+        if (/^DATA/i.test(line)) {
+          data = ''
+          socket.write('354 go ahead\r\n')
+        } else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n')
+        else socket.write('250 ok\r\n')
       }
     })
   })

@@ -12,7 +12,10 @@ export interface StorefrontCall {
 }
 
 /** An unauthenticated storefront call: the browser's Origin, the public store id, and the visitor's IP. */
-export function storefront (app: FastifyInstance, { method = 'POST', url, store, origin = 'https://shop.example', ip = '203.0.113.7', payload, headers }: StorefrontCall) {
+export function storefront (
+  app: FastifyInstance,
+  { method = 'POST', url, store, origin = 'https://shop.example', ip = '203.0.113.7', payload, headers }: StorefrontCall
+) {
   return app.inject({
     method,
     url,

@@ -14,7 +14,8 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 
 export const N8N_VERSION = '1.123.81'
-const CACHE = process.env.EH_N8N_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'evidence-hub', `n8n-${N8N_VERSION}`)
+const CACHE = process.env.EH_N8N_CACHE ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'evidence-hub', `n8n-${N8N_VERSION}`)
 const INSTALLED = join(CACHE, '.installed')
 const BIN = join(CACHE, 'node_modules', 'n8n', 'bin', 'n8n')
 
@@ -23,12 +24,22 @@ export function ensureN8n (log: (line: string) => void): string {
   if (existsSync(INSTALLED)) return BIN
   log(`installing n8n ${N8N_VERSION} into ${CACHE} (once; about 1.8 GB, ~10 minutes)`)
   mkdirSync(CACHE, { recursive: true })
-  writeFileSync(join(CACHE, 'package.json'), JSON.stringify({
-    private: true,
-    dependencies: { n8n: N8N_VERSION },
-    overrides: { xlsx: 'npm:@e965/xlsx@0.20.3', 'isolated-vm': '5.0.4' }
-  }, null, 2))
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'], { cwd: CACHE, stdio: ['ignore', 'inherit', 'inherit'] })
+  writeFileSync(
+    join(CACHE, 'package.json'),
+    JSON.stringify(
+      {
+        private: true,
+        dependencies: { n8n: N8N_VERSION },
+        overrides: { xlsx: 'npm:@e965/xlsx@0.20.3', 'isolated-vm': '5.0.4' }
+      },
+      null,
+      2
+    )
+  )
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'], {
+    cwd: CACHE,
+    stdio: ['ignore', 'inherit', 'inherit']
+  })
   writeFileSync(INSTALLED, `${new Date().toISOString()}\n`)
   return BIN
 }
@@ -42,7 +53,17 @@ export function installPackage (userFolder: string, work: string): string {
   mkdirSync(nodes, { recursive: true })
   writeFileSync(join(nodes, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }))
   // n8n-workflow is a peer: n8n's own copy (n8n puts its modules on NODE_PATH), never a second one.
-  execFileSync('npm', ['install', tarball, '--omit=dev', '--legacy-peer-deps', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], { cwd: nodes, stdio: 'inherit' })
+  execFileSync('npm', [
+    'install',
+    tarball,
+    '--omit=dev',
+    '--legacy-peer-deps',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--no-package-lock',
+    '--loglevel=error'
+  ], { cwd: nodes, stdio: 'inherit' })
   return tarball
 }
 
@@ -85,7 +106,8 @@ export function n8n (bin: string, userFolder: string, port: number): N8n {
   return {
     url,
     env,
-    command: async (args) => (await promisify(execFile)(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })).stdout,
+    command: async (args) =>
+      (await promisify(execFile)(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })).stdout,
     start: (logFile) => {
       const child = spawn(process.execPath, [bin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
       const log = createWriteStream(logFile)

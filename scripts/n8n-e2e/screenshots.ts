@@ -8,10 +8,20 @@ const OWNER = { email: 'owner@n8n-e2e.example', firstName: 'Maya', lastName: 'Ro
 
 async function signIn (url: string): Promise<string> {
   // /healthz answers before n8n has mounted its REST routes.
-  for (let i = 0; i < 120 && !(await fetch(`${url}/rest/settings`).then((res) => res.ok, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 1000))
-  const setup = await fetch(`${url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) })
+  for (let i = 0; i < 120 && !(await fetch(`${url}/rest/settings`).then((res) => res.ok, () => false)); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+  const setup = await fetch(`${url}/rest/owner/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER)
+  })
   if (!setup.ok && setup.status !== 400) throw new Error(`owner setup: ${setup.status} ${await setup.text()}`)
-  const login = await fetch(`${url}/rest/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }) })
+  const login = await fetch(`${url}/rest/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password })
+  })
   if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`)
   const cookie = login.headers.getSetCookie().find((line) => line.startsWith('n8n-auth='))
   if (!cookie) throw new Error('no n8n-auth cookie')

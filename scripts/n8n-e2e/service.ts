@@ -33,7 +33,15 @@ async function resetDatabase () {
   const url = new URL(DATABASE_URL)
   const name = url.pathname.slice(1)
   if (!/^test_\w+$/.test(name)) throw new Error(`refusing to reset ${name}: the end-to-end database's name starts with test_`)
-  const server = knex({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } })
+  const server = knex({
+    client: 'mysql2',
+    connection: {
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password)
+    }
+  })
   await server.raw(`DROP DATABASE IF EXISTS \`${name}\``)
   await server.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
   await server.destroy()
@@ -58,7 +66,19 @@ function env (port: number): NodeJS.ProcessEnv {
 async function cli (args: string[], port: number): Promise<any> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--json'], { env: env(port), stdout: { write: (text) => { out += text } }, stderr: { write: (text) => { err += text } } })
+  const code = await runCli([...args, '--json'], {
+    env: env(port),
+    stdout: {
+      write: (text) => {
+        out += text
+      }
+    },
+    stderr: {
+      write: (text) => {
+        err += text
+      }
+    }
+  })
   if (code !== 0) throw new Error(`evidence-hub ${args.join(' ')} failed: ${err}`)
   return JSON.parse(out)
 }
@@ -74,13 +94,30 @@ async function waitFor<T> (what: string, probe: () => Promise<T | undefined>, se
 }
 
 /** Builds and starts the service; resolves once /v1/health answers. Its output goes to `logFile`. */
-export async function startService (port: number, logFile: string, n8nCallback: string): Promise<Service & { clientId: string, clientSecret: string }> {
+export async function startService (
+  port: number,
+  logFile: string,
+  n8nCallback: string
+): Promise<Service & { clientId: string, clientSecret: string }> {
   await resetDatabase()
-  const made = await cli(['bootstrap', '--org', 'n8n end-to-end', '--store', 'Main store', '--owner', 'owner@n8n-e2e.example', '--plan', 'growth'], port)
+  const made = await cli([
+    'bootstrap',
+    '--org',
+    'n8n end-to-end',
+    '--store',
+    'Main store',
+    '--owner',
+    'owner@n8n-e2e.example',
+    '--plan',
+    'growth'
+  ], port)
   const client = await cli(['oauth-client', 'create', '--name', 'n8n', '--redirect-uri', n8nCallback], port)
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' })
   const log = createWriteStream(logFile)
-  const child = spawn(process.execPath, ['--enable-source-maps', join('dist', 'src', 'server.js')], { env: env(port), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--enable-source-maps', join('dist', 'src', 'server.js')], {
+    env: env(port),
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   child.stdout!.pipe(log)
   child.stderr!.pipe(log)
   const base = `http://127.0.0.1:${port}`
@@ -102,7 +139,11 @@ export async function startService (port: number, logFile: string, n8nCallback: 
  * owner's login and consent (organization, store, role), and the code redeemed at the token endpoint with the
  * verifier and the client's secret. The token response, `store_env_id` included.
  */
-export async function connectByOAuth (service: Service, client: { id: string, secret: string }, redirectUri: string): Promise<Record<string, any>> {
+export async function connectByOAuth (
+  service: Service,
+  client: { id: string, secret: string },
+  redirectUri: string
+): Promise<Record<string, any>> {
   const verifier = randomBytes(32).toString('base64url')
   const state = randomBytes(16).toString('base64url')
   const authorize = new URL(`${service.base}/oauth/auth`)
@@ -120,12 +161,19 @@ export async function connectByOAuth (service: Service, client: { id: string, se
   if (page.text.includes('name="password"')) {
     page = await browser.follow(page.url.replace(/\/?$/, '/login'), { form: { _csrf: csrfOf(page.text), ...service.owner } })
   }
-  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form: { _csrf: csrfOf(page.text), org: service.org, stores: [service.store], role: 'admin' } })
-  if (!done.location?.startsWith(redirectUri)) throw new Error(`expected the redirect to n8n, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
+  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), {
+    form: { _csrf: csrfOf(page.text), org: service.org, stores: [service.store], role: 'admin' }
+  })
+  if (!done.location?.startsWith(redirectUri)) {
+    throw new Error(`expected the redirect to n8n, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
+  }
   const code = new URL(done.location).searchParams.get('code')!
   const res = await fetch(`${service.base}/oauth/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`
+    },
     body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier })
   })
   if (!res.ok) throw new Error(`token exchange failed: ${res.status} ${await res.text()}`)

@@ -18,7 +18,9 @@ export const PRODUCTS = [
   { platformProductId: 'n8n-socks', title: 'Wool Hiking Socks' }
 ]
 
-export function credentials (o: { base: string, clientId: string, clientSecret: string, token: Record<string, unknown>, apiKey: string, store: string }) {
+export function credentials (
+  o: { base: string, clientId: string, clientSecret: string, token: Record<string, unknown>, apiKey: string, store: string }
+) {
   return [
     {
       id: IDS.oauth,
@@ -37,7 +39,12 @@ export function credentials (o: { base: string, clientId: string, clientSecret: 
         oauthTokenData: o.token
       }
     },
-    { id: IDS.apiKey, name: 'Evidence Hub (API key)', type: 'evidenceHubApi', data: { baseUrl: o.base, apiKey: o.apiKey, storeEnvId: o.store } }
+    {
+      id: IDS.apiKey,
+      name: 'Evidence Hub (API key)',
+      type: 'evidenceHubApi',
+      data: { baseUrl: o.base, apiKey: o.apiKey, storeEnvId: o.store }
+    }
   ]
 }
 
@@ -53,12 +60,21 @@ function forward (url: string, position: [number, number]) {
     typeVersion: 4.2,
     position,
     // One request at a time, in the items' order.
-    parameters: { method: 'POST', url, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify($json) }}', options: { batching: { batch: { batchSize: 1, batchInterval: 10 } } } }
+    parameters: {
+      method: 'POST',
+      url,
+      sendBody: true,
+      specifyBody: 'json',
+      jsonBody: '={{ JSON.stringify($json) }}',
+      options: { batching: { batch: { batchSize: 1, batchInterval: 10 } } }
+    }
   }
 }
 
 function workflow (id: string, name: string, nodes: Array<{ name: string, [field: string]: unknown }>) {
-  const connections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]))
+  const connections = Object.fromEntries(
+    nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }])
+  )
   return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} }
 }
 
@@ -107,7 +123,11 @@ export function workflows (receiver: string) {
         position: [0, 0],
         credentials: apiKey,
         // Every five seconds, so the run waits seconds, not minutes (n8n refuses a `*` in the seconds field only).
-        parameters: { authentication: 'apiKey', event: 'product.upserted', pollTimes: { item: [{ mode: 'custom', cronExpression: '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *' }] } }
+        parameters: {
+          authentication: 'apiKey',
+          event: 'product.upserted',
+          pollTimes: { item: [{ mode: 'custom', cronExpression: '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *' }] }
+        }
       },
       forward(`${receiver}/polling`, [220, 0])
     ])

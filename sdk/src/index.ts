@@ -117,7 +117,10 @@ export async function * pages<P extends PagedPath> (
   const get = client.GET as unknown as (path: string, init: unknown) => Promise<{ data?: unknown, error?: unknown, response: Response }>
   let page = (query as { page?: number }).page ?? 1
   while (true) {
-    const body = unwrap(await get(path, { params: { query: { ...query, page }, path: options.path } })) as { data: Array<ItemOf<P>>, meta: PageMeta }
+    const body = unwrap(await get(path, { params: { query: { ...query, page }, path: options.path } })) as {
+      data: Array<ItemOf<P>>
+      meta: PageMeta
+    }
     yield body
     if (body.data.length === 0 || body.meta.page >= body.meta.totalPages) return
     page = body.meta.page + 1

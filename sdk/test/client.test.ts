@@ -7,9 +7,21 @@ import type { AddressInfo } from 'node:net'
 import { build } from '../../test/helper.js'
 import { makeTenant, type Tenant } from '../../test/factories.js'
 import { deliverUntil, receiver, testWorker } from '../../test/webhooks/support.js'
-import { ApiError, createClient, eventCursor, pages, paginate, pollEvents, unwrap, verifyWebhook, type EvidenceHubClient } from '../src/index.js'
+import {
+  ApiError,
+  createClient,
+  eventCursor,
+  pages,
+  paginate,
+  pollEvents,
+  unwrap,
+  verifyWebhook,
+  type EvidenceHubClient
+} from '../src/index.js'
 
-async function live (t: Test): Promise<{ baseUrl: string, tenant: Tenant, client: EvidenceHubClient, app: Awaited<ReturnType<typeof build>> }> {
+async function live (
+  t: Test
+): Promise<{ baseUrl: string, tenant: Tenant, client: EvidenceHubClient, app: Awaited<ReturnType<typeof build>> }> {
   const app = await build(t)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
@@ -120,16 +132,38 @@ t.test('verifyWebhook accepts a real delivery and refuses a tampered body, an ol
 
   const ok = verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret: webhook.secret })
   t.ok(ok.ok, 'a real delivery verifies, with Node\'s headers')
-  t.ok(verifyWebhook({ payload: Buffer.from(delivery.body), headers: new Headers(delivery.headers as Record<string, string>), secret: webhook.secret }).ok, 'and with raw bytes and fetch Headers')
+  t.ok(
+    verifyWebhook({
+      payload: Buffer.from(delivery.body),
+      headers: new Headers(delivery.headers as Record<string, string>),
+      secret: webhook.secret
+    }).ok,
+    'and with raw bytes and fetch Headers'
+  )
   t.equal(JSON.parse(delivery.body).type, 'product.upserted')
 
   const tampered = delivery.body.replace('p-1', 'p-2')
   t.not(tampered, delivery.body)
-  t.same(verifyWebhook({ payload: tampered, headers: delivery.headers, secret: webhook.secret }), { ok: false, reason: 'signature_mismatch' })
-  t.same(verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret: 'whsec_wrong' }), { ok: false, reason: 'signature_mismatch' })
+  t.same(verifyWebhook({ payload: tampered, headers: delivery.headers, secret: webhook.secret }), {
+    ok: false,
+    reason: 'signature_mismatch'
+  })
+  t.same(verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret: 'whsec_wrong' }), {
+    ok: false,
+    reason: 'signature_mismatch'
+  })
   const later = Date.now() + 10 * 60_000
-  t.same(verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret: webhook.secret, now: later }), { ok: false, reason: 'timestamp_out_of_tolerance' })
-  t.ok(verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret: webhook.secret, now: later, toleranceSeconds: 3600 }).ok, 'the tolerance is the caller\'s')
+  t.same(verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret: webhook.secret, now: later }), {
+    ok: false,
+    reason: 'timestamp_out_of_tolerance'
+  })
+  t.ok(
+    verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret: webhook.secret, now: later, toleranceSeconds: 3600 }).ok,
+    'the tolerance is the caller\'s'
+  )
   t.same(verifyWebhook({ payload: delivery.body, headers: {}, secret: webhook.secret }), { ok: false, reason: 'missing_header' })
-  t.same(verifyWebhook({ payload: delivery.body, headers: { 'X-Service-Signature-V2': 'v1=zz' }, secret: webhook.secret }), { ok: false, reason: 'malformed_header' })
+  t.same(verifyWebhook({ payload: delivery.body, headers: { 'X-Service-Signature-V2': 'v1=zz' }, secret: webhook.secret }), {
+    ok: false,
+    reason: 'malformed_header'
+  })
 })

@@ -14,7 +14,9 @@ t.test('sdk/openapi.json is the document the service serves, and sdk/src/schema.
 
 t.test('the types ask for the store header nowhere (the client sends it), while the document still requires it', async (t) => {
   const doc = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8'))
-  const header = doc.paths['/v1/reviews'].get.parameters.find((p: { in: string, name: string }) => p.in === 'header' && p.name === 'x-store-env-id')
+  const header = doc.paths['/v1/reviews'].get.parameters.find((p: { in: string, name: string }) =>
+    p.in === 'header' && p.name === 'x-store-env-id'
+  )
   t.match(header, { required: true }, 'the document requires the header')
   const types = readFileSync(TYPES_FILE, 'utf8')
   t.notMatch(types, /"x-store-env-id": string/, 'never a required header in the types')

@@ -11,10 +11,17 @@ export interface Command {
 export class UsageError extends Error {}
 
 /** The command's options, strictly parsed; a missing required one is a usage error. */
-export function options<T extends Record<string, { type: 'string' | 'boolean', multiple?: boolean }>> (args: string[], spec: T, required: Array<keyof T>) {
+export function options<T extends Record<string, { type: 'string' | 'boolean', multiple?: boolean }>> (
+  args: string[],
+  spec: T,
+  required: Array<keyof T>
+) {
   let values
   try {
-    values = parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as unknown as Record<keyof T, string | string[] | boolean | undefined>
+    values = parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as unknown as Record<
+      keyof T,
+      string | string[] | boolean | undefined
+    >
   } catch (err) {
     throw new UsageError((err as Error).message)
   }

@@ -23,7 +23,9 @@ export function databaseInUse (config: Pick<Config, 'databaseUrl' | 'dataDir'>, 
   const note = join(config.dataDir, NOTE)
   if (existsSync(note) && !embeddedAllowed) {
     const { database } = JSON.parse(readFileSync(note, 'utf8')) as { database: string }
-    throw new UsageError(`the service here runs on ${database} (noted in ${note}), but DATABASE_URL is not set: set it to act on that database, or add --embedded to use the embedded SQLite file anyway`)
+    throw new UsageError(
+      `the service here runs on ${database} (noted in ${note}), but DATABASE_URL is not set: set it to act on that database, or add --embedded to use the embedded SQLite file anyway`
+    )
   }
   return `database: embedded SQLite file ${join(config.dataDir, 'evidence-hub.sqlite')}`
 }

@@ -4,7 +4,17 @@ import { UsageError, type Command } from './command.js'
 
 function parse (args: string[]) {
   try {
-    return parseArgs({ args, strict: true, allowPositionals: false, options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, org: { type: 'string' } } }).values
+    return parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        name: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        public: { type: 'boolean' },
+        org: { type: 'string' }
+      }
+    }).values
   } catch (err) {
     throw new UsageError((err as Error).message)
   }
@@ -22,7 +32,13 @@ export const commands: Record<string, Command> = {
       if (!v.name) throw new UsageError('--name is required')
       if (!v['redirect-uri']?.length) throw new UsageError('--redirect-uri is required')
       if (v.org && !await services.people.findOrganization(v.org)) throw new UsageError(`organization ${v.org} not found`)
-      const created = await services.clients.create({ name: v.name, redirectUris: v['redirect-uri'], public: Boolean(v.public), orgId: v.org ?? null, createdBy: 'cli' })
+      const created = await services.clients.create({
+        name: v.name,
+        redirectUris: v['redirect-uri'],
+        public: Boolean(v.public),
+        orgId: v.org ?? null,
+        createdBy: 'cli'
+      })
       return { clientId: created.clientId, clientSecret: created.clientSecret, registeredBy: created.registeredBy }
     }
   },

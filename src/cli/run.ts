@@ -43,7 +43,8 @@ function findCommand (argv: string[]): { name: string, command: Command, rest: s
 }
 
 function usage (): string {
-  return 'Usage: npx evidence-hub <command> [options] [--json]   (or npm run cli -- …)\n\n' + Object.values(commands).map((c) => `  ${c.usage}`).join('\n')
+  return 'Usage: npx evidence-hub <command> [options] [--json]   (or npm run cli -- …)\n\n' +
+    Object.values(commands).map((c) => `  ${c.usage}`).join('\n')
 }
 
 function printHuman (out: Output, value: unknown, indent = ''): void {

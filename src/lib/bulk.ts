@@ -102,11 +102,25 @@ export function bulkBodyValidator (field: string) {
     if (httpPart === 'body' && (!data || typeof data !== 'object' || Array.isArray(data))) {
       issues.push({ keyword: 'type', instancePath: '', schemaPath: '#/type', params: { type: 'object' }, message: 'must be an object' })
     } else if (httpPart === 'body' && !Array.isArray((data as Record<string, unknown>)[field])) {
-      issues.push({ keyword: 'type', instancePath: `/${field}`, schemaPath: `#/properties/${field}/type`, params: { type: 'array' }, message: 'must be an array' })
+      issues.push({
+        keyword: 'type',
+        instancePath: `/${field}`,
+        schemaPath: `#/properties/${field}/type`,
+        params: { type: 'array' },
+        message: 'must be an array'
+      })
     }
     const known = (schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}
     for (const name of data && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : []) {
-      if (!(name in known)) issues.push({ keyword: 'additionalProperties', instancePath: '', schemaPath: '#/additionalProperties', params: { additionalProperty: name }, message: 'must NOT have additional properties' })
+      if (!(name in known)) {
+        issues.push({
+          keyword: 'additionalProperties',
+          instancePath: '',
+          schemaPath: '#/additionalProperties',
+          params: { additionalProperty: name },
+          message: 'must NOT have additional properties'
+        })
+      }
     }
     return issues.length ? { error: issues } : { value: data }
   }
@@ -204,8 +218,17 @@ export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, recei
  * ones, walks every row of the store: as a bulk upsert's locking read that locked the store's whole table and queued
  * every writer behind it (bench:bulk: 0.20x the raw upsert before the index was named here, 0.36x after).
  */
-export function rowsByKeys<Row extends object> (trx: Knex, table: string, storeId: string, keyColumn: string, keys: readonly string[], suffix = 'unique'): Knex.QueryBuilder<Row, Row[]> {
-  const from = isMysql(trx) ? trx.from<Row, Row[]>(trx.raw('?? FORCE INDEX (??)', [table, `${table}_store_env_id_${keyColumn}_${suffix}`])) : trx<Row, Row[]>(table)
+export function rowsByKeys<Row extends object> (
+  trx: Knex,
+  table: string,
+  storeId: string,
+  keyColumn: string,
+  keys: readonly string[],
+  suffix = 'unique'
+): Knex.QueryBuilder<Row, Row[]> {
+  const from = isMysql(trx)
+    ? trx.from<Row, Row[]>(trx.raw('?? FORCE INDEX (??)', [table, `${table}_store_env_id_${keyColumn}_${suffix}`]))
+    : trx<Row, Row[]>(table)
   return from.where('store_env_id', storeId).whereIn(keyColumn, keys as string[])
 }
 

@@ -59,7 +59,9 @@ export function contentTable<R extends ContentRow> (db: Knex, table: string) {
     },
 
     findMany (storeId: string, ids: string[], trx: Knex = db): Promise<R[]> {
-      return ids.length ? trx<R>(table).where({ store_env_id: storeId } as never).whereIn('id', ids) as unknown as Promise<R[]> : Promise.resolve([])
+      return ids.length
+        ? trx<R>(table).where({ store_env_id: storeId } as never).whereIn('id', ids) as unknown as Promise<R[]>
+        : Promise.resolve([])
     },
 
     async insert (row: R, trx: Knex) {

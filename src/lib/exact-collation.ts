@@ -9,7 +9,9 @@ type Wrap = <C extends object>(column: C) => C
 
 export async function exactIds (knex: Knex): Promise<Wrap> {
   if (knex.client.config.client !== 'mysql2') return (column) => column
-  const [rows] = await knex.raw("SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'reviews' AND COLUMN_NAME = 'store_env_id'")
+  const [rows] = await knex.raw(
+    'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = \'reviews\' AND COLUMN_NAME = \'store_env_id\''
+  )
   const collation = (rows as Array<{ c: string }>)[0]?.c
   return (column) => {
     if (collation) (column as unknown as Knex.ColumnBuilder).collate(collation)

@@ -40,7 +40,8 @@ function fromAddress (mailFrom: string): string {
 /** With SMTP_URL: SMTP through nodemailer. Without it (embedded default): rows in `mail_outbox`, nothing leaves the host. */
 export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, clock: () => number): MailTransport {
   const address = fromAddress(config.mailFrom)
-  const fromOf = (mail: Mail) => mail.fromName || mail.fromAddress ? { name: mail.fromName ?? '', address: mail.fromAddress ?? address } : config.mailFrom
+  const fromOf = (mail: Mail) =>
+    mail.fromName || mail.fromAddress ? { name: mail.fromName ?? '', address: mail.fromAddress ?? address } : config.mailFrom
   const { smtpUrl } = config
   if (smtpUrl) {
     // nodemailer is ~2 MB of heap, loaded with the first mail: most instances send none for a long while.
@@ -50,7 +51,15 @@ export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, c
     return {
       kind: 'smtp',
       async send (_trx, mail) {
-        await (await transporter()).sendMail({ from: fromOf(mail), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, dkim: mail.dkim })
+        await (await transporter()).sendMail({
+          from: fromOf(mail),
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          headers: mail.headers,
+          dkim: mail.dkim
+        })
       },
       direct,
       close: () => { smtp?.then((transport) => transport.close(), () => {}) }
@@ -63,7 +72,9 @@ export function mailTransport (config: { smtpUrl?: string, mailFrom: string }, c
         org_id: mail.orgId,
         store_env_id: mail.storeEnvId,
         to: mail.to,
-        from: mail.fromName || mail.fromAddress ? `${JSON.stringify(mail.fromName ?? '')} <${mail.fromAddress ?? address}>` : config.mailFrom,
+        from: mail.fromName || mail.fromAddress
+          ? `${JSON.stringify(mail.fromName ?? '')} <${mail.fromAddress ?? address}>`
+          : config.mailFrom,
         subject: mail.subject,
         text: mail.text,
         html: mail.html ?? null,

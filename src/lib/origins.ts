@@ -31,7 +31,9 @@ export function normalizeOrigin (input: string): string {
     throw new OriginError('"null" cannot be allowed: it is the origin of sandboxed frames and local files, so any such page would pass')
   }
   if (!BARE_ORIGIN.test(value)) {
-    throw new OriginError(`${value} is not an origin: give scheme and host with an optional port (https://shop.example or http://localhost:3000), without path, query or fragment`)
+    throw new OriginError(
+      `${value} is not an origin: give scheme and host with an optional port (https://shop.example or http://localhost:3000), without path, query or fragment`
+    )
   }
   let url: URL
   try { url = new URL(value) } catch { throw new OriginError(`${value} is not a valid URL`) }

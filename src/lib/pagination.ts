@@ -28,7 +28,11 @@ export function envelope<T> (data: T[], total: number, page: Page) {
  * The count-plus-page query every list runs: the total of `base`'s rows, then the page of them that `order` sorts
  * (and joins or selects). `base` carries only the filters, so the count stays a plain count.
  */
-export async function countAndPage<T> (base: Knex.QueryBuilder, page: { offset: number, limit: number }, order: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<{ total: number, rows: T[] }> {
+export async function countAndPage<T> (
+  base: Knex.QueryBuilder,
+  page: { offset: number, limit: number },
+  order: (query: Knex.QueryBuilder) => Knex.QueryBuilder
+): Promise<{ total: number, rows: T[] }> {
   const [{ total }] = await base.clone().count<Array<{ total: number }>>({ total: '*' })
   const rows = await order(base.clone()).offset(page.offset).limit(page.limit)
   return { total: Number(total), rows: rows as T[] }

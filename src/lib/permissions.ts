@@ -120,11 +120,17 @@ export function scopeLabel (route: Pick<RouteRule, 'resource' | 'scopesOf'>): st
  * which refusal a caller sees first; the pipeline's access step (pipeline/check-access.ts) answers with it and the MCP
  * server hides the tools it names.
  */
-export function refusalFor (caller: { type: string, role: Role, scopes: readonly string[], partnerOrgId?: string | null }, route: RouteRule, access: Access): Refusal | null {
+export function refusalFor (
+  caller: { type: string, role: Role, scopes: readonly string[], partnerOrgId?: string | null },
+  route: RouteRule,
+  access: Access
+): Refusal | null {
   const verdict = roleAllows(caller.role, route.resource, access)
   if (verdict === 'read_only') return 'role_read_only'
   if (verdict === 'forbidden' || (route.minRole && roleRank(caller.role) < roleRank(route.minRole))) return 'role_forbidden'
-  if (!route.scopeExempt && !scopeResources(route).some((resource) => scopesAllow(caller.scopes, resource, access))) return 'insufficient_scope'
+  if (!route.scopeExempt && !scopeResources(route).some((resource) => scopesAllow(caller.scopes, resource, access))) {
+    return 'insufficient_scope'
+  }
   // A token is bound to a person and chosen stores, and nothing it creates may outlive its connection.
   if (caller.type === 'oauth' && isOrgManagement(route.url, access)) return 'credential_not_allowed'
   // A partner acting for a client never manages the client's keys, members or partners

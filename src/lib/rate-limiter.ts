@@ -135,7 +135,14 @@ return 1
 
 type Script = (...args: Array<string | number>) => Promise<unknown>
 
-interface Pending { key: string, windows: Window[], at: number, markers: string[], resolve: (hit: Hit) => void, reject: (err: unknown) => void }
+interface Pending {
+  key: string
+  windows: Window[]
+  at: number
+  markers: string[]
+  resolve: (hit: Hit) => void
+  reject: (err: unknown) => void
+}
 
 /** Requests of one call at most: a script holds Redis for its whole run. */
 const MOST = 32
@@ -272,7 +279,12 @@ export class RateLimiter {
 interface Counted { store: RateLimitStore, entry: Entry | null }
 
 /** The caller is told about the tightest window: the fewest requests left, the first on a tie. */
-function verdictOf (windows: Window[], counts: Array<{ count: number, oldest: number | null }>, now: number, markers: string[] | null): Verdict {
+function verdictOf (
+  windows: Window[],
+  counts: Array<{ count: number, oldest: number | null }>,
+  now: number,
+  markers: string[] | null
+): Verdict {
   let allowed = true
   for (let i = 0; i < windows.length; i++) if (counts[i].count >= windows[i].limit) allowed = false
   let tightest = 0

@@ -43,7 +43,9 @@ export async function syncPage<T extends { id?: string | number, updated_at: num
     const after = decodeCursor(query.cursor)
     const id = after && options.numericId ? Number(after.id) : after?.id
     if (!after || (options.numericId && !Number.isSafeInteger(id))) throw options.invalid(BAD_CURSOR)
-    from.where((q) => q.where('updated_at', '>', after.at).orWhere((same) => same.where('updated_at', after.at).andWhere('id', '>', id as never)))
+    from.where((q) =>
+      q.where('updated_at', '>', after.at).orWhere((same) => same.where('updated_at', after.at).andWhere('id', '>', id as never))
+    )
   } else if (query.updatedSince !== undefined) {
     from.where('updated_at', '>=', toMs(query.updatedSince)!)
   }
@@ -60,6 +62,13 @@ export async function syncPage<T extends { id?: string | number, updated_at: num
 export function syncEnvelope<T> (data: T[], page: SyncPage<unknown>, limit: number) {
   return {
     data,
-    meta: { total: page.total, page: 1, limit, totalPages: Math.ceil(page.total / limit), nextCursor: page.nextCursor, hasMore: page.hasMore }
+    meta: {
+      total: page.total,
+      page: 1,
+      limit,
+      totalPages: Math.ceil(page.total / limit),
+      nextCursor: page.nextCursor,
+      hasMore: page.hasMore
+    }
   }
 }

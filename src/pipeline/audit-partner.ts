@@ -17,7 +17,13 @@ export function auditPartner (app: FastifyInstance) {
       actor: actorOf(credential),
       subject: `store:${request.store.id}`,
       ip: request.ip,
-      details: { partnerOrgId: credential.partnerOrgId, personId: credential.personId, method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode }
+      details: {
+        partnerOrgId: credential.partnerOrgId,
+        personId: credential.personId,
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        status: reply.statusCode
+      }
     })
   }
 }

@@ -75,7 +75,11 @@ export function chargeAndReadMarkers (app: FastifyInstance, cache: CredentialCac
     return handed
   }
 
-  async function charge (request: FastifyRequest, reply: FastifyReply, { token, tokenHash, now, held, entry }: Identified): Promise<Credential> {
+  async function charge (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { token, tokenHash, now, held, entry }: Identified
+  ): Promise<Credential> {
     const storeMarkers = requestStoreMarkers(request)
     // One Redis round trip counts the request and reads the markers of the credential and the store, so a warm
     // request makes no query at all, and a change committed anywhere is seen here before the request is served.
@@ -105,7 +109,11 @@ export function chargeAndReadMarkers (app: FastifyInstance, cache: CredentialCac
    * For a caller that authenticates without charging (app.authenticate): no limiter call to read the markers with,
    * so a held credential is checked against them on its own.
    */
-  async function readMarkersUncharged (request: FastifyRequest, reply: FastifyReply, { token, tokenHash, now, held, entry }: Identified): Promise<Credential> {
+  async function readMarkersUncharged (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { token, tokenHash, now, held, entry }: Identified
+  ): Promise<Credential> {
     let current: CredentialEntry | null = entry
     if (held && (now >= held.staleAt || !sameValues(await freshness.read(held.markers) ?? [], held.seen))) {
       current = await credentials.load(token, tokenHash, request, undefined, held)

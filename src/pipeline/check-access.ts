@@ -37,7 +37,13 @@ export function checkAccess (app: FastifyInstance, cache: CredentialCache) {
     const credential = request.credential!
     const resource = config.resource!
     const access = accessFor(request.method)
-    const rule = { url: request.routeOptions.url ?? '', resource, minRole: config.minRole, scopeExempt: config.scopeExempt, scopesOf: config.scopesOf }
+    const rule = {
+      url: request.routeOptions.url ?? '',
+      resource,
+      minRole: config.minRole,
+      scopeExempt: config.scopeExempt,
+      scopesOf: config.scopesOf
+    }
     const refusal = refusalFor(credential, rule, access)
     if (refusal === 'role_read_only') throw new errors.RoleReadOnly()
     if (refusal === 'role_forbidden') throw new errors.RoleForbidden(resource)

@@ -117,7 +117,9 @@ export class CredentialCache {
     return entry.overrides
   }
 
-  keepFeatureOverrides (id: string, overrides: FeatureOverrides, seen: string, now: number) { this.features.set(id, { overrides, seen, staleAt: staleAfter(now) }) }
+  keepFeatureOverrides (id: string, overrides: FeatureOverrides, seen: string, now: number) {
+    this.features.set(id, { overrides, seen, staleAt: staleAfter(now) })
+  }
 
   /** Redis came back (or was replaced): marker updates may have been lost meanwhile, so trust nothing held. */
   clear () {

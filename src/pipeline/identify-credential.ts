@@ -88,7 +88,13 @@ export function identifyCredential (app: FastifyInstance, cache: CredentialCache
    * without them they are read first here, so what is kept is never older than the values it is kept under.
    * `held`: the entry read before, whose claim (the token's verified content) is asked again rather than made anew.
    */
-  async function load (token: string, tokenHash: string, request: FastifyRequest, seen?: string[] | null, held?: CredentialEntry): Promise<CredentialEntry | null> {
+  async function load (
+    token: string,
+    tokenHash: string,
+    request: FastifyRequest,
+    seen?: string[] | null,
+    held?: CredentialEntry
+  ): Promise<CredentialEntry | null> {
     const claim = held?.claim ?? await claimOf(token, request)
     if (!claim) return null
     const cacheable = freshness.shared && claim.markers.length > 0

@@ -58,14 +58,22 @@ export default fp(async (app) => {
   const resolve = resolveStore(app, cache)
   const check = checkAccess(app, cache)
 
-  async function authenticate (request: FastifyRequest, reply: FastifyReply, { charge }: { charge: boolean }, handed: Credential | null = null): Promise<Credential> {
+  async function authenticate (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { charge }: { charge: boolean },
+    handed: Credential | null = null
+  ): Promise<Credential> {
     if (handed) return markers.chargeHanded(request, reply, handed)
     const identified = await credentials.identify(request, reply)
     return charge ? markers.charge(request, reply, identified) : markers.readMarkersUncharged(request, reply, identified)
   }
 
   app.decorate('registerCredentialResolver', credentials.registerResolver)
-  app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply, options: { charge: boolean }) => authenticate(request, reply, options))
+  app.decorate(
+    'authenticate',
+    (request: FastifyRequest, reply: FastifyReply, options: { charge: boolean }) => authenticate(request, reply, options)
+  )
   app.decorate('injectAs', injectAs)
 
   app.addHook('onRequest', async (request, reply) => {

@@ -63,7 +63,11 @@ export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err.validation) {
       const errors = problemsOf(err.validation as ValidationIssue[], err.validationContext === 'body' ? undefined : err.validationContext)
-      return answer(reply, 400, { message: `Invalid request: ${errors.map((e) => `${e.path || 'body'} ${e.message}`).join('; ')}`, code: 'invalid_request', errors })
+      return answer(reply, 400, {
+        message: `Invalid request: ${errors.map((e) => `${e.path || 'body'} ${e.message}`).join('; ')}`,
+        code: 'invalid_request',
+        errors
+      })
     }
     const code = apiCode(err.code)
     if (code) return answer(reply, err.statusCode ?? 500, { message: err.message, code })
@@ -77,7 +81,10 @@ export default fp(async (app) => {
       // rolled back whole, so the client may send the same request again.
       request.log.warn({ code: err.code }, 'transaction lost a lock race')
       reply.header('retry-after', '1')
-      return answer(reply, 503, { message: 'The request met a concurrent change and was not applied; retry it', code: 'service_unavailable' })
+      return answer(reply, 503, {
+        message: 'The request met a concurrent change and was not applied; retry it',
+        code: 'service_unavailable'
+      })
     }
     const status = err.statusCode ?? 500
     if (status >= 500) {
@@ -95,7 +102,11 @@ export default fp(async (app) => {
   // Node answers an `Expect` it does not know with a bare 417 unless the server listens for it.
   app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify({ message: 'Only "Expect: 100-continue" is supported', code: 'invalid_request' })
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body)
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close'
+    }).end(body)
   })
 
   // Replaces fastify's own 503 body for requests that arrive while the server drains (return503OnClosing: false).

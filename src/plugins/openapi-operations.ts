@@ -126,7 +126,9 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
   if (config.auth === 'credential') {
     schema.security = [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }]
     // The scope that opens the operation (besides `read`/`write` and unrestricted keys), for docs and generated tools.
-    if (!config.scopeExempt) schema['x-scope'] = (config.scopesOf ?? [config.resource]).map((resource) => `${resource}:${accessFor(method)}`).join(' ')
+    if (!config.scopeExempt) {
+      schema['x-scope'] = (config.scopesOf ?? [config.resource]).map((resource) => `${resource}:${accessFor(method)}`).join(' ')
+    }
     if (config.minRole) schema['x-min-role'] = config.minRole
   } else if (!schema.security) {
     // A route that checks a credential itself (the MCP endpoint) names its security in its own schema.

@@ -23,7 +23,8 @@ export default fp(async (app) => {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key (`svc_…`)' },
           oauth2: {
             type: 'oauth2',
-            description: `OAuth 2.0 with PKCE (S256) from the provider at ${oauth}; the token carries the role, scopes and stores the person chose`,
+            description:
+              `OAuth 2.0 with PKCE (S256) from the provider at ${oauth}; the token carries the role, scopes and stores the person chose`,
             flows: {
               authorizationCode: {
                 authorizationUrl: `${oauth}/auth`,

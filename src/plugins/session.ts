@@ -96,7 +96,12 @@ export default fp(async (app) => {
       const token = base62(40)
       const now = app.clock()
       await app.db('person_sessions').insert({
-        id_hash: sha256(token), person_id: personId, org_id: context.orgId ?? null, store_env_id: context.storeEnvId ?? null, created_at: now, expires_at: now + SESSION_TTL_MS
+        id_hash: sha256(token),
+        person_id: personId,
+        org_id: context.orgId ?? null,
+        store_env_id: context.storeEnvId ?? null,
+        created_at: now,
+        expires_at: now + SESSION_TTL_MS
       })
       reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_TTL_MS / 1000 })
     },

@@ -113,7 +113,11 @@ export default fp(async (app) => {
     if (!found) {
       const id = storeIdOf(request)
       const held = id && freshness.shared ? cache.latestStore(id, app.clock()) : undefined
-      found = held && originAllowed(held.store, request.headers.origin) ? Promise.resolve(held) : id ? app.stores.find(id).then((store) => ({ store, seen: null })) : Promise.resolve({ store: null, seen: null })
+      found = held && originAllowed(held.store, request.headers.origin)
+        ? Promise.resolve(held)
+        : id
+          ? app.stores.find(id).then((store) => ({ store, seen: null }))
+          : Promise.resolve({ store: null, seen: null })
       stores.set(request, found)
     }
     return found
@@ -169,7 +173,9 @@ export default fp(async (app) => {
   function refusalOf (request: FastifyRequest, store: StoreEnv | null | undefined): Error | null {
     if (!store) return new errors.StoreEnvNotFound()
     const signedWithoutOrigin = request.routeOptions.config?.signedUrl === true && request.headers.origin === undefined
-    if (!signedWithoutOrigin && !originAllowed(store, request.headers.origin)) return new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    if (!signedWithoutOrigin && !originAllowed(store, request.headers.origin)) {
+      return new errors.OriginNotAllowed(originNotAllowedMessage(request.headers.origin, store.id))
+    }
     return null
   }
 
@@ -230,5 +236,9 @@ const corsForPreflights = fp<FastifyCorsOptions & { actual: OnRequest }>((instan
       }
     }
   })
-  ;(cors as unknown as (instance: FastifyInstance, options: FastifyCorsOptions, done: (err?: Error) => void) => void)(preflightsOnly, options, done)
+  ;(cors as unknown as (instance: FastifyInstance, options: FastifyCorsOptions, done: (err?: Error) => void) => void)(
+    preflightsOnly,
+    options,
+    done
+  )
 }, { name: 'cors-for-preflights' })

@@ -71,7 +71,9 @@ export function closed (schema: Schema): Schema {
   }
   // allOf branches see only their own properties: closing them would refuse each other's fields.
   const objectLike = copy.type === 'object' || isObject(copy.properties)
-  if (objectLike && !('additionalProperties' in copy) && !('patternProperties' in copy) && !('allOf' in copy)) copy.additionalProperties = false
+  if (objectLike && !('additionalProperties' in copy) && !('patternProperties' in copy) && !('allOf' in copy)) {
+    copy.additionalProperties = false
+  }
   closedCopies.set(schema, copy)
   return copy
 }
@@ -96,7 +98,9 @@ export function closeRoute (route: RouteOptions): void {
   const body = isObject(schema.body) ? closed(schema.body) : undefined
   const querystring = isObject(given) ? closed(given) : EMPTY_QUERY
   route.schema = { ...schema, ...(body ? { body } : {}), querystring }
-  if (!body && !readsOwnBody(url)) route.preValidation = [...[route.preValidation ?? []].flat(), refuseBodyFields] as RouteOptions['preValidation']
+  if (!body && !readsOwnBody(url)) {
+    route.preValidation = [...[route.preValidation ?? []].flat(), refuseBodyFields] as RouteOptions['preValidation']
+  }
 }
 
 /** Each app's routes as this plugin saw them, exempt or not: what a test walks to hold every route to the rule. */

@@ -55,7 +55,10 @@ t.test('two owners demoting each other in the admin application at once: one don
   for (let round = 1; round <= ROUNDS; round++) {
     const { tenant, a, b } = await twoOwners(app)
     const [byA, byB] = await Promise.all([signedIn(app, a), signedIn(app, b)])
-    const answers = await Promise.all([byA.post(`/admin/members/${b.id}/role`, { role: 'admin' }), byB.post(`/admin/members/${a.id}/role`, { role: 'admin' })])
+    const answers = await Promise.all([
+      byA.post(`/admin/members/${b.id}/role`, { role: 'admin' }),
+      byB.post(`/admin/members/${a.id}/role`, { role: 'admin' })
+    ])
     t.same(answers.map(outcome).sort(), ['done', 'refused'], `round ${round}`)
     t.equal(await ownersOf(app, tenant), 1, `round ${round}: the organization keeps an owner`)
   }
@@ -80,7 +83,11 @@ t.test('an ownership transfer racing an admin\'s demotion of its recipient leave
     const admin = await addMember(app, tenant, 'admin')
     const byAdmin = await signedIn(app, admin)
     const answers = await Promise.all([
-      asPerson(app, tenant, { id: tenant.owner.id }, { method: 'POST', url: '/v1/orgs/current/transfer-ownership', payload: { personId: recipient.id } }),
+      asPerson(app, tenant, { id: tenant.owner.id }, {
+        method: 'POST',
+        url: '/v1/orgs/current/transfer-ownership',
+        payload: { personId: recipient.id }
+      }),
       byAdmin.post(`/admin/members/${recipient.id}/role`, { role: 'editor' })
     ])
     const statuses = answers.map((res) => res.statusCode)

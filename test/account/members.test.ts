@@ -23,7 +23,10 @@ t.test('GET /account/members lists the organization\'s people with their roles',
   const editor = await addMember(app, tenant, 'editor')
   const res = await call(app, { method: 'GET', url: '/v1/account/members', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200)
-  t.match(res.json(), { data: [{ id: tenant.owner.id, email: tenant.owner.email, role: 'owner' }, { id: editor.id, email: editor.email, role: 'editor' }], meta: { total: 2 } })
+  t.match(res.json(), {
+    data: [{ id: tenant.owner.id, email: tenant.owner.email, role: 'owner' }, { id: editor.id, email: editor.email, role: 'editor' }],
+    meta: { total: 2 }
+  })
 })
 
 t.test('an admin key removes an editor: 204, gone from the list, one member.removed entry', async (t) => {
@@ -76,7 +79,12 @@ t.test('the last owner cannot be removed: 409 conflict', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
   personTokens(app, tenant)
-  const res = await call(app, { method: 'DELETE', url: `/v1/account/members/${tenant.owner.id}`, key: `person:${tenant.owner.id}:owner`, store: tenant.storeId })
+  const res = await call(app, {
+    method: 'DELETE',
+    url: `/v1/account/members/${tenant.owner.id}`,
+    key: `person:${tenant.owner.id}:owner`,
+    store: tenant.storeId
+  })
   t.equal(res.statusCode, 409)
   t.equal(res.json().code, 'conflict')
   t.equal((await app.db('memberships').where({ org_id: tenant.orgId, person_id: tenant.owner.id })).length, 1)
@@ -87,7 +95,12 @@ t.test('an owner removes another owner when one remains', async (t) => {
   const tenant = await makeTenant(app)
   personTokens(app, tenant)
   const second = await addMember(app, tenant, 'owner')
-  const res = await call(app, { method: 'DELETE', url: `/v1/account/members/${second.id}`, key: `person:${tenant.owner.id}:owner`, store: tenant.storeId })
+  const res = await call(app, {
+    method: 'DELETE',
+    url: `/v1/account/members/${second.id}`,
+    key: `person:${tenant.owner.id}:owner`,
+    store: tenant.storeId
+  })
   t.equal(res.statusCode, 204)
 })
 

@@ -13,15 +13,31 @@ const review = { productId: 'p1', rating: 5, body: 'Lovely', authorName: 'Ann', 
 async function originRemoved (app: FastifyInstance) {
   const removed = `https://gone-${Math.random().toString(36).slice(2, 10)}.example`
   const tenant = await makeTenant(app, { origins: [removed, 'https://kept.example'] })
-  const served = await storefront(app, { method: 'GET', url: '/v1/storefront/summary?productId=p1', store: tenant.storeId, origin: removed })
+  const served = await storefront(app, {
+    method: 'GET',
+    url: '/v1/storefront/summary?productId=p1',
+    store: tenant.storeId,
+    origin: removed
+  })
   const preflight = await corsPreflight(app, removed, 'GET', '/v1/storefront/summary')
-  const put = await call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key, payload: { origins: ['https://kept.example'] } })
-  if (served.statusCode !== 200 || !preflight.headers['access-control-allow-origin'] || put.statusCode !== 200) throw new Error('setup failed')
+  const put = await call(app, {
+    method: 'PUT',
+    url: `/v1/account/stores/${tenant.storeId}/origins`,
+    key: tenant.key,
+    payload: { origins: ['https://kept.example'] }
+  })
+  if (served.statusCode !== 200 || !preflight.headers['access-control-allow-origin'] || put.statusCode !== 200) {
+    throw new Error('setup failed')
+  }
   return { tenant, removed }
 }
 
 function corsPreflight (app: FastifyInstance, origin: string, method: string, url: string) {
-  return app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type,x-store-env-id' } })
+  return app.inject({
+    method: 'OPTIONS',
+    url,
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type,x-store-env-id' }
+  })
 }
 
 t.test('a widget read from a removed origin is refused 403 without Access-Control-Allow-Origin', async (t) => {

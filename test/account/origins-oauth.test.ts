@@ -7,7 +7,12 @@ import { connected } from '../oauth/oauth-helper.js'
 
 t.test('an OAuth token granted the store with the admin role and account:write may replace its origins', async (t) => {
   const { app, tokens, tenant } = await connected(t, { role: 'admin', scope: 'account:write' })
-  const res = await call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tokens.access_token, payload: { origins: ['https://zap.example'] } })
+  const res = await call(app, {
+    method: 'PUT',
+    url: `/v1/account/stores/${tenant.storeId}/origins`,
+    key: tokens.access_token,
+    payload: { origins: ['https://zap.example'] }
+  })
   t.equal(res.statusCode, 200)
   t.same(res.json(), { origins: ['https://zap.example'] })
   const grant = await app.db('oauth_grants').where({ org_id: tenant.orgId }).first('id')
@@ -18,7 +23,12 @@ t.test('an OAuth token granted the store with the admin role and account:write m
 t.test('an OAuth token cannot read or change the origins of a store outside its grant', async (t) => {
   const { app, tokens, tenant } = await connected(t, { role: 'admin', scope: 'account:write' })
   const other = await makeStore(app, tenant, { origins: ['https://other.example'] })
-  const put = await call(app, { method: 'PUT', url: `/v1/account/stores/${other}/origins`, key: tokens.access_token, payload: { origins: ['https://zap.example'] } })
+  const put = await call(app, {
+    method: 'PUT',
+    url: `/v1/account/stores/${other}/origins`,
+    key: tokens.access_token,
+    payload: { origins: ['https://zap.example'] }
+  })
   t.equal(put.statusCode, 404)
   t.equal(put.json().code, 'store_env_not_found')
   const get = await call(app, { method: 'GET', url: `/v1/account/stores/${other}/origins`, key: tokens.access_token })
@@ -28,7 +38,12 @@ t.test('an OAuth token cannot read or change the origins of a store outside its 
 
 t.test('an OAuth token with the editor role is refused with role_forbidden', async (t) => {
   const { app, tokens, tenant } = await connected(t, { role: 'editor', scope: 'account:write' })
-  const res = await call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tokens.access_token, payload: { origins: ['https://zap.example'] } })
+  const res = await call(app, {
+    method: 'PUT',
+    url: `/v1/account/stores/${tenant.storeId}/origins`,
+    key: tokens.access_token,
+    payload: { origins: ['https://zap.example'] }
+  })
   t.equal(res.statusCode, 403)
   t.equal(res.json().code, 'role_forbidden')
 })

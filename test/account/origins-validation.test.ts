@@ -6,14 +6,23 @@ import { storefront } from '../storefront.js'
 async function setup () {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  const put = (origins: unknown) => call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key, payload: { origins } })
+  const put = (origins: unknown) =>
+    call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key, payload: { origins } })
   const unchanged = async () => (await app.stores.find(tenant.storeId))!.allowedOrigins
   return { app, tenant, put, unchanged }
 }
 
 t.test('an origin with a path, query, fragment or user info is refused with 400 and changes nothing', async (t) => {
   const { put, unchanged } = await setup()
-  for (const origin of ['https://shop.example/shop', 'https://shop.example?a=1', 'https://shop.example#top', 'https://user:pw@shop.example', 'https://shop.example//']) {
+  for (
+    const origin of [
+      'https://shop.example/shop',
+      'https://shop.example?a=1',
+      'https://shop.example#top',
+      'https://user:pw@shop.example',
+      'https://shop.example//'
+    ]
+  ) {
     const res = await put([origin])
     t.equal(res.statusCode, 400, origin)
     t.equal(res.json().code, 'invalid_request')
@@ -41,7 +50,16 @@ t.test('the "null" origin is refused with a message that says why', async (t) =>
 
 t.test('wildcards and invalid host names are refused', async (t) => {
   const { put } = await setup()
-  for (const origin of ['https://*.shop.example', 'https://shop..example', 'https://shop.example.', 'https://-shop.example', 'https://shop.example:0', 'https://shop.example:99999']) {
+  for (
+    const origin of [
+      'https://*.shop.example',
+      'https://shop..example',
+      'https://shop.example.',
+      'https://-shop.example',
+      'https://shop.example:0',
+      'https://shop.example:99999'
+    ]
+  ) {
     const res = await put([origin])
     t.equal(res.statusCode, 400, origin)
     t.equal(res.json().code, 'invalid_request')

@@ -20,7 +20,12 @@ t.test('GET /account/stores/:id/origins answers the store\'s allowed origins', a
 t.test('PUT /account/stores/:id/origins replaces the list and answers it normalised, without duplicates', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await putOrigins(app, tenant.key, tenant.storeId, ['HTTPS://Shop.Example:443/', 'https://shop.example', 'http://localhost:3000', 'http://[::1]:80'])
+  const res = await putOrigins(app, tenant.key, tenant.storeId, [
+    'HTTPS://Shop.Example:443/',
+    'https://shop.example',
+    'http://localhost:3000',
+    'http://[::1]:80'
+  ])
   t.equal(res.statusCode, 200)
   t.same(res.json(), { origins: ['https://shop.example', 'http://localhost:3000', 'http://[::1]'] })
   const stores = await call(app, { method: 'GET', url: '/v1/account/stores', key: tenant.key })
@@ -32,7 +37,12 @@ t.test('changing the origins writes store.origins_updated to the audit log with 
   const tenant = await makeTenant(app, { origins: ['https://old.example'] })
   const key = await makeKey(app, tenant, 'admin')
   await putOrigins(app, key.secret, tenant.storeId, ['https://new.example'])
-  const log = await call(app, { method: 'GET', url: '/v1/account/audit-log?action=store.origins_updated', key: tenant.key, store: tenant.storeId })
+  const log = await call(app, {
+    method: 'GET',
+    url: '/v1/account/audit-log?action=store.origins_updated',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.match(log.json().data, [{
     action: 'store.origins_updated',
     actor: `api_key:${key.id}`,
@@ -46,7 +56,12 @@ t.test('a PUT that changes nothing writes no audit entry', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   t.equal((await putOrigins(app, tenant.key, tenant.storeId, ['https://shop.example/'])).statusCode, 200)
-  const log = await call(app, { method: 'GET', url: '/v1/account/audit-log?action=store.origins_updated', key: tenant.key, store: tenant.storeId })
+  const log = await call(app, {
+    method: 'GET',
+    url: '/v1/account/audit-log?action=store.origins_updated',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.equal(log.json().data.length, 0)
 })
 
@@ -115,15 +130,39 @@ t.test('a lapsed store answers subscription_expired, as other store calls do', a
 t.test('an added origin passes the storefront check on the very next request, a removed one is refused', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
-  const before = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, origin: 'https://new.example', ip: '203.0.113.1', payload: review })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'p1' }] }
+  })
+  const before = await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    origin: 'https://new.example',
+    ip: '203.0.113.1',
+    payload: review
+  })
   t.equal(before.json().code, 'origin_not_allowed')
 
   await putOrigins(app, tenant.key, tenant.storeId, ['https://new.example'])
-  const added = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, origin: 'https://new.example', ip: '203.0.113.2', payload: review })
+  const added = await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    origin: 'https://new.example',
+    ip: '203.0.113.2',
+    payload: review
+  })
   t.equal(added.statusCode, 201)
   t.equal(added.headers['access-control-allow-origin'], 'https://new.example')
-  const removed = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, origin: 'https://shop.example', ip: '203.0.113.3', payload: review })
+  const removed = await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    origin: 'https://shop.example',
+    ip: '203.0.113.3',
+    payload: review
+  })
   t.equal(removed.json().code, 'origin_not_allowed')
 })
 
@@ -172,9 +211,12 @@ t.test('a CORS preflight from a newly added origin is answered within seconds of
   const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   const origin = `https://new-${tenant.storeId.slice(4, 12).toLowerCase()}.example`
-  const preflight = () => app.inject({
-    method: 'OPTIONS', url: '/v1/reviews', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-store-env-id' }
-  })
+  const preflight = () =>
+    app.inject({
+      method: 'OPTIONS',
+      url: '/v1/reviews',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-store-env-id' }
+    })
   t.notOk((await preflight()).headers['access-control-allow-origin'], 'refused before the change')
   t.equal((await putOrigins(app, tenant.key, tenant.storeId, ['https://shop.example', origin])).statusCode, 200)
   await new Promise((resolve) => setTimeout(resolve, 5_100))

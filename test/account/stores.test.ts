@@ -8,7 +8,14 @@ t.test('GET /account/stores shows each store\'s plan, subscription and allowed o
   const res = await call(app, { method: 'GET', url: '/v1/account/stores', key: tenant.key })
   t.equal(res.statusCode, 200)
   t.match(res.json(), {
-    data: [{ id: tenant.storeId, name: 'Main store', plan: 'pro', subscription: { status: 'active', currentPeriodEnd: String }, allowedOrigins: ['https://a.example'], createdAt: String }],
+    data: [{
+      id: tenant.storeId,
+      name: 'Main store',
+      plan: 'pro',
+      subscription: { status: 'active', currentPeriodEnd: String },
+      allowedOrigins: ['https://a.example'],
+      createdAt: String
+    }],
     meta: { total: 1, page: 1, limit: 20, totalPages: 1 }
   })
 })

@@ -113,7 +113,11 @@ t.test('sign-in only redirects to this site\'s admin or OAuth pages', async (t) 
   t.equal(res.headers.location, '/admin')
   const agent2 = new Agent(app)
   await agent2.get('/admin/login')
-  const ok = await agent2.post('/admin/login', { email: tenant.owner.email, password: tenant.owner.password, next: '/oauth/interaction/abc' })
+  const ok = await agent2.post('/admin/login', {
+    email: tenant.owner.email,
+    password: tenant.owner.password,
+    next: '/oauth/interaction/abc'
+  })
   t.equal(ok.headers.location, '/oauth/interaction/abc')
 })
 
@@ -130,6 +134,10 @@ t.test('sign-in with a next that is not printable ASCII signs the person in and 
   }
   const kept = new Agent(app)
   await kept.get('/admin/login')
-  const escaped = await kept.post('/admin/login', { email: tenant.owner.email, password: tenant.owner.password, next: '/admin/stores?q=%E2%82%AC' })
+  const escaped = await kept.post('/admin/login', {
+    email: tenant.owner.email,
+    password: tenant.owner.password,
+    next: '/admin/stores?q=%E2%82%AC'
+  })
   t.equal(escaped.headers.location, '/admin/stores?q=%E2%82%AC', 'a URL as the browser sent it, escapes kept, still goes through')
 })

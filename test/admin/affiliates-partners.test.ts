@@ -12,8 +12,17 @@ t.test('the affiliates page adds an affiliate, saves USD rates and shows its ref
   t.match(bad.body, 'at most four decimals')
   t.equal((await agent.post('/admin/affiliates', { name: 'Ann', code: 'ann', commissionRate: '0.1' })).statusCode, 303)
   t.equal((await agent.post('/admin/affiliates/settings', { rates: 'eur 1.08\r\n\r\nGBP=1.25' })).statusCode, 303)
-  t.same((await call(app, { method: 'GET', url: '/v1/affiliates/settings', key: tenant.key, store: tenant.storeId })).json().usdRates, { EUR: '1.08', GBP: '1.25' })
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o-9', total: 5000, currency: 'EUR', affiliateCode: 'ANN' }] } })
+  t.same((await call(app, { method: 'GET', url: '/v1/affiliates/settings', key: tenant.key, store: tenant.storeId })).json().usdRates, {
+    EUR: '1.08',
+    GBP: '1.25'
+  })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { orders: [{ platformOrderId: 'o-9', total: 5000, currency: 'EUR', affiliateCode: 'ANN' }] }
+  })
   const list = await agent.get('/admin/affiliates')
   const id = /href="\/admin\/affiliates\/(aff_[A-Za-z0-9]+)"/.exec(list.body)![1]
   const page = await agent.get(`/admin/affiliates/${id}`)

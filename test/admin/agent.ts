@@ -34,9 +34,14 @@ export class Agent {
   /** Posts a form; the page's CSRF token is added unless the test passes its own `_csrf`. */
   async post (url: string, form: Record<string, string> = {}, headers: Record<string, string> = {}) {
     const payload = new URLSearchParams({ _csrf: this.csrf, ...form }).toString()
-    return this.remember(await this.app.inject({
-      method: 'POST', url, payload, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader(), ...headers }
-    }))
+    return this.remember(
+      await this.app.inject({
+        method: 'POST',
+        url,
+        payload,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader(), ...headers }
+      })
+    )
   }
 
   async signIn (email: string, password: string) {

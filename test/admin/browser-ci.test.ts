@@ -5,7 +5,10 @@ import t from 'tap'
 function runWithoutChromium (ci: string | undefined) {
   const env: NodeJS.ProcessEnv = { ...process.env, FIXTURE_CI: ci }
   if (ci === undefined) delete env.FIXTURE_CI
-  return spawnSync(process.execPath, ['--no-warnings', '--import', 'tsx', 'test/admin/fixtures/without-chromium.ts'], { env, encoding: 'utf8' })
+  return spawnSync(process.execPath, ['--no-warnings', '--import', 'tsx', 'test/admin/fixtures/without-chromium.ts'], {
+    env,
+    encoding: 'utf8'
+  })
 }
 
 t.test('without Chromium, a browser test file is skipped outside CI', async (t) => {

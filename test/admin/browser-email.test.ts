@@ -12,7 +12,8 @@ if (!hasChromium) {
 
   t.test('a store owner sets up a three-step sequence, brands its mails, previews one, suppresses an address and sees the message log', async (t) => {
     const tenant = await makeTenant(app)
-    const api = (method: 'PUT' | 'POST', url: string, payload: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+    const api = (method: 'PUT' | 'POST', url: string, payload: object) =>
+      call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
     await api('PUT', '/v1/sending-domain', { domain: 'mail.shop.example' })
     await api('POST', '/v1/email/test', { templateKey: 'review_request', to: 'ann@example.test' })
     await api('POST', '/v1/email-suppressions', { email: 'bounced@example.test', reason: 'bounced' })
@@ -26,7 +27,9 @@ if (!hasChromium) {
     await page.getByRole('link', { name: 'New sequence' }).click()
     await page.getByLabel('Name').fill('Three touches')
     await page.getByLabel('Active: review requests follow this sequence').check()
-    for (const [step, hours] of [[1, '72'], [2, '96'], [3, '168']]) await page.getByLabel(`Step ${step} delay in hours`).fill(hours as string)
+    for (const [step, hours] of [[1, '72'], [2, '96'], [3, '168']]) {
+      await page.getByLabel(`Step ${step} delay in hours`).fill(hours as string)
+    }
     await page.getByLabel('Step 2 stops when reviewed').check()
     await page.getByLabel('Step 3 stops when reviewed').check()
     await documented(page, 'email-sequence-admin')

@@ -58,7 +58,10 @@ if (!hasChromium) {
 
   t.test('revoking a connection in the admin app stops its tokens at once', async (t) => {
     const { app, base, tenant, tokens } = await connected(t, { scope: 'reviews:read offline_access' })
-    t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token!, store: tenant.storeId })).statusCode, 200)
+    t.equal(
+      (await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token!, store: tenant.storeId })).statusCode,
+      200
+    )
     const grantId = decodeJwt(tokens.access_token!).grant_id as string
     const { page } = await newPage(t, browser)
     await signIn(page, base, tenant.owner.email, tenant.owner.password)
@@ -73,7 +76,12 @@ if (!hasChromium) {
     t.equal(await page.locator(`tr[data-connection-id="${grantId}"]`).count(), 0)
     const refused = await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token!, store: tenant.storeId })
     t.equal(refused.statusCode, 401)
-    const log = await call(app, { method: 'GET', url: '/v1/account/audit-log?action=oauth.connection_revoked', key: tenant.key, store: tenant.storeId })
+    const log = await call(app, {
+      method: 'GET',
+      url: '/v1/account/audit-log?action=oauth.connection_revoked',
+      key: tenant.key,
+      store: tenant.storeId
+    })
     t.match(log.json().data[0], { actor: `person:${tenant.owner.id}`, subject: `oauth:${grantId}` })
   })
 
@@ -84,7 +92,9 @@ if (!hasChromium) {
     await signIn(page, base, tenant.owner.email, tenant.owner.password)
     await page.goto(`${base}/admin/connections`)
     await page.getByLabel('Name', { exact: true }).fill('Our Zapier app')
-    await page.getByLabel('Redirect URIs (one per line, matched exactly)').fill('https://zapier.com/dashboard/auth/oauth/return/App1CLIAPI/')
+    await page.getByLabel('Redirect URIs (one per line, matched exactly)').fill(
+      'https://zapier.com/dashboard/auth/oauth/return/App1CLIAPI/'
+    )
     await page.getByRole('button', { name: 'Register client' }).click()
     await page.waitForURL(`${base}/admin/connections`)
     const secret = (await page.locator('#once-secret').textContent())!
@@ -98,7 +108,8 @@ if (!hasChromium) {
   t.test('an owner adds a subcategory and sets a Shopify secret through the pages', async (t) => {
     const { app, base } = await serve(t)
     const tenant = await makeTenant(app)
-    const api = (method: 'POST' | 'PUT', url: string, payload: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+    const api = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
     const clothing = (await api('POST', '/v1/categories', { name: 'Clothing', slug: 'clothing' })).json().id
     await api('POST', '/v1/categories', { name: 'Accessories', slug: 'accessories' })
     const { page } = await newPage(t, browser)
@@ -114,7 +125,8 @@ if (!hasChromium) {
     t.match(await row.locator('[data-label="Slug"]').textContent(), 'linen-shirts')
     t.match(await row.locator('[data-label="Parent"]').textContent(), 'Clothing')
     await documented(page, 'categories-admin')
-    const created = (await call(app, { method: 'GET', url: `/v1/categories?parentId=${clothing}`, key: tenant.key, store: tenant.storeId })).json().data
+    const created =
+      (await call(app, { method: 'GET', url: `/v1/categories?parentId=${clothing}`, key: tenant.key, store: tenant.storeId })).json().data
     t.match(created, [{ name: 'Linen shirts', slug: 'linen-shirts', parentId: clothing }])
 
     await page.getByRole('link', { name: 'Platform webhooks' }).click()

@@ -81,7 +81,13 @@ if (!hasChromium) {
     await screenshot(page, '06-key-new-per-resource')
     await page.getByRole('button', { name: 'Create key' }).click()
     const secret = (await page.locator('#key-secret').textContent())!
-    const created = await call(app, { method: 'POST', url: '/v1/api-keys', key: secret, store: tenant.storeId, payload: { name: 'made by the bot', role: 'viewer', scopes: ['api-keys:read'] } })
+    const created = await call(app, {
+      method: 'POST',
+      url: '/v1/api-keys',
+      key: secret,
+      store: tenant.storeId,
+      payload: { name: 'made by the bot', role: 'viewer', scopes: ['api-keys:read'] }
+    })
     t.equal(created.statusCode, 201, 'it may write api-keys')
     const members = await call(app, { method: 'GET', url: '/v1/account/members', key: secret, store: tenant.storeId })
     t.equal(members.statusCode, 200, 'it may read account')
@@ -101,7 +107,11 @@ if (!hasChromium) {
     await page.locator('input[name="mode"][value="resource-read"]').check()
     const writeChoices = page.locator('#key-resources option[value="write"]')
     t.ok(await writeChoices.count() > 0)
-    t.same(await writeChoices.evaluateAll((options) => options.filter((o) => !(o as HTMLOptionElement).disabled).length), 0, 'no resource offers read and write')
+    t.same(
+      await writeChoices.evaluateAll((options) => options.filter((o) => !(o as HTMLOptionElement).disabled).length),
+      0,
+      'no resource offers read and write'
+    )
     await screenshot(page, '07-key-new-viewer')
 
     // Bypass the page's script: re-enable the hidden choices and submit a viewer key with a write scope.
@@ -150,7 +160,11 @@ if (!hasChromium) {
     await page.locator(`tr[data-key-id="${id}"]`).getByRole('link', { name: 'Revoke' }).click()
     t.match(await page.locator('main').textContent(), 'cannot be undone')
     await screenshot(page, '08-key-revoke-confirm')
-    t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: secret })).statusCode, 200, 'nothing happens before confirming')
+    t.equal(
+      (await call(app, { method: 'GET', url: '/v1/account/stores', key: secret })).statusCode,
+      200,
+      'nothing happens before confirming'
+    )
     await page.getByRole('button', { name: 'Revoke key' }).click()
     await page.waitForURL(`${base}/admin/keys`)
     t.match(await page.locator(`tr[data-key-id="${id}"] [data-label="Status"]`).textContent(), 'Revoked')

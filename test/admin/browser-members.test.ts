@@ -74,7 +74,12 @@ if (!hasChromium) {
     const tenant = await makeTenant(app)
     const { page } = await newPage(t, browser, { phone: true })
     await signIn(page, base, tenant.owner.email, tenant.owner.password)
-    for (const [path, name] of [['/admin/stores', '12-phone-stores'], ['/admin/keys', '13-phone-keys'], ['/admin/keys/new', '14-phone-key-new'], ['/admin/members', '15-phone-members']]) {
+    for (
+      const [path, name] of [['/admin/stores', '12-phone-stores'], ['/admin/keys', '13-phone-keys'], [
+        '/admin/keys/new',
+        '14-phone-key-new'
+      ], ['/admin/members', '15-phone-members']]
+    ) {
       await page.goto(`${base}${path}`)
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
       t.ok(overflow <= 1, `${path} needs no sideways scrolling`)

@@ -38,7 +38,13 @@ if (!hasChromium) {
   await api('PUT', '/products', { products: [{ platformProductId: 'shirt' }] })
   for (const [rating, name, body] of [[4, 'Maya R.', 'Soft and true to size.'], [5, 'Ann K.', 'My favourite shirt.']] as const) {
     clock.advance(1000)
-    const { id } = await app.services.reviews.submit(store, { productId: 'shirt', rating, body, authorName: name, authorEmail: `${name[0].toLowerCase()}@private.test` })
+    const { id } = await app.services.reviews.submit(store, {
+      productId: 'shirt',
+      rating,
+      body,
+      authorName: name,
+      authorEmail: `${name[0].toLowerCase()}@private.test`
+    })
     await app.services.reviews.update(store, id, { status: 'published' })
   }
   const gallery = (await api('POST', '/galleries', { name: 'Worn by you', status: 'published' })).json()
@@ -46,18 +52,28 @@ if (!hasChromium) {
   await api('PATCH', `/galleries/${gallery.id}/photos/${photo.id}`, { status: 'approved' })
   await api('POST', '/faqs', { question: 'Does it shrink?', answer: 'No, it is pre-washed.', productId: 'shirt', status: 'published' })
   const page = (await api('POST', '/web-pages', { url: `${allowed}/products/shirt`, type: 'product' })).json()
-  for (const [widget, selector, settings] of [['summary', '#summary', { productId: 'shirt' }], ['reviews', '#reviews', { productId: 'shirt', pageSize: 1 }],
-    ['gallery', '#gallery', { galleryId: gallery.id }], ['faqs', '#faqs', { productId: 'shirt' }]] as const) {
+  for (
+    const [widget, selector, settings] of [
+      ['summary', '#summary', { productId: 'shirt' }],
+      ['reviews', '#reviews', { productId: 'shirt', pageSize: 1 }],
+      ['gallery', '#gallery', { galleryId: gallery.id }],
+      ['faqs', '#faqs', { productId: 'shirt' }]
+    ] as const
+  ) {
     await api('POST', '/placements', { webPageId: page.id, widget, selector, settings })
   }
-  html = `<!doctype html><html lang="en"><head><title>Linen shirt</title><style>button{background:red!important}body{font-family:serif}</style></head>
+  html =
+    `<!doctype html><html lang="en"><head><title>Linen shirt</title><style>button{background:red!important}body{font-family:serif}</style></head>
 <body><h1>Linen shirt</h1><div id="summary"></div><div id="reviews"></div><div id="gallery"></div><div id="faqs"></div>
 <script src="${base}/widget.js" data-store="${tenant.storeId}" async></script></body></html>`
 
   const open = async (origin: string, t: Parameters<typeof newPage>[0]): Promise<Page> => {
     const { page } = await newPage(t, browser)
     // Upload URLs name the configured PUBLIC_URL; the test's app listens on a port of its own.
-    await page.route('http://127.0.0.1:3000/**', (route) => route.continue({ url: route.request().url().replace('http://127.0.0.1:3000', base) }))
+    await page.route(
+      'http://127.0.0.1:3000/**',
+      (route) => route.continue({ url: route.request().url().replace('http://127.0.0.1:3000', base) })
+    )
     await page.goto(`${origin}/products/shirt?utm_source=mail`)
     return page
   }
@@ -71,7 +87,11 @@ if (!hasChromium) {
     await shopper.getByRole('button', { name: 'Next' }).click()
     await shopper.getByText('Soft and true to size.').waitFor()
     t.notOk((await shopper.content()).includes('private.test'), 'no reviewer address reaches the page')
-    t.equal(await shopper.locator('#reviews button', { hasText: 'Helpful' }).evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(255, 255, 255)', 'the shop\'s button style stays out')
+    t.equal(
+      await shopper.locator('#reviews button', { hasText: 'Helpful' }).evaluate((b) => getComputedStyle(b).backgroundColor),
+      'rgb(255, 255, 255)',
+      'the shop\'s button style stays out'
+    )
 
     await shopper.getByRole('button', { name: 'Helpful (0)' }).click()
     await shopper.getByRole('button', { name: 'Helpful (1)' }).waitFor()
@@ -86,7 +106,11 @@ if (!hasChromium) {
     await shopper.getByLabel('I agree to be contacted by email').check()
     await shopper.getByRole('button', { name: 'Sign up' }).click()
     await shopper.getByText('Thank you, we will be in touch.').waitFor()
-    t.match((await api('GET', `/galleries/${gallery.id}/leads`)).json().data, [{ email: 'shopper@example.test', name: 'Sam', consent: true }])
+    t.match((await api('GET', `/galleries/${gallery.id}/leads`)).json().data, [{
+      email: 'shopper@example.test',
+      name: 'Sam',
+      consent: true
+    }])
     await shopper.getByText('Does it shrink?').click()
     t.ok(await shopper.getByText('No, it is pre-washed.').isVisible(), 'an FAQ opens by keyboard or click')
   })
@@ -102,7 +126,13 @@ if (!hasChromium) {
     await shopper.getByRole('button', { name: 'Submit review' }).click()
     await shopper.getByText('Thank you! Your review will appear').waitFor()
     const pending = (await api('GET', '/reviews?status=pending')).json().data
-    t.match(pending, [{ title: 'Great fit', authorName: 'Jo', rating: 5, source: 'storefront', media: [{ type: 'image', mime: 'image/jpeg' }] }])
+    t.match(pending, [{
+      title: 'Great fit',
+      authorName: 'Jo',
+      rating: 5,
+      source: 'storefront',
+      media: [{ type: 'image', mime: 'image/jpeg' }]
+    }])
     await documented(shopper, 'widget')
 
     // The shop's side: the review waits on the moderation page, the only place with the reviewer's full address.
@@ -130,15 +160,24 @@ if (!hasChromium) {
     t.same(answers, [], 'the CORS preflight was refused, so no answer of the API reached the page')
   })
 
-  for (const [n, label, selector] of [[1, 'a selector the page cannot parse', '#1-reviews'], [2, 'an element that cannot hold a shadow root', 'ul.reviews']] as const) {
+  for (
+    const [n, label, selector] of [[1, 'a selector the page cannot parse', '#1-reviews'], [
+      2,
+      'an element that cannot hold a shadow root',
+      'ul.reviews'
+    ]] as const
+  ) {
     t.test(`a placement on ${label} leaves the page's other placements standing`, async (t) => {
       const path = `/faulty/${n}`
       const faulty = (await api('POST', '/web-pages', { url: `${allowed}${path}`, type: 'product' })).json()
       // Created first, so served first: placements are served oldest first.
       await api('POST', '/placements', { webPageId: faulty.id, widget: 'summary', selector, settings: { productId: 'shirt' } })
       await api('POST', '/placements', { webPageId: faulty.id, widget: 'faqs', selector: '#faqs', settings: { productId: 'shirt' } })
-      pages.set(path, `<!doctype html><html lang="en"><head><title>Shirt</title></head><body><ul class="reviews" id="1-reviews"><li>Listed</li></ul>
-<div id="faqs"></div><script src="${base}/widget.js" data-store="${tenant.storeId}" async></script></body></html>`)
+      pages.set(
+        path,
+        `<!doctype html><html lang="en"><head><title>Shirt</title></head><body><ul class="reviews" id="1-reviews"><li>Listed</li></ul>
+<div id="faqs"></div><script src="${base}/widget.js" data-store="${tenant.storeId}" async></script></body></html>`
+      )
       const { page: shopper } = await newPage(t, browser)
       await shopper.goto(`${allowed}${path}`)
       await shopper.getByText('Does it shrink?').waitFor()

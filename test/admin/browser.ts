@@ -31,8 +31,16 @@ export async function serve (t: Test): Promise<{ app: FastifyInstance, base: str
 }
 
 /** A fresh browser context (its own cookies) per test, closed with the test. */
-export async function newPage (t: Test, browser: Browser, options: { phone?: boolean } = {}): Promise<{ context: BrowserContext, page: Page }> {
-  const context = await browser.newContext(options.phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 860 } })
+export async function newPage (
+  t: Test,
+  browser: Browser,
+  options: { phone?: boolean } = {}
+): Promise<{ context: BrowserContext, page: Page }> {
+  const context = await browser.newContext(
+    options.phone
+      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1280, height: 860 } }
+  )
   t.teardown(() => context.close())
   return { context, page: await context.newPage() }
 }

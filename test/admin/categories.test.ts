@@ -9,7 +9,13 @@ import { Agent, partnerInClientStore, signedInMember, signedInOwner } from './ag
 const api = (app: FastifyInstance, tenant: Tenant, method: 'GET' | 'POST', url: string, payload?: object) =>
   call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
 
-async function category (app: FastifyInstance, tenant: Tenant, name: string, slug: string, parentId: string | null = null): Promise<string> {
+async function category (
+  app: FastifyInstance,
+  tenant: Tenant,
+  name: string,
+  slug: string,
+  parentId: string | null = null
+): Promise<string> {
   return (await api(app, tenant, 'POST', '/v1/categories', { name, slug, parentId })).json().id
 }
 
@@ -33,7 +39,11 @@ t.test('a slug left empty is made from the name', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/categories')
   t.equal((await agent.post('/admin/categories', { name: 'Tops & Tees — été', slug: '', parentId: '' })).statusCode, 303)
-  t.match((await api(app, tenant, 'GET', '/v1/categories')).json().data, [{ name: 'Tops & Tees — été', slug: 'tops-tees-ete', parentId: null }])
+  t.match((await api(app, tenant, 'GET', '/v1/categories')).json().data, [{
+    name: 'Tops & Tees — été',
+    slug: 'tops-tees-ete',
+    parentId: null
+  }])
 })
 
 t.test('an edit that would make a category its own ancestor is shown on the form with the service\'s reason and changes nothing', async (t) => {

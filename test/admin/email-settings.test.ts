@@ -10,7 +10,8 @@ import { signedInMember, signedInOwner } from './agent.js'
 const smtp = await smtpReceiver(t)
 const dns = await localDns(t)
 const app = await build(t, { config: { smtpUrl: smtp.url }, resolver: dns.resolver })
-const api = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+const api = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+  call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
 
 let n = 0
 const unique = (what: string) => `${what}${++n}${Date.now()}`
@@ -28,7 +29,9 @@ t.test('the templates page lists every mail with its placeholders and whether it
   const { agent } = await signedInOwner(app)
   const res = await agent.get('/admin/email/templates')
   t.equal(res.statusCode, 200)
-  for (const label of ['Review request', 'Review reminder', 'Loyalty birthday', 'Loyalty referral', 'Review incentive']) t.match(res.body, label)
+  for (const label of ['Review request', 'Review reminder', 'Loyalty birthday', 'Loyalty referral', 'Review incentive']) {
+    t.match(res.body, label)
+  }
   t.match(res.body, '{{productList}}')
   t.match(res.body, 'Default')
   t.match(res.body, 'href="/admin/email/templates/review_request"')
@@ -50,16 +53,26 @@ t.test('a template page shows the text, the allowed placeholders and the test an
 t.test('saving a template changes the template the API serves', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/email/templates/review_request')
-  const res = await agent.post('/admin/email/templates/review_request', { subject: 'Your order {{orderId}}', body: 'Hi {{customerName}},\r\n\r\nTell us:\r\n{{productList}}' })
+  const res = await agent.post('/admin/email/templates/review_request', {
+    subject: 'Your order {{orderId}}',
+    body: 'Hi {{customerName}},\r\n\r\nTell us:\r\n{{productList}}'
+  })
   t.equal(res.statusCode, 303)
   t.match((await agent.get(res.headers.location as string)).body, 'The template is saved.')
-  t.match((await api(tenant, 'GET', '/v1/email/templates/review_request')).json(), { custom: true, subject: 'Your order {{orderId}}', body: 'Hi {{customerName}},\n\nTell us:\n{{productList}}' })
+  t.match((await api(tenant, 'GET', '/v1/email/templates/review_request')).json(), {
+    custom: true,
+    subject: 'Your order {{orderId}}',
+    body: 'Hi {{customerName}},\n\nTell us:\n{{productList}}'
+  })
 })
 
 t.test('a template with a placeholder the mail does not know is refused on the page and nothing changes', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/email/templates/loyalty_birthday')
-  const res = await agent.post('/admin/email/templates/loyalty_birthday', { subject: 'Hi {{customerName}}', body: 'Your order {{orderId}} {{constructor.constructor}}' })
+  const res = await agent.post('/admin/email/templates/loyalty_birthday', {
+    subject: 'Hi {{customerName}}',
+    body: 'Your order {{orderId}} {{constructor.constructor}}'
+  })
   t.equal(res.statusCode, 400)
   t.match(res.body, /role="alert">body: unknown placeholder orderId/)
   t.match(res.body, 'Your order {{orderId}} {{constructor.constructor}}</textarea>', 'what was typed is kept')
@@ -114,12 +127,26 @@ t.test('resetting a template brings back the default', async (t) => {
   const res = await agent.post('/admin/email/templates/review_incentive/reset')
   t.equal(res.statusCode, 303)
   t.match((await agent.get(res.headers.location as string)).body, 'The template is back to the default.')
-  t.match((await api(tenant, 'GET', '/v1/email/templates/review_incentive')).json(), { custom: false, subject: 'Thank you for your review' })
+  t.match((await api(tenant, 'GET', '/v1/email/templates/review_incentive')).json(), {
+    custom: false,
+    subject: 'Thank you for your review'
+  })
 })
 
 // Sequences ---------------------------------------------------------------------------------------------------------
 
-const threeSteps = { name: 'Three touches', active: 'on', delay1: '72', template1: 'review_request', delay2: '96', template2: 'review_reminder', stop2: 'on', delay3: '168', template3: 'review_reminder', stop3: 'on' }
+const threeSteps = {
+  name: 'Three touches',
+  active: 'on',
+  delay1: '72',
+  template1: 'review_request',
+  delay2: '96',
+  template2: 'review_reminder',
+  stop2: 'on',
+  delay3: '168',
+  template3: 'review_reminder',
+  stop3: 'on'
+}
 
 t.test('a three-step sequence made on the page is the store\'s active sequence', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
@@ -133,19 +160,34 @@ t.test('a three-step sequence made on the page is the store\'s active sequence',
   t.match((await api(tenant, 'GET', '/v1/email-sequences')).json().data, [{
     name: 'Three touches',
     active: true,
-    steps: [{ delayHours: 72, templateKey: 'review_request', stopWhen: null }, { delayHours: 96, templateKey: 'review_reminder', stopWhen: 'reviewed' }, { delayHours: 168, templateKey: 'review_reminder', stopWhen: 'reviewed' }]
+    steps: [{ delayHours: 72, templateKey: 'review_request', stopWhen: null }, {
+      delayHours: 96,
+      templateKey: 'review_reminder',
+      stopWhen: 'reviewed'
+    }, { delayHours: 168, templateKey: 'review_reminder', stopWhen: 'reviewed' }]
   }])
 })
 
 t.test('editing a sequence replaces its steps, and its page shows them', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
-  const seq = (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Old', steps: [{ delayHours: 24, templateKey: 'review_request' }] })).json()
+  const seq =
+    (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Old', steps: [{ delayHours: 24, templateKey: 'review_request' }] })).json()
   const page = await agent.get(`/admin/email/sequences/${seq.id}`)
   t.equal(page.statusCode, 200)
   t.match(page.body, 'name="delay1" aria-label="Step 1 delay in hours" value="24"')
-  const res = await agent.post(`/admin/email/sequences/${seq.id}`, { name: 'New', delay1: '48', template1: 'review_request', delay2: '24', template2: 'review_reminder' })
+  const res = await agent.post(`/admin/email/sequences/${seq.id}`, {
+    name: 'New',
+    delay1: '48',
+    template1: 'review_request',
+    delay2: '24',
+    template2: 'review_reminder'
+  })
   t.equal(res.statusCode, 303)
-  t.match((await api(tenant, 'GET', `/v1/email-sequences/${seq.id}`)).json(), { name: 'New', active: false, steps: [{ delayHours: 48 }, { delayHours: 24, templateKey: 'review_reminder', stopWhen: null }] })
+  t.match((await api(tenant, 'GET', `/v1/email-sequences/${seq.id}`)).json(), {
+    name: 'New',
+    active: false,
+    steps: [{ delayHours: 48 }, { delayHours: 24, templateKey: 'review_reminder', stopWhen: null }]
+  })
 })
 
 t.test('a delay beyond a year is refused on the page, naming the step, and nothing is stored', async (t) => {
@@ -178,7 +220,11 @@ t.test('a sequence without any step is refused on the page', async (t) => {
 
 t.test('a second active sequence is refused on the page with the API\'s conflict', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
-  await api(tenant, 'POST', '/v1/email-sequences', { name: 'First', active: true, steps: [{ delayHours: 24, templateKey: 'review_request' }] })
+  await api(tenant, 'POST', '/v1/email-sequences', {
+    name: 'First',
+    active: true,
+    steps: [{ delayHours: 24, templateKey: 'review_request' }]
+  })
   await agent.get('/admin/email/sequences/new')
   const res = await agent.post('/admin/email/sequences', { ...threeSteps, name: 'Second' })
   t.equal(res.statusCode, 409)
@@ -188,7 +234,9 @@ t.test('a second active sequence is refused on the page with the API\'s conflict
 
 t.test('deleting a sequence removes it', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
-  const seq = (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Doomed', steps: [{ delayHours: 24, templateKey: 'review_request' }] })).json()
+  const seq =
+    (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Doomed', steps: [{ delayHours: 24, templateKey: 'review_request' }] }))
+      .json()
   await agent.get('/admin/email/sequences')
   t.equal((await agent.post(`/admin/email/sequences/${seq.id}/delete`)).statusCode, 303)
   t.equal((await api(tenant, 'GET', `/v1/email-sequences/${seq.id}`)).statusCode, 404)
@@ -203,7 +251,11 @@ t.test('a sending domain added on the page lists its DNS records, each pending, 
   t.equal((await agent.post('/admin/email/domain', { domain })).statusCode, 303)
   const page = await agent.get('/admin/email')
   t.match(page.body, `<code>_dmarc.${domain}</code>`)
-  t.equal(page.body.match(/<td data-label="Status"><span class="badge disabled">Pending<\/span>/g)?.length, 4, 'every record has its own status')
+  t.equal(
+    page.body.match(/<td data-label="Status"><span class="badge disabled">Pending<\/span>/g)?.length,
+    4,
+    'every record has its own status'
+  )
   dns.publish((await api(tenant, 'GET', '/v1/sending-domain')).json().records)
   t.equal((await agent.post('/admin/email/domain/verify')).statusCode, 303)
   const checked = await agent.get('/admin/email')
@@ -247,13 +299,22 @@ t.test('the providers page lists klaviyo, mailchimp and webhook, with the key sh
 t.test('a provider set up on the page is configured in the API, and its page never shows the key back', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/email/providers/klaviyo')
-  const res = await agent.post('/admin/email/providers/klaviyo', { apiKey: 'pk_live_abcdef_9876', events: 'loyalty.referral_reward', enabled: 'on' })
+  const res = await agent.post('/admin/email/providers/klaviyo', {
+    apiKey: 'pk_live_abcdef_9876',
+    events: 'loyalty.referral_reward',
+    enabled: 'on'
+  })
   t.equal(res.statusCode, 303)
   const page = await agent.get('/admin/email/providers/klaviyo')
   t.match(page.body, 'klaviyo is saved.')
   t.match(page.body, 'Stored, ends in 9876')
   t.notMatch(page.body, 'pk_live_abcdef')
-  t.match((await api(tenant, 'GET', '/v1/email/providers/klaviyo')).json(), { apiKeyLast4: '9876', baseUrl: 'https://a.klaviyo.com', events: ['loyalty.referral_reward'], enabled: true })
+  t.match((await api(tenant, 'GET', '/v1/email/providers/klaviyo')).json(), {
+    apiKeyLast4: '9876',
+    baseUrl: 'https://a.klaviyo.com',
+    events: ['loyalty.referral_reward'],
+    enabled: true
+  })
 })
 
 t.test('saving a provider without a key keeps the stored key and changes the rest', async (t) => {
@@ -262,18 +323,31 @@ t.test('saving a provider without a key keeps the stored key and changes the res
   await agent.get('/admin/email/providers/mailchimp')
   const res = await agent.post('/admin/email/providers/mailchimp', { apiKey: '', listId: 'list2', events: 'loyalty.referral_reward' })
   t.equal(res.statusCode, 303)
-  t.match((await api(tenant, 'GET', '/v1/email/providers/mailchimp')).json(), { apiKeyLast4: 'us21', listId: 'list2', events: ['loyalty.referral_reward'], enabled: false, baseUrl: 'https://us21.api.mailchimp.com' })
+  t.match((await api(tenant, 'GET', '/v1/email/providers/mailchimp')).json(), {
+    apiKeyLast4: 'us21',
+    listId: 'list2',
+    events: ['loyalty.referral_reward'],
+    enabled: false,
+    baseUrl: 'https://us21.api.mailchimp.com'
+  })
 })
 
 t.test('a webhook provider\'s signing secret is shown once after it is set up', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
   const hook = await receiver(t)
   await agent.get('/admin/email/providers/webhook')
-  const res = await agent.post('/admin/email/providers/webhook', { baseUrl: `${hook.url}/email`, events: 'loyalty.birthday_reward', enabled: 'on' })
+  const res = await agent.post('/admin/email/providers/webhook', {
+    baseUrl: `${hook.url}/email`,
+    events: 'loyalty.birthday_reward',
+    enabled: 'on'
+  })
   const shown = await agent.get(res.headers.location as string)
   t.match(shown.body, /whsec_[A-Za-z0-9]{32}/)
   t.notMatch((await agent.get('/admin/email/providers/webhook')).body, /whsec_/)
-  t.match((await api(tenant, 'GET', '/v1/email/providers/webhook')).json(), { baseUrl: `${hook.url}/email`, events: ['loyalty.birthday_reward'] })
+  t.match((await api(tenant, 'GET', '/v1/email/providers/webhook')).json(), {
+    baseUrl: `${hook.url}/email`,
+    events: ['loyalty.birthday_reward']
+  })
 })
 
 t.test('a provider the service refuses is shown with its message and the key typed is not echoed', async (t) => {
@@ -321,10 +395,20 @@ t.test('a provider\'s page shows its delivery log', async (t) => {
 
 t.test('a viewer sees every email settings page read-only and every change is refused', async (t) => {
   const tenant = await makeTenant(app)
-  const seq = (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Kept', steps: [{ delayHours: 24, templateKey: 'review_request' }] })).json()
+  const seq =
+    (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Kept', steps: [{ delayHours: 24, templateKey: 'review_request' }] })).json()
   await api(tenant, 'PUT', '/v1/email/providers/klaviyo', { apiKey: 'pk_viewer_1111' })
   const agent = await signedInViewer(tenant)
-  for (const url of ['/admin/email/templates', '/admin/email/templates/review_request', '/admin/email/sequences', `/admin/email/sequences/${seq.id}`, '/admin/email/providers', '/admin/email/providers/klaviyo']) {
+  for (
+    const url of [
+      '/admin/email/templates',
+      '/admin/email/templates/review_request',
+      '/admin/email/sequences',
+      `/admin/email/sequences/${seq.id}`,
+      '/admin/email/providers',
+      '/admin/email/providers/klaviyo'
+    ]
+  ) {
     const page = await agent.get(url)
     t.equal(page.statusCode, 200, url)
     t.notMatch(page.body, 'action="/admin/email', `${url} offers no change`)
@@ -348,7 +432,8 @@ t.test('a viewer sees every email settings page read-only and every change is re
 
 t.test('every email settings form needs the CSRF token', async (t) => {
   const { tenant, agent } = await signedInOwner(app)
-  const seq = (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Kept', steps: [{ delayHours: 24, templateKey: 'review_request' }] })).json()
+  const seq =
+    (await api(tenant, 'POST', '/v1/email-sequences', { name: 'Kept', steps: [{ delayHours: 24, templateKey: 'review_request' }] })).json()
   await api(tenant, 'PUT', '/v1/email/providers/klaviyo', { apiKey: 'pk_csrf_2222' })
   await agent.get('/admin/email/templates')
   const forged: Array<[string, Record<string, string>]> = [

@@ -22,7 +22,14 @@ function validValue (tag: string): string {
   const type = attribute(tag, 'type') ?? 'text'
   const value = attribute(tag, 'value')
   if (value) return unescape(value)
-  return ({ email: 'zed@example.test', number: '1', url: 'https://shop.example/page', checkbox: 'on', radio: 'on', date: '2026-01-01' } as Record<string, string>)[type] ?? 'Valid'
+  return ({
+    email: 'zed@example.test',
+    number: '1',
+    url: 'https://shop.example/page',
+    checkbox: 'on',
+    radio: 'on',
+    date: '2026-01-01'
+  } as Record<string, string>)[type] ?? 'Valid'
 }
 
 function formsOf (page: string, html: string): Form[] {
@@ -37,8 +44,12 @@ function formsOf (page: string, html: string): Form[] {
       if ((type === 'checkbox' || type === 'radio') && base[name] !== undefined && !/checked/.test(input)) continue
       base[name] = validValue(input)
     }
-    for (const [, name, text] of inner.matchAll(/<textarea[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g)) base[name] = unescape(text) || 'Valid text'
-    for (const [, name, options] of inner.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) base[name] = attribute(options, 'value') ?? ''
+    for (const [, name, text] of inner.matchAll(/<textarea[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g)) {
+      base[name] = unescape(text) || 'Valid text'
+    }
+    for (const [, name, options] of inner.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+      base[name] = attribute(options, 'value') ?? ''
+    }
     forms.push({ action: unescape(attribute(tag, 'action') ?? page), page, fields: Object.keys(base), base })
   }
   return forms
@@ -69,9 +80,21 @@ t.test('no admin form answers 5xx to hostile values in any of its fields', async
   const app = await build(t)
   const { tenant, agent } = await signedInOwner(app)
   // Something of each kind, so the pages that list them offer their forms too.
-  const api = (method: 'POST' | 'PUT', url: string, payload: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+  const api = (method: 'POST' | 'PUT', url: string, payload: object) =>
+    call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1', title: 'Shirt' }] })
-  await api('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', rating: 5, body: 'Fine', authorName: 'Ann', authorEmail: 'ann@example.test', writtenAt: '2026-01-01T00:00:00Z', status: 'pending' }] })
+  await api('POST', '/v1/imports', {
+    type: 'reviews',
+    items: [{
+      productId: 'p1',
+      rating: 5,
+      body: 'Fine',
+      authorName: 'Ann',
+      authorEmail: 'ann@example.test',
+      writtenAt: '2026-01-01T00:00:00Z',
+      status: 'pending'
+    }]
+  })
   await api('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })
   await api('POST', '/v1/faqs', { question: 'Does it shrink?', answer: 'No.' })
   await api('POST', '/v1/categories', { name: 'Shirts', slug: 'shirts' })
@@ -91,7 +114,9 @@ t.test('no admin form answers 5xx to hostile values in any of its fields', async
         for (const name of field === null ? form.fields : [field]) body[name] = value
         const res = await agent.post(form.action, body)
         sent++
-        if (res.statusCode >= 500) failures.push(`POST ${form.action} ${field ?? 'every field'}=${JSON.stringify(value.slice(0, 12))}: ${res.statusCode}`)
+        if (res.statusCode >= 500) {
+          failures.push(`POST ${form.action} ${field ?? 'every field'}=${JSON.stringify(value.slice(0, 12))}: ${res.statusCode}`)
+        }
       }
     }
   }

@@ -10,7 +10,13 @@ const review = (productId: string, extra: Record<string, unknown> = {}) =>
   ({ productId, rating: 5, body: 'Lovely linen.', authorName: 'Ann', writtenAt: '2025-06-01T10:00:00Z', ...extra })
 
 async function apiImport (app: FastifyInstance, tenant: Tenant, items: unknown[]) {
-  return (await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items } })).json()
+  return (await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { type: 'reviews', items }
+  })).json()
 }
 
 const reviewCount = async (app: FastifyInstance, storeId: string) =>
@@ -26,7 +32,10 @@ t.test('a pasted import file imports its reviews and opens the import with its r
   t.match(res.headers.location, /^\/admin\/imports\/imp_/)
   const page = await agent.get(String(res.headers.location))
   t.match(page.body, '1 of 2 reviews imported; 1 refused, listed below.')
-  t.match(page.body, /<td data-label="Item">#1<\/td>\s*<td data-label="Product">shirt<\/td>\s*<td data-label="Code"><code>invalid_item<\/code>/)
+  t.match(
+    page.body,
+    /<td data-label="Item">#1<\/td>\s*<td data-label="Product">shirt<\/td>\s*<td data-label="Code"><code>invalid_item<\/code>/
+  )
   t.match(page.body, 'rating: must be &lt;= 5')
   t.equal(await reviewCount(app, tenant.storeId), 1)
 })

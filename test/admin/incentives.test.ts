@@ -8,7 +8,8 @@ import { signedInMember, signedInOwner, type Agent } from './agent.js'
 
 const api = async (tenant: Tenant, method: 'GET' | 'POST', url: string, payload?: object) =>
   call(await sharedApp(), { method, url, key: tenant.key, store: tenant.storeId, payload })
-const incentives = async (tenant: Tenant) => (await api(tenant, 'GET', '/v1/review-incentives')).json().data as Array<Record<string, unknown>>
+const incentives = async (tenant: Tenant) =>
+  (await api(tenant, 'GET', '/v1/review-incentives')).json().data as Array<Record<string, unknown>>
 const couponIncentive = async (tenant: Tenant, codes: string[] = []) => {
   const created = (await api(tenant, 'POST', '/v1/review-incentives', { type: 'coupon', verifiedOnly: false })).json() as { id: string }
   if (codes.length > 0) await api(tenant, 'POST', `/v1/review-incentives/${created.id}/codes`, { codes })
@@ -29,14 +30,27 @@ async function owner () {
   return { tenant, agent }
 }
 
-const createdId = (res: { headers: Record<string, unknown> }) => /\/admin\/review-incentives\/(rin_[A-Za-z0-9]+)$/.exec(String(res.headers.location))![1]
+const createdId = (res: { headers: Record<string, unknown> }) =>
+  /\/admin\/review-incentives\/(rin_[A-Za-z0-9]+)$/.exec(String(res.headers.location))![1]
 
 t.test('a coupon incentive is created with every rule from the form', async (t) => {
   const { tenant, agent } = await owner()
-  const res = await agent.post('/admin/review-incentives', { type: 'coupon', points: '', minRating: '4', requiresMedia: 'on', verifiedOnly: 'on' })
+  const res = await agent.post('/admin/review-incentives', {
+    type: 'coupon',
+    points: '',
+    minRating: '4',
+    requiresMedia: 'on',
+    verifiedOnly: 'on'
+  })
   t.equal(res.statusCode, 303)
   const id = createdId(res)
-  t.match((await api(tenant, 'GET', `/v1/review-incentives/${id}`)).json(), { type: 'coupon', points: null, minRating: 4, requiresMedia: true, verifiedOnly: true })
+  t.match((await api(tenant, 'GET', `/v1/review-incentives/${id}`)).json(), {
+    type: 'coupon',
+    points: null,
+    minRating: 4,
+    requiresMedia: true,
+    verifiedOnly: true
+  })
 })
 
 t.test('a points incentive is created with its points and unticked boxes as false', async (t) => {
@@ -70,18 +84,30 @@ t.test('a refused incentive shows why on the page, keeps what was typed and crea
 
 t.test('an incentive\'s rules are changed on its page', async (t) => {
   const { tenant, agent } = await owner()
-  const created = (await api(tenant, 'POST', '/v1/review-incentives', { type: 'points', points: 10, minRating: 4, requiresMedia: true, verifiedOnly: true })).json()
+  const created = (await api(tenant, 'POST', '/v1/review-incentives', {
+    type: 'points',
+    points: 10,
+    minRating: 4,
+    requiresMedia: true,
+    verifiedOnly: true
+  })).json()
   const page = await agent.get(`/admin/review-incentives/${created.id}`)
   t.match(page.body, 'value="10"')
   t.match(page.body, /name="requiresMedia" checked/)
   const res = await agent.post(`/admin/review-incentives/${created.id}`, { points: '25', minRating: '', verifiedOnly: 'on' })
   t.equal(res.statusCode, 303)
-  t.match((await api(tenant, 'GET', `/v1/review-incentives/${created.id}`)).json(), { points: 25, minRating: null, requiresMedia: false, verifiedOnly: true })
+  t.match((await api(tenant, 'GET', `/v1/review-incentives/${created.id}`)).json(), {
+    points: 25,
+    minRating: null,
+    requiresMedia: false,
+    verifiedOnly: true
+  })
 })
 
 t.test('a refused change shows why, keeps what was typed and changes nothing', async (t) => {
   const { tenant, agent } = await owner()
-  const created = (await api(tenant, 'POST', '/v1/review-incentives', { type: 'points', points: 10, minRating: 4, verifiedOnly: true })).json()
+  const created = (await api(tenant, 'POST', '/v1/review-incentives', { type: 'points', points: 10, minRating: 4, verifiedOnly: true }))
+    .json()
   await agent.get(`/admin/review-incentives/${created.id}`)
   const noPoints = await agent.post(`/admin/review-incentives/${created.id}`, { points: '', minRating: '2' })
   t.equal(noPoints.statusCode, 400)
@@ -90,7 +116,12 @@ t.test('a refused change shows why, keeps what was typed and changes nothing', a
   const badRating = await agent.post(`/admin/review-incentives/${created.id}`, { points: '10', minRating: '0' })
   t.equal(badRating.statusCode, 400)
   t.match(badRating.body, 'Minimum rating: a whole number from 1 to 5')
-  t.match((await api(tenant, 'GET', `/v1/review-incentives/${created.id}`)).json(), { points: 10, minRating: 4, verifiedOnly: true, updatedAt: created.updatedAt })
+  t.match((await api(tenant, 'GET', `/v1/review-incentives/${created.id}`)).json(), {
+    points: 10,
+    minRating: 4,
+    verifiedOnly: true,
+    updatedAt: created.updatedAt
+  })
 })
 
 t.test('an incentive is deleted only after its confirmation page', async (t) => {

@@ -12,7 +12,22 @@ async function ownerWithReviews () {
   const as = { key: tenant.key, store: tenant.storeId }
   await call(app, { method: 'PUT', url: '/v1/products', ...as, payload: { products: [{ platformProductId: 'p1', title: 'Linen shirt' }] } })
   const today = new Date(app.clock()).toISOString()
-  await call(app, { method: 'POST', url: '/v1/imports', ...as, payload: { type: 'reviews', items: [5, 4, 4].map((rating) => ({ productId: 'p1', rating, body: `Rated ${rating}`, authorName: 'Ann', authorEmail: 'ann@example.test', writtenAt: today })) } })
+  await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    ...as,
+    payload: {
+      type: 'reviews',
+      items: [5, 4, 4].map((rating) => ({
+        productId: 'p1',
+        rating,
+        body: `Rated ${rating}`,
+        authorName: 'Ann',
+        authorEmail: 'ann@example.test',
+        writtenAt: today
+      }))
+    }
+  })
   return { app, tenant, agent }
 }
 

@@ -76,5 +76,9 @@ t.test('one organization cannot revoke another organization\'s connection', asyn
   await agent.get('/admin/connections')
   t.equal((await agent.get(`/admin/connections/${grantId}/revoke`)).statusCode, 404)
   t.equal((await agent.post(`/admin/connections/${grantId}/revoke`)).statusCode, 404)
-  t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token!, store: tenant.storeId })).statusCode, 200, 'the token still works')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token!, store: tenant.storeId })).statusCode,
+    200,
+    'the token still works'
+  )
 })

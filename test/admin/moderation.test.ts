@@ -10,7 +10,14 @@ async function setup () {
   const tenant = await makeTenant(app)
   const store = (await app.services.stores.find(tenant.storeId))!
   await app.services.products.upsert(store, [{ platformProductId: 'shirt' }])
-  const review = await app.services.reviews.submit(store, { productId: 'shirt', rating: 2, title: 'Too small', body: 'Runs small.', authorName: 'Kim', authorEmail: 'kim.private@example.test' })
+  const review = await app.services.reviews.submit(store, {
+    productId: 'shirt',
+    rating: 2,
+    title: 'Too small',
+    body: 'Runs small.',
+    authorName: 'Kim',
+    authorEmail: 'kim.private@example.test'
+  })
   const gallery = await app.services.galleries.create(store, { name: 'Worn by you', status: 'published' })
   const photo = await app.services.galleryVisitors.submitPhoto(store, gallery.id, JPEG, { caption: 'Park', authorName: 'Lea' })
   const agent = new Agent(app)
@@ -65,7 +72,13 @@ t.test('another organization\'s owner can neither see nor moderate the store\'s 
 t.test('FAQs are added, published and deleted from the FAQ page', async (t) => {
   const { app, tenant, agent } = await setup()
   await agent.get('/admin/faqs')
-  const added = await agent.post('/admin/faqs', { question: 'Does it shrink?', answer: 'No.', productId: 'shirt', status: 'draft', position: '2' })
+  const added = await agent.post('/admin/faqs', {
+    question: 'Does it shrink?',
+    answer: 'No.',
+    productId: 'shirt',
+    status: 'draft',
+    position: '2'
+  })
   t.equal(added.statusCode, 303)
   const [faq] = (await app.services.faqs.list(tenant.storeId, {})).data
   t.match(faq, { question: 'Does it shrink?', productId: 'shirt', status: 'draft', position: 2 })
@@ -84,7 +97,11 @@ t.test('widgets are placed on a web page, hidden and shown again from its page',
   const page = await app.services.webPages.create(store, { url: 'https://shop.example/products/shirt', type: 'product' })
   t.match((await agent.get('/admin/web-pages')).body, `/admin/web-pages/${page.id}`)
   await agent.get(`/admin/web-pages/${page.id}`)
-  t.equal((await agent.post(`/admin/web-pages/${page.id}/placements`, { widget: 'reviews', selector: '#reviews', productId: 'shirt' })).statusCode, 303)
+  t.equal(
+    (await agent.post(`/admin/web-pages/${page.id}/placements`, { widget: 'reviews', selector: '#reviews', productId: 'shirt' }))
+      .statusCode,
+    303
+  )
   const [placement] = (await app.services.placements.list(tenant.storeId, { webPageId: page.id })).data
   t.match(placement, { widget: 'reviews', selector: '#reviews', settings: { productId: 'shirt' }, enabled: true })
   await agent.get(`/admin/web-pages/${page.id}`)

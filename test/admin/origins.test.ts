@@ -18,13 +18,19 @@ t.test('an owner saves a new list, one origin a line, and sees it normalised wit
   const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get(`/admin/stores/${tenant.storeId}/origins`)
-  const saved = await agent.post(`/admin/stores/${tenant.storeId}/origins`, { origins: 'https://shop.example\r\nHTTPS://Outlet.Example/\r\n\r\nhttp://localhost:3000\r\n' })
+  const saved = await agent.post(`/admin/stores/${tenant.storeId}/origins`, {
+    origins: 'https://shop.example\r\nHTTPS://Outlet.Example/\r\n\r\nhttp://localhost:3000\r\n'
+  })
   t.equal(saved.statusCode, 303)
   t.equal(saved.headers.location, `/admin/stores/${tenant.storeId}/origins`)
   const page = await agent.get(`/admin/stores/${tenant.storeId}/origins`)
   t.match(page.body, 'Allowed origins of Main store saved (3)')
   t.match(page.body, '<li><code>https://outlet.example</code></li>')
-  t.same((await app.stores.find(tenant.storeId))!.allowedOrigins, ['https://shop.example', 'https://outlet.example', 'http://localhost:3000'])
+  t.same((await app.stores.find(tenant.storeId))!.allowedOrigins, [
+    'https://shop.example',
+    'https://outlet.example',
+    'http://localhost:3000'
+  ])
   const log = await agent.get('/admin/audit-log?action=store.origins_updated')
   t.match(log.body, `store:${tenant.storeId}`)
 })

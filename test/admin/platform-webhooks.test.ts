@@ -56,7 +56,12 @@ t.test('a secret set on the page is never shown, verifies the platform\'s delive
   const body = JSON.stringify({ id: 1, title: 'Linen shirt', updated_at: '2026-01-01T00:00:00Z' })
   t.equal((await shopifyDelivery(app, tenant.storeId, SECRET, body)).statusCode, 200)
 
-  const audit = await call(app, { method: 'GET', url: '/v1/account/audit-log?action=platform_webhook.secret_set', key: tenant.key, store: tenant.storeId })
+  const audit = await call(app, {
+    method: 'GET',
+    url: '/v1/account/audit-log?action=platform_webhook.secret_set',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   const log = audit.json().data
   t.match(log, [{ actor: `person:${tenant.owner.id}`, subject: `store:${tenant.storeId}`, details: { platform: 'shopify' } }])
   t.notMatch(JSON.stringify(log), SECRET)
@@ -100,7 +105,13 @@ t.test('an editor sets a secret, as the API lets editors write webhooks', async 
 
 t.test('a partner granted viewer sees whether the client\'s secrets are set but cannot set one', async (t) => {
   const { app, client, partner } = await partnerInClientStore('viewer')
-  await call(app, { method: 'PUT', url: '/v1/webhooks/platforms/woocommerce', key: client.key, store: client.storeId, payload: { secret: SECRET } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/webhooks/platforms/woocommerce',
+    key: client.key,
+    store: client.storeId,
+    payload: { secret: SECRET }
+  })
   const page = await partner.get('/admin/platform-webhooks')
   t.match(section(page.body, 'woocommerce'), '<span class="badge active">Set</span>')
   t.match(page.body, `/v1/webhooks/shopify/${client.storeId}`)
@@ -113,7 +124,13 @@ t.test('a partner granted viewer sees whether the client\'s secrets are set but 
 t.test('another organization neither sees a store\'s secret state nor sets its secret, even naming the store', async (t) => {
   const app = await sharedApp()
   const victim = await makeTenant(app)
-  await call(app, { method: 'PUT', url: '/v1/webhooks/platforms/shopify', key: victim.key, store: victim.storeId, payload: { secret: SECRET } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/webhooks/platforms/shopify',
+    key: victim.key,
+    store: victim.storeId,
+    payload: { secret: SECRET }
+  })
   const { tenant: other, agent } = await signedInOwner(app)
   await agent.get('/admin/stores')
   await agent.post('/admin/stores/select', { store: victim.storeId })
@@ -122,7 +139,11 @@ t.test('another organization neither sees a store\'s secret state nor sets its s
   t.match(section(page.body, 'shopify'), 'Not set')
   t.equal((await agent.post('/admin/platform-webhooks/shopify', { secret: 'attacker-chosen-secret' })).statusCode, 303)
   t.match(await listed(app, other), [{ platform: 'shopify', secretSet: true }], 'the post set the signed-in organization\'s own store')
-  t.equal((await shopifyDelivery(app, victim.storeId, SECRET, '{}')).statusCode, 200, 'the victim\'s own secret still verifies its deliveries')
+  t.equal(
+    (await shopifyDelivery(app, victim.storeId, SECRET, '{}')).statusCode,
+    200,
+    'the victim\'s own secret still verifies its deliveries'
+  )
 })
 
 t.test('a lapsed store\'s platform webhooks page refuses as the API does, and no secret is set', async (t) => {

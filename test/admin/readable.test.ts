@@ -8,7 +8,8 @@ import { signedInOwner } from './agent.js'
 /** The admin key form grouped by area, and the audit log with names and an action picker (issue "Integrator experience"). */
 
 /** Escapes the way eta does, so descriptions with quotes or ampersands are matched as rendered. */
-const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+const html = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
 t.test('the key form lists every resource once, under its area, with its description', async (t) => {
   const app = await sharedApp()
@@ -32,7 +33,13 @@ t.test('a per-resource key made from the grouped form gets the scopes chosen', a
   const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
   await agent.get('/admin/keys/new')
-  const res = await agent.post('/admin/keys', { name: 'Grouped', role: 'editor', mode: 'resource-write', access_reviews: 'write', access_events: 'read' })
+  const res = await agent.post('/admin/keys', {
+    name: 'Grouped',
+    role: 'editor',
+    mode: 'resource-write',
+    access_reviews: 'write',
+    access_events: 'read'
+  })
   t.equal(res.statusCode, 303)
   const row = await app.db('api_keys').where({ org_id: tenant.orgId, name: 'Grouped' }).first()
   t.same(JSON.parse(row.scopes).sort(), ['events:read', 'reviews:write'])
@@ -68,7 +75,13 @@ t.test('the audit log offers a select of the actions its log holds instead of a 
 
 t.test('filtering the audit log by a listed action shows only that action', async (t) => {
   const { app, tenant, agent } = await ownerWithKey(t)
-  await app.db('audit_log').insert({ org_id: tenant.orgId, at: Date.now(), action: 'member.role_changed', actor: `person:${tenant.owner.id}`, subject: `person:${tenant.owner.id}` })
+  await app.db('audit_log').insert({
+    org_id: tenant.orgId,
+    at: Date.now(),
+    action: 'member.role_changed',
+    actor: `person:${tenant.owner.id}`,
+    subject: `person:${tenant.owner.id}`
+  })
   const res = await agent.get('/admin/audit-log?action=member.role_changed')
   t.equal(res.statusCode, 200)
   t.match(res.body, '<option value="member.role_changed" selected>')
@@ -89,8 +102,18 @@ t.test('an unknown action in the address shows every entry rather than an error'
 t.test('the audit log never shows another organization\'s key names or member emails', async (t) => {
   const { app, tenant, agent } = await ownerWithKey(t)
   const other = await makeTenant(app)
-  const otherKey = await app.services.apiKeys.create({ type: 'cli', orgId: other.orgId, role: 'admin', scopes: [] }, { name: 'Rival secret integration', role: 'admin', scopes: [] }, null)
-  await app.db('audit_log').insert({ org_id: tenant.orgId, at: Date.now(), action: 'api_key.revoked', actor: `person:${other.owner.id}`, subject: `api_key:${otherKey.id}` })
+  const otherKey = await app.services.apiKeys.create({ type: 'cli', orgId: other.orgId, role: 'admin', scopes: [] }, {
+    name: 'Rival secret integration',
+    role: 'admin',
+    scopes: []
+  }, null)
+  await app.db('audit_log').insert({
+    org_id: tenant.orgId,
+    at: Date.now(),
+    action: 'api_key.revoked',
+    actor: `person:${other.owner.id}`,
+    subject: `api_key:${otherKey.id}`
+  })
   const body = (await agent.get('/admin/audit-log')).body
   t.notMatch(body, 'Rival secret integration')
   t.notMatch(body, html(other.owner.email))
@@ -101,8 +124,18 @@ t.test('the audit log never shows another organization\'s key names or member em
 t.test('the audit log looks names up with one query per kind, however many entries it shows', async (t) => {
   const { app, tenant, agent } = await ownerWithKey(t)
   for (let i = 0; i < 5; i++) {
-    const key = await app.services.apiKeys.create({ type: 'cli', orgId: tenant.orgId, role: 'viewer', scopes: [] }, { name: `Batch ${i}`, role: 'viewer', scopes: [] }, null)
-    await app.db('audit_log').insert({ org_id: tenant.orgId, at: Date.now(), action: 'api_key.revoked', actor: `person:${tenant.owner.id}`, subject: `api_key:${key.id}` })
+    const key = await app.services.apiKeys.create({ type: 'cli', orgId: tenant.orgId, role: 'viewer', scopes: [] }, {
+      name: `Batch ${i}`,
+      role: 'viewer',
+      scopes: []
+    }, null)
+    await app.db('audit_log').insert({
+      org_id: tenant.orgId,
+      at: Date.now(),
+      action: 'api_key.revoked',
+      actor: `person:${tenant.owner.id}`,
+      subject: `api_key:${key.id}`
+    })
   }
   const sql: string[] = []
   const listen = (query: { sql: string }) => { sql.push(query.sql) }

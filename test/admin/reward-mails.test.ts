@@ -12,7 +12,10 @@ t.test('an owner turns reward mails off and on from the email page', async (t) =
   t.match(page.body, '<input type="checkbox" name="loyaltyRewardMails" checked>')
   const saved = await agent.post('/admin/email/settings', { reviewIncentiveMails: 'on' })
   t.equal(saved.statusCode, 303)
-  t.match((await call(app, { method: 'GET', url: '/v1/email/settings', key: tenant.key, store: tenant.storeId })).json(), { loyaltyRewardMails: false, reviewIncentiveMails: true })
+  t.match((await call(app, { method: 'GET', url: '/v1/email/settings', key: tenant.key, store: tenant.storeId })).json(), {
+    loyaltyRewardMails: false,
+    reviewIncentiveMails: true
+  })
   const after = await agent.get('/admin/email')
   t.match(after.body, 'The reward mail settings are saved.')
   t.match(after.body, '<input type="checkbox" name="loyaltyRewardMails">')
@@ -30,5 +33,8 @@ t.test('a viewer sees the reward mail settings without a form and cannot change 
   const refused = await agent.post('/admin/email/settings', {})
   t.equal(refused.statusCode, 403)
   t.notMatch(refused.body, 'Form expired', 'refused for the role, not for the form')
-  t.match((await call(app, { method: 'GET', url: '/v1/email/settings', key: tenant.key, store: tenant.storeId })).json(), { loyaltyRewardMails: true, reviewIncentiveMails: true })
+  t.match((await call(app, { method: 'GET', url: '/v1/email/settings', key: tenant.key, store: tenant.storeId })).json(), {
+    loyaltyRewardMails: true,
+    reviewIncentiveMails: true
+  })
 })

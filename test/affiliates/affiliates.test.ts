@@ -7,7 +7,12 @@ const as = (app: FastifyInstance, tenant: Tenant) => (method: string, url: strin
   call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
 
 /** An affiliate with `rate`, one order with its code, and the referral that order recorded (or undefined). */
-async function referralFor (app: FastifyInstance, order: { total: number | null, currency: string | null }, rate = '0.1', rates?: Record<string, string>) {
+async function referralFor (
+  app: FastifyInstance,
+  order: { total: number | null, currency: string | null },
+  rate = '0.1',
+  rates?: Record<string, string>
+) {
   const tenant = await makeTenant(app)
   const api = as(app, tenant)
   if (rates) await api('PUT', '/affiliates/settings', { usdRates: rates })
@@ -41,7 +46,10 @@ t.test('two changes of different fields sent at once both hold, and the last upd
   const tenant = await makeTenant(app)
   const api = as(app, tenant)
   const id = (await api('POST', '/affiliates', { name: 'Ann', code: 'ann', commissionRate: '0.1' })).json().id
-  const answers = await Promise.all([api('PATCH', `/affiliates/${id}`, { name: 'Ann B' }), api('PATCH', `/affiliates/${id}`, { commissionRate: '0.2' })])
+  const answers = await Promise.all([
+    api('PATCH', `/affiliates/${id}`, { name: 'Ann B' }),
+    api('PATCH', `/affiliates/${id}`, { commissionRate: '0.2' })
+  ])
   t.same(answers.map((r) => r.statusCode), [200, 200])
   const stored = (await api('GET', `/affiliates/${id}`)).json()
   t.match(stored, { name: 'Ann B', commissionRate: '0.2' })
@@ -95,7 +103,15 @@ t.test('a rate above 1 or with five decimals, and odd names and codes are 400 in
 
 t.test('a commission of exactly 500 USD is paid in full and not marked capped', async (t) => {
   const { referral } = await referralFor(await sharedApp(), { total: 5000, currency: 'USD' })
-  t.match(referral, { orderId: 'o-1', orderTotalCents: 500000, commissionCents: 50000, commissionUsdCents: 50000, capped: false, status: 'payable', commissionRate: '0.1' })
+  t.match(referral, {
+    orderId: 'o-1',
+    orderTotalCents: 500000,
+    commissionCents: 50000,
+    commissionUsdCents: 50000,
+    capped: false,
+    status: 'payable',
+    commissionRate: '0.1'
+  })
 })
 
 t.test('a commission just under 500 USD is paid as computed', async (t) => {
@@ -146,14 +162,19 @@ t.test('with no rate for the currency the referral waits as pending_rate, and a 
   // 1000 GBP = 1250 USD: capped at 400 GBP.
   t.match(settled, { status: 'payable', commissionCents: 40000, commissionUsdCents: 50000, capped: true, usdRate: '1.25' })
   const types = (await api('GET', '/events?limit=20')).json().events.map((e: { type: string }) => e.type)
-  t.same(types.filter((type: string) => type.startsWith('affiliate.referral')), ['affiliate.referral_recorded', 'affiliate.referral_updated'])
+  t.same(types.filter((type: string) => type.startsWith('affiliate.referral')), [
+    'affiliate.referral_recorded',
+    'affiliate.referral_updated'
+  ])
 })
 
 t.test('re-sending an order never records a second referral; a changed total recomputes the one it has', async (t) => {
   const app = await sharedApp()
   const { api, affiliate } = await referralFor(app, { total: 100, currency: 'USD' })
   await api('PUT', '/orders', { orders: [{ platformOrderId: 'o-1', total: 100, currency: 'USD', affiliateCode: 'ANN' }] })
-  await api('PUT', '/orders', { orders: [{ platformOrderId: 'o-1', total: 100, currency: 'USD', affiliateCode: 'ann', customerName: 'changed' }] })
+  await api('PUT', '/orders', {
+    orders: [{ platformOrderId: 'o-1', total: 100, currency: 'USD', affiliateCode: 'ann', customerName: 'changed' }]
+  })
   let list = (await api('GET', `/affiliates/${affiliate.id}/referrals`)).json()
   t.equal(list.meta.total, 1)
   t.equal(list.data[0].commissionCents, 1000)
@@ -180,7 +201,9 @@ t.test('an order with an unknown code keeps the code and records no referral', a
 t.test('USD rates: USD itself, zero, lower-case codes and too many decimals are 400 invalid_request', async (t) => {
   const app = await sharedApp()
   const api = as(app, await makeTenant(app))
-  for (const usdRates of [{ USD: '1' }, { EUR: '0' }, { eur: '1.1' }, { EUR: '1.123456789' }, { EUR: 1.1 }, { EUR: '1e3' }, { EUR: '9999999' }]) {
+  for (
+    const usdRates of [{ USD: '1' }, { EUR: '0' }, { eur: '1.1' }, { EUR: '1.123456789' }, { EUR: 1.1 }, { EUR: '1e3' }, { EUR: '9999999' }]
+  ) {
     const res = await api('PUT', '/affiliates/settings', { usdRates })
     t.equal(res.statusCode, 400, JSON.stringify(usdRates))
     t.equal(res.json().code, 'invalid_request')
@@ -193,9 +216,21 @@ t.test('a key limited to affiliates:read lists affiliates but cannot create one;
   const reader = await makeKey(app, tenant, 'admin', ['affiliates:read'])
   const editor = await makeKey(app, tenant, 'editor')
   t.equal((await call(app, { method: 'GET', url: '/v1/affiliates', key: reader.secret, store: tenant.storeId })).statusCode, 200)
-  const write = await call(app, { method: 'POST', url: '/v1/affiliates', key: reader.secret, store: tenant.storeId, payload: { name: 'A', code: 'a', commissionRate: '0.1' } })
+  const write = await call(app, {
+    method: 'POST',
+    url: '/v1/affiliates',
+    key: reader.secret,
+    store: tenant.storeId,
+    payload: { name: 'A', code: 'a', commissionRate: '0.1' }
+  })
   t.equal(write.json().code, 'insufficient_scope')
-  const byEditor = await call(app, { method: 'PUT', url: '/v1/affiliates/settings', key: editor.secret, store: tenant.storeId, payload: { usdRates: {} } })
+  const byEditor = await call(app, {
+    method: 'PUT',
+    url: '/v1/affiliates/settings',
+    key: editor.secret,
+    store: tenant.storeId,
+    payload: { usdRates: {} }
+  })
   t.equal(byEditor.json().code, 'role_forbidden')
 })
 

@@ -63,7 +63,11 @@ t.test('review series, distribution and totals equal a brute-force recount after
 
 t.test('publishing, rejecting and deleting a review move it between the status counts of its own day', async (t) => {
   const { app, tenant, as } = await withProduct(t)
-  const submitted = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', rating: 2, body: 'Meh', authorName: 'Ann', authorEmail: 'ann@example.test' } })
+  const submitted = await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    payload: { productId: 'p1', rating: 2, body: 'Meh', authorName: 'Ann', authorEmail: 'ann@example.test' }
+  })
   const id = submitted.json().id
   const counts = async () => Object.fromEntries(await Promise.all(['pending', 'published', 'rejected'].map(async (status) =>
     [status, (await as('GET', `/v1/analytics/reviews?from=2026-03-20&to=2026-03-20&status=${status}`)).json().totals.count])))
@@ -92,9 +96,20 @@ t.test('absurd or contradictory ranges are refused with 400 invalid_request', as
   const tenant = await makeTenant(app)
   const as = api(app, tenant, clock)
   const refused = [
-    'from=0000-01-01&to=2026-01-01', 'from=1969-12-31&to=1970-01-05', 'from=9999-12-31&to=10000-01-01', 'from=2026-02-30&to=2026-03-01',
-    'from=2026-03-02&to=2026-03-01', 'from=2020-01-01&to=2026-01-01&interval=day', 'from=1970-01-01&to=9999-12-31&interval=month',
-    'interval=year', 'productId=' + 'x'.repeat(192), 'from=2026-01-01T25:00:00Z', 'from=1969-12-31T23:59:59Z&to=2026-01-01', 'to=2026-01-01T00:00:00', 'status=deleted', 'from=' + '9'.repeat(400)
+    'from=0000-01-01&to=2026-01-01',
+    'from=1969-12-31&to=1970-01-05',
+    'from=9999-12-31&to=10000-01-01',
+    'from=2026-02-30&to=2026-03-01',
+    'from=2026-03-02&to=2026-03-01',
+    'from=2020-01-01&to=2026-01-01&interval=day',
+    'from=1970-01-01&to=9999-12-31&interval=month',
+    'interval=year',
+    'productId=' + 'x'.repeat(192),
+    'from=2026-01-01T25:00:00Z',
+    'from=1969-12-31T23:59:59Z&to=2026-01-01',
+    'to=2026-01-01T00:00:00',
+    'status=deleted',
+    'from=' + '9'.repeat(400)
   ]
   for (const query of refused) {
     const res = await as('GET', `/v1/analytics/reviews?${query}`)
@@ -123,12 +138,26 @@ t.test('the review request funnel counts every state and reason, and reviewed fo
   const app = await build(t, { clock, mailer: flakyMailer() })
   const tenant = await makeTenant(app)
   const as = api(app, tenant, clock)
-  await as('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }, { platformProductId: 'gift', excludedFromReviewRequests: true, exclusionReason: 'Gift card' }] })
+  await as('PUT', '/v1/products', {
+    products: [{ platformProductId: 'p1' }, { platformProductId: 'gift', excludedFromReviewRequests: true, exclusionReason: 'Gift card' }]
+  })
   const fulfilledAt = new Date(NOW - DAY).toISOString()
-  const order = (id: string, email: string | null, product = 'p1') => ({ platformOrderId: id, customerEmail: email, fulfilledAt, lineItems: [{ platformProductId: product, quantity: 1 }] })
+  const order = (id: string, email: string | null, product = 'p1') => ({
+    platformOrderId: id,
+    customerEmail: email,
+    fulfilledAt,
+    lineItems: [{ platformProductId: product, quantity: 1 }]
+  })
   await as('PUT', '/v1/orders', {
-    orders: [order('o1', 'a@example.test'), order('o2', 'b@example.test'), order('o3', 'c@bounce.test'), order('o4', null), order('o5', 'e@example.test', 'gift'),
-      order('o6', 'f@example.test'), { platformOrderId: 'o7', customerEmail: 'g@example.test' }]
+    orders: [
+      order('o1', 'a@example.test'),
+      order('o2', 'b@example.test'),
+      order('o3', 'c@bounce.test'),
+      order('o4', null),
+      order('o5', 'e@example.test', 'gift'),
+      order('o6', 'f@example.test'),
+      { platformOrderId: 'o7', customerEmail: 'g@example.test' }
+    ]
   })
   const funnel = async () => (await as('GET', '/v1/analytics/review-requests')).json()
   t.match(await funnel(), { scheduled: 4, sent: 0, failed: 0, skipped: 2, reviewed: 0, conversionRate: null })
@@ -137,8 +166,15 @@ t.test('the review request funnel counts every state and reason, and reviewed fo
   await app.services.reviewRequests.runDue(tenant.storeId)
   // o6 is re-sent fixed after it was sent: a sent request is final, so the funnel keeps it as sent.
   await as('PUT', '/v1/orders', { orders: [order('o6', null)] })
-  await as('POST', '/v1/imports', { type: 'reviews', items: [1, 2].map((n) => ({ productId: 'p1', orderId: 'o1', rating: 5, body: `Yes ${n}`, authorName: 'A', writtenAt: fulfilledAt })) })
-  const o2 = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', orderId: 'o2', rating: 4, body: 'Good', authorName: 'B', authorEmail: 'b@example.test' } })
+  await as('POST', '/v1/imports', {
+    type: 'reviews',
+    items: [1, 2].map((n) => ({ productId: 'p1', orderId: 'o1', rating: 5, body: `Yes ${n}`, authorName: 'A', writtenAt: fulfilledAt }))
+  })
+  const o2 = await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    payload: { productId: 'p1', orderId: 'o2', rating: 4, body: 'Good', authorName: 'B', authorEmail: 'b@example.test' }
+  })
   t.same(await funnel(), {
     scheduled: 0,
     sent: 3,
@@ -166,13 +202,18 @@ t.test('the review request funnel counts every state and reason, and reviewed fo
     sent: byState('sent'),
     failed: byState('failed'),
     skipped: byState('skipped'),
-    reviewed: orders.filter((o: { review_request_state: string, platform_order_id: string }) => o.review_request_state === 'sent' && reviewed.has(o.platform_order_id)).length
+    reviewed: orders.filter((o: { review_request_state: string, platform_order_id: string }) =>
+      o.review_request_state === 'sent' && reviewed.has(o.platform_order_id)
+    ).length
   })
 })
 
 t.test('storefront engagement counts one helpful vote per visitor on the day it was cast', async (t) => {
   const { app, tenant, as, clock } = await withProduct(t)
-  await as('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: '2026-01-01T00:00:00Z' }] })
+  await as('POST', '/v1/imports', {
+    type: 'reviews',
+    items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: '2026-01-01T00:00:00Z' }]
+  })
   const id = (await as('GET', '/v1/reviews')).json().data[0].id
   const vote = (ip: string) => storefront(app, { url: `/v1/reviews/${id}/helpful`, store: tenant.storeId, ip })
   await vote('198.51.100.1')
@@ -182,7 +223,12 @@ t.test('storefront engagement counts one helpful vote per visitor on the day it 
   await vote('198.51.100.3')
   const res = await as('GET', '/v1/analytics/storefront?from=2026-03-19&to=2026-03-22')
   t.equal(res.statusCode, 200)
-  t.same(res.json().series.map((p: { period: string, helpfulVotes: number }) => [p.period, p.helpfulVotes]), [['2026-03-19', 0], ['2026-03-20', 1], ['2026-03-21', 2], ['2026-03-22', 0]])
+  t.same(res.json().series.map((p: { period: string, helpfulVotes: number }) => [p.period, p.helpfulVotes]), [
+    ['2026-03-19', 0],
+    ['2026-03-20', 1],
+    ['2026-03-21', 2],
+    ['2026-03-22', 0]
+  ])
   t.same(res.json().totals, { helpfulVotes: 3, favourites: 0, leads: 0, videoUploads: 0 })
 })
 
@@ -190,7 +236,14 @@ t.test('storefront engagement counts one helpful vote per visitor on the day it 
 async function galleryEngagement (t: Parameters<typeof build>[0]) {
   const { app, tenant, as, clock } = await withProduct(t)
   const visitor = (url: string, payload: unknown, ip: string, headers?: Record<string, string>) =>
-    storefront(app, { method: url.startsWith('/v1/uploads/') ? 'PUT' : 'POST', url, store: tenant.storeId, payload: payload as object, ip, headers })
+    storefront(app, {
+      method: url.startsWith('/v1/uploads/') ? 'PUT' : 'POST',
+      url,
+      store: tenant.storeId,
+      payload: payload as object,
+      ip,
+      headers
+    })
   const gallery = (await as('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })).json()
   const sent = formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG })
   const photo = (await visitor(`/v1/galleries/${gallery.id}/photos`, sent.payload, '198.51.100.9', sent.headers)).json()
@@ -204,8 +257,16 @@ async function galleryEngagement (t: Parameters<typeof build>[0]) {
   await lead('ann@example.test', '198.51.100.3')
   await lead('ann@example.test', '198.51.100.4')
   await lead('bo@example.test', '198.51.100.5')
-  const url = new URL((await visitor('/v1/reviews/video-upload-url', { contentType: 'video/mp4', size: 100 }, '198.51.100.6')).json().uploadUrl)
-  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(76, 7)])
+  const url = new URL(
+    (await visitor('/v1/reviews/video-upload-url', { contentType: 'video/mp4', size: 100 }, '198.51.100.6')).json().uploadUrl
+  )
+  const mp4 = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypisom'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from('isomiso2'),
+    Buffer.alloc(76, 7)
+  ])
   t.equal((await visitor(url.pathname + url.search, mp4, '198.51.100.6', { 'content-type': 'video/mp4' })).statusCode, 201)
   return { app, tenant, as }
 }
@@ -234,7 +295,10 @@ t.test('one store never sees another store\'s analytics', async (t) => {
   const a = await makeTenant(app)
   const b = await makeTenant(app)
   await api(app, a, clock)('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
-  await api(app, a, clock)('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: new Date(NOW).toISOString() }] })
+  await api(app, a, clock)('POST', '/v1/imports', {
+    type: 'reviews',
+    items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: new Date(NOW).toISOString() }]
+  })
   t.equal((await api(app, a, clock)('GET', '/v1/analytics/reviews')).json().totals.count, 1)
   t.equal((await api(app, b, clock)('GET', '/v1/analytics/reviews')).json().totals.count, 0)
   clock.advance(150)

@@ -31,15 +31,31 @@ function randomReviews (random: () => number, count: number, start: number, end:
     ...extra
   }))
   // 2024-03-03 is a Sunday and 2024-03-04 a Monday; 2024-02-29 the last day of a leap February.
-  for (const at of ['2024-02-29T23:59:59.999Z', '2024-03-01T00:00:00Z', '2024-03-03T23:59:59.999Z', '2024-03-04T00:00:00Z']) items.push({ ...items[0], writtenAt: at })
+  for (const at of ['2024-02-29T23:59:59.999Z', '2024-03-01T00:00:00Z', '2024-03-03T23:59:59.999Z', '2024-03-04T00:00:00Z']) {
+    items.push({ ...items[0], writtenAt: at })
+  }
   return items
 }
 
 /** Imports in batches, then moves about 15% of the reviews to another status and deletes about 8%. */
-async function importAndModerate (t: Parameters<typeof build>[0], app: FastifyInstance, storeId: string, as: ReturnType<typeof api>, random: () => number, items: object[]) {
-  for (let i = 0; i < items.length; i += 150) t.equal((await as('POST', '/v1/imports', { type: 'reviews', items: items.slice(i, i + 150) })).json().imported, items.slice(i, i + 150).length)
+async function importAndModerate (
+  t: Parameters<typeof build>[0],
+  app: FastifyInstance,
+  storeId: string,
+  as: ReturnType<typeof api>,
+  random: () => number,
+  items: object[]
+) {
+  for (let i = 0; i < items.length; i += 150) {
+    t.equal(
+      (await as('POST', '/v1/imports', { type: 'reviews', items: items.slice(i, i + 150) })).json().imported,
+      items.slice(i, i + 150).length
+    )
+  }
   const ids = (await app.services.db('reviews').where({ store_env_id: storeId }).orderBy('id').pluck('id')) as string[]
-  for (const id of ids.filter(() => random() < 0.15)) t.equal((await as('PATCH', `/v1/reviews/${id}`, { status: STATUSES[Math.floor(random() * 3)] })).statusCode, 200)
+  for (const id of ids.filter(() => random() < 0.15)) {
+    t.equal((await as('PATCH', `/v1/reviews/${id}`, { status: STATUSES[Math.floor(random() * 3)] })).statusCode, 200)
+  }
   for (const id of ids.filter(() => random() < 0.08)) t.equal((await as('DELETE', `/v1/reviews/${id}`)).statusCode, 204)
 }
 
@@ -64,7 +80,13 @@ t.test('week and month series over more than two years equal a brute-force recou
   // And ranges from and to any day of the data's span, in either grain.
   for (let i = 0; i < 16; i++) {
     const [a, b] = [random(), random()].map((x) => isoDay(START + Math.floor(x * (END - START))))
-    queries.push({ from: a < b ? a : b, to: a < b ? b : a, interval: i % 2 ? 'week' : 'month', ...(i % 3 === 0 ? { productId: PRODUCTS[i % 3] } : {}), ...(i % 4 === 1 ? { status: 'rejected' } : {}) })
+    queries.push({
+      from: a < b ? a : b,
+      to: a < b ? b : a,
+      interval: i % 2 ? 'week' : 'month',
+      ...(i % 3 === 0 ? { productId: PRODUCTS[i % 3] } : {}),
+      ...(i % 4 === 1 ? { status: 'rejected' } : {})
+    })
   }
   for (const q of queries) {
     const res = await as('GET', `/v1/analytics/reviews?${new URLSearchParams(q as Record<string, string>)}`)
@@ -76,7 +98,10 @@ t.test('week and month series over more than two years equal a brute-force recou
 t.test('storefront engagement by week and month over two years equals a recount of the votes cast', async (t) => {
   const { app, tenant, as, clock } = await store(t)
   const random = prng(2718)
-  await as('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: '2026-01-01T00:00:00Z' }] })
+  await as('POST', '/v1/imports', {
+    type: 'reviews',
+    items: [{ productId: 'p1', rating: 5, body: 'Great', authorName: 'A', writtenAt: '2026-01-01T00:00:00Z' }]
+  })
   const id = (await as('GET', '/v1/reviews')).json().data[0].id
   for (let i = 0; i < 60; i++) {
     clock.advance(Math.floor(random() * 25 * DAY))
@@ -85,12 +110,22 @@ t.test('storefront engagement by week and month over two years equals a recount 
   }
   const votes = (await app.services.db('review_votes').where({ store_env_id: tenant.storeId }).pluck('created_at')).map(Number)
   t.ok(votes.length > 40, 'most visitors voted once')
-  for (const q of [{ from: '2026-03-20', to: isoDay(clock()), interval: 'month' as const }, { from: '2026-04-01', to: '2027-12-31', interval: 'month' as const }, { from: '2026-03-25', to: isoDay(clock()), interval: 'week' as const }]) {
+  for (
+    const q of [{ from: '2026-03-20', to: isoDay(clock()), interval: 'month' as const }, {
+      from: '2026-04-01',
+      to: '2027-12-31',
+      interval: 'month' as const
+    }, { from: '2026-03-25', to: isoDay(clock()), interval: 'week' as const }]
+  ) {
     const { label, from, to, periods } = calendar(q, () => 0)
     for (const at of votes) if (at >= from && at <= to) periods.set(label(at), periods.get(label(at))! + 1)
     const res = await as('GET', `/v1/analytics/storefront?${new URLSearchParams(q)}`)
     t.equal(res.statusCode, 200, res.body)
-    t.same(res.json().series.map((p: { period: string, helpfulVotes: number }) => [p.period, p.helpfulVotes]), [...periods], JSON.stringify(q))
+    t.same(
+      res.json().series.map((p: { period: string, helpfulVotes: number }) => [p.period, p.helpfulVotes]),
+      [...periods],
+      JSON.stringify(q)
+    )
     t.equal(res.json().totals.helpfulVotes, [...periods.values()].reduce((a, b) => a + b, 0))
   }
 })
@@ -111,8 +146,9 @@ async function periodRows (app: FastifyInstance, storeId: string, days: string, 
       fromDays.set(key, (fromDays.get(key) ?? 0) + Number(n))
     }
   }
-  const stored = (await db(periods).where({ store_env_id: storeId }).where('n', '!=', 0)).map(({ n, store_env_id: _, ...rest }: Record<string, unknown>) =>
-    [keyOf({ ...rest, first_day: Number(rest.first_day) }), Number(n)])
+  const stored = (await db(periods).where({ store_env_id: storeId }).where('n', '!=', 0)).map((
+    { n, store_env_id: _, ...rest }: Record<string, unknown>
+  ) => [keyOf({ ...rest, first_day: Number(rest.first_day) }), Number(n)])
   return { fromDays: [...fromDays].filter(([, n]) => n !== 0).sort(), stored: stored.sort() }
 }
 
@@ -125,7 +161,11 @@ t.test('week and month rows stay the sums of the day rows as reviews arrive, cha
     ...randomReviews(random, 150, Date.parse('2024-01-20T00:00:00Z'), Date.parse('2024-05-10T00:00:00Z')),
     ...randomReviews(random, 20, Date.parse('2024-02-25T00:00:00Z'), Date.parse('2024-03-05T00:00:00Z'), { authorEmail: email })
   ])
-  await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p2', rating: 3, body: 'Fine', authorName: 'Bo', authorEmail: 'bo@example.test' } })
+  await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    payload: { productId: 'p2', rating: 3, body: 'Fine', authorName: 'Bo', authorEmail: 'bo@example.test' }
+  })
   const published = await app.services.db('reviews').where({ store_env_id: tenant.storeId, status: 'published' }).first('id')
   for (const ip of ['198.51.100.7', '198.51.100.8', '198.51.100.9']) {
     clock.advance(10 * DAY)

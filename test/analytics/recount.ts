@@ -53,7 +53,9 @@ export function calendar<T> (q: { from: string, to: string, interval: Interval }
 /** GET /analytics/reviews recounted from the review rows. */
 export function expected (rows: Row[], q: { from: string, to: string, interval: Interval, productId?: string, status?: string }) {
   const { label, from, to, periods } = calendar<number[]>(q, () => [])
-  const kept = rows.filter((r) => r.written_at >= from && r.written_at <= to && (!q.productId || r.product_id === q.productId) && (!q.status || r.status === q.status))
+  const kept = rows.filter((r) =>
+    r.written_at >= from && r.written_at <= to && (!q.productId || r.product_id === q.productId) && (!q.status || r.status === q.status)
+  )
   for (const r of kept) periods.get(label(r.written_at))!.push(r.rating)
   const avg = (list: number[]) => list.length ? Math.round(list.reduce((a, b) => a + b, 0) / list.length * 100) / 100 : null
   const all = kept.map((r) => r.rating)

@@ -5,7 +5,13 @@ import { makeTenant } from '../factories.js'
 t.test('creating a key returns its svc_ secret once and stores only a hash', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: { name: 'CI', role: 'editor' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/api-keys',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'CI', role: 'editor' }
+  })
   t.equal(res.statusCode, 201)
   const body = res.json()
   t.match(body.secret, /^svc_[0-9A-Za-z]{40}$/)

@@ -11,7 +11,14 @@ t.test('creating a key writes one api_key.created entry naming the creator', asy
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const admin = await makeKey(app, tenant, 'admin')
-  const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: admin.secret, store: tenant.storeId, payload: { name: 'Zapier', role: 'viewer' }, remoteAddress: '203.0.113.7' })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/api-keys',
+    key: admin.secret,
+    store: tenant.storeId,
+    payload: { name: 'Zapier', role: 'viewer' },
+    remoteAddress: '203.0.113.7'
+  })
   t.equal(res.statusCode, 201)
   t.equal(res.json().status, 'active')
   t.same(await auditOf(app, tenant.orgId, res.json().id), [{ action: 'api_key.created', actor: `api_key:${admin.id}`, ip: '203.0.113.7' }])
@@ -34,7 +41,9 @@ t.test('concurrent first uses still write exactly one api_key.first_used entry',
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'editor')
-  const results = await Promise.all(Array.from({ length: 6 }, () => call(app, { method: 'GET', url: '/v1/account/members', key: key.secret, store: tenant.storeId })))
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () => call(app, { method: 'GET', url: '/v1/account/members', key: key.secret, store: tenant.storeId }))
+  )
   t.same(results.map((r) => r.statusCode), [200, 200, 200, 200, 200, 200])
   const firstUses = (await auditOf(app, tenant.orgId, key.id)).filter((e) => e.action === 'api_key.first_used')
   t.equal(firstUses.length, 1)
@@ -125,6 +134,11 @@ t.test('the audit log lists the key events newest first and filters by action', 
   t.equal(res.statusCode, 200)
   const mine = res.json().data.filter((e: { subject: string }) => e.subject === `api_key:${key.id}`)
   t.same(mine.map((e: { action: string }) => e.action), ['api_key.revoked', 'api_key.first_used', 'api_key.created'])
-  const filtered = await call(app, { method: 'GET', url: '/v1/account/audit-log?action=api_key.revoked', key: tenant.key, store: tenant.storeId })
+  const filtered = await call(app, {
+    method: 'GET',
+    url: '/v1/account/audit-log?action=api_key.revoked',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.same(filtered.json().data.map((e: { action: string }) => e.action), ['api_key.revoked'])
 })

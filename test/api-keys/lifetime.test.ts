@@ -11,7 +11,14 @@ async function expiringAdmin (t: Parameters<typeof build>[0]) {
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
   const creator = await makeKey(app, tenant, 'admin', [], new Date(clock() + 2 * HOUR).toISOString())
-  const create = (payload: Record<string, unknown>) => call(app, { method: 'POST', url: '/v1/api-keys', key: creator.secret, store: tenant.storeId, payload: { name: 'child', role: 'editor', ...payload } })
+  const create = (payload: Record<string, unknown>) =>
+    call(app, {
+      method: 'POST',
+      url: '/v1/api-keys',
+      key: creator.secret,
+      store: tenant.storeId,
+      payload: { name: 'child', role: 'editor', ...payload }
+    })
   return { app, clock, tenant, creator, create }
 }
 
@@ -48,7 +55,13 @@ t.test('a key that expires may create a key expiring at the same moment or befor
 t.test('a key without expiry may still create a key without expiry', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: { name: 'lasting', role: 'viewer' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/api-keys',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'lasting', role: 'viewer' }
+  })
   t.equal(res.statusCode, 201)
   t.equal(res.json().expiresAt, null)
 })
@@ -57,7 +70,13 @@ t.test('an expiring key cannot escape its expiry through a chain of keys', async
   const { app, clock, tenant, create } = await expiringAdmin(t)
   const child = await create({ role: 'admin', expiresAt: new Date(clock() + HOUR).toISOString() })
   t.equal(child.statusCode, 201)
-  const grandchild = await call(app, { method: 'POST', url: '/v1/api-keys', key: child.json().secret, store: tenant.storeId, payload: { name: 'grandchild', role: 'viewer', expiresAt: new Date(clock() + 2 * HOUR).toISOString() } })
+  const grandchild = await call(app, {
+    method: 'POST',
+    url: '/v1/api-keys',
+    key: child.json().secret,
+    store: tenant.storeId,
+    payload: { name: 'grandchild', role: 'viewer', expiresAt: new Date(clock() + 2 * HOUR).toISOString() }
+  })
   t.equal(grandchild.statusCode, 400)
   t.equal(grandchild.json().code, 'expiry_exceeds_credential')
 })
@@ -68,7 +87,14 @@ t.test('an expiring key cannot create a key with a role above its own or scopes 
   const tenant = await makeTenant(app)
   const expiresAt = new Date(clock() + HOUR).toISOString()
   const creator = await makeKey(app, tenant, 'admin', ['api-keys:write', 'reviews:read'], expiresAt)
-  const create = (payload: Record<string, unknown>) => call(app, { method: 'POST', url: '/v1/api-keys', key: creator.secret, store: tenant.storeId, payload: { name: 'child', expiresAt, ...payload } })
+  const create = (payload: Record<string, unknown>) =>
+    call(app, {
+      method: 'POST',
+      url: '/v1/api-keys',
+      key: creator.secret,
+      store: tenant.storeId,
+      payload: { name: 'child', expiresAt, ...payload }
+    })
   t.equal((await create({ role: 'viewer', scopes: ['reviews:write'] })).json().code, 'scope_escalation')
   t.equal((await create({ role: 'viewer', scopes: [] })).json().code, 'scope_escalation', 'unrestricted is wider than any scopes')
   t.equal((await create({ role: 'viewer', scopes: ['reviews:read'] })).statusCode, 201)

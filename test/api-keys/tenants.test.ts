@@ -33,7 +33,11 @@ t.test('one tenant cannot revoke another tenant\'s key', async (t) => {
   t.equal(res.statusCode, 404)
   const row = await app.db('api_keys').where({ id: theirKey.id }).first()
   t.equal(row.revoked_at, null)
-  t.equal((await call(app, { method: 'GET', url: '/v1/account/members', key: theirKey.secret, store: theirs.storeId })).statusCode, 200, 'their key still works')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/account/members', key: theirKey.secret, store: theirs.storeId })).statusCode,
+    200,
+    'their key still works'
+  )
   t.equal((await app.db('audit_log').where({ action: 'api_key.revoked', subject: `api_key:${theirKey.id}` })).length, 0)
 })
 
@@ -41,7 +45,13 @@ t.test('a key is bound to its organization: it cannot act on another tenant\'s s
   const app = await sharedApp()
   const mine = await makeTenant(app)
   const theirs = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: mine.key, store: theirs.storeId, payload: { name: 'x', role: 'viewer' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/api-keys',
+    key: mine.key,
+    store: theirs.storeId,
+    payload: { name: 'x', role: 'viewer' }
+  })
   t.equal(res.statusCode, 404)
   t.equal(res.json().code, 'store_env_not_found')
   t.equal((await app.db('api_keys').where({ org_id: theirs.orgId })).length, 1)

@@ -10,7 +10,10 @@ async function state (app: FastifyInstance, tenant: Tenant) {
   return { keys: Number(keys.n), audit: Number(audit.n) }
 }
 
-async function refused (t: Test, options: { payload: unknown, headers?: Record<string, string>, status: number, code: string, message?: RegExp }) {
+async function refused (
+  t: Test,
+  options: { payload: unknown, headers?: Record<string, string>, status: number, code: string, message?: RegExp }
+) {
   const clock = manualClock()
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
@@ -77,7 +80,12 @@ t.test('a body that is not JSON gets 415 unsupported_media_type', async (t) => {
 })
 
 t.test('an unknown resource in a scope gets 400 invalid_scope naming it', async (t) => {
-  await refused(t, { payload: { name: 'x', role: 'viewer', scopes: ['reviews:read', 'widgets:read'] }, status: 400, code: 'invalid_scope', message: /widgets:read/ })
+  await refused(t, {
+    payload: { name: 'x', role: 'viewer', scopes: ['reviews:read', 'widgets:read'] },
+    status: 400,
+    code: 'invalid_scope',
+    message: /widgets:read/
+  })
 })
 
 t.test('an unknown action in a scope gets 400 invalid_scope', async (t) => {
@@ -93,7 +101,11 @@ t.test('an expiry in the past gets 400 invalid_expiry', async (t) => {
 })
 
 t.test('an expiry equal to now gets 400 invalid_expiry', async (t) => {
-  await refused(t, { payload: { name: 'x', role: 'viewer', expiresAt: new Date(manualClock()()).toISOString() }, status: 400, code: 'invalid_expiry' })
+  await refused(t, {
+    payload: { name: 'x', role: 'viewer', expiresAt: new Date(manualClock()()).toISOString() },
+    status: 400,
+    code: 'invalid_expiry'
+  })
 })
 
 t.test('an unparseable expiry gets 400 invalid_expiry', async (t) => {
@@ -119,7 +131,13 @@ t.test('an expiry 100 years away gets 400 invalid_expiry', async (t) => {
 t.test('an ISO 8601 expiry with an offset within 5 years is accepted and shown in UTC', async (t) => {
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: { name: 'x', role: 'viewer', expiresAt: '2027-06-01T02:00:00+02:00' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/api-keys',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'x', role: 'viewer', expiresAt: '2027-06-01T02:00:00+02:00' }
+  })
   t.equal(res.statusCode, 201)
   t.equal(res.json().expiresAt, '2027-06-01T00:00:00.000Z')
 })
@@ -127,7 +145,13 @@ t.test('an ISO 8601 expiry with an offset within 5 years is accepted and shown i
 t.test('duplicate scopes are stored once', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: { name: 'x', role: 'viewer', scopes: ['read', 'read'] } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/api-keys',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'x', role: 'viewer', scopes: ['read', 'read'] }
+  })
   t.same(res.json().scopes, ['read'])
 })
 

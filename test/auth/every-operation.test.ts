@@ -46,7 +46,13 @@ async function setup (t: Test) {
   // A fresh budget for every request: the limits have tests of their own.
   const ask = async (op: { method: string, url: string }, key?: string) => {
     clock.advance(61_000)
-    const res = await call(app, { method: op.method as 'GET', url: op.url, key, store: tenant.storeId, payload: op.method === 'GET' || op.method === 'DELETE' ? undefined : {} })
+    const res = await call(app, {
+      method: op.method as 'GET',
+      url: op.url,
+      key,
+      store: tenant.storeId,
+      payload: op.method === 'GET' || op.method === 'DELETE' ? undefined : {}
+    })
     return { status: res.statusCode, code: res.json().code as string | undefined }
   }
   return { app, tenant, operations, ask }
@@ -85,7 +91,8 @@ t.test('every credential operation is refused to a key scoped to another resourc
     const a = await ask(op, reviewsOnly.secret)
     const b = await ask(op, productsOnly.secret)
     // Where an admin's role already refuses the operation (the owner's), the role answers first.
-    const refused = [a, b].some((r) => r.status === 403 && r.code === 'insufficient_scope') || [a, b].every((r) => r.code === 'role_forbidden')
+    const refused = [a, b].some((r) => r.status === 403 && r.code === 'insufficient_scope') ||
+      [a, b].every((r) => r.code === 'role_forbidden')
     if (!refused) answered.push(`${op.method} ${op.path}: ${a.status} ${a.code} / ${b.status} ${b.code}`)
   }
   t.same(answered, [])

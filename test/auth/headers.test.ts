@@ -19,7 +19,12 @@ t.test('a key sent as "x-api-key" authenticates', async (t) => {
 t.test('the Bearer scheme is matched case-insensitively', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'GET', url: '/v1/api-keys', store: tenant.storeId, headers: { authorization: `bearer ${tenant.key}` } })
+  const res = await call(app, {
+    method: 'GET',
+    url: '/v1/api-keys',
+    store: tenant.storeId,
+    headers: { authorization: `bearer ${tenant.key}` }
+  })
   t.equal(res.statusCode, 200)
 })
 
@@ -50,7 +55,12 @@ t.test('a token of no known type gets 401 invalid_credentials', async (t) => {
 t.test('an Authorization header with another scheme gets 401 invalid_credentials', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'GET', url: '/v1/api-keys', store: tenant.storeId, headers: { authorization: `Basic ${Buffer.from(tenant.key).toString('base64')}` } })
+  const res = await call(app, {
+    method: 'GET',
+    url: '/v1/api-keys',
+    store: tenant.storeId,
+    headers: { authorization: `Basic ${Buffer.from(tenant.key).toString('base64')}` }
+  })
   t.equal(res.statusCode, 401)
   t.equal(res.json().code, 'invalid_credentials')
 })

@@ -17,7 +17,8 @@ async function twoInstances (t: Test) {
   return { a: a.app, b, base: a.base }
 }
 
-const probe = (app: Parameters<typeof call>[0], key: string, store: string) => call(app, { method: 'GET', url: '/v1/reviews/probe', key, store })
+const probe = (app: Parameters<typeof call>[0], key: string, store: string) =>
+  call(app, { method: 'GET', url: '/v1/reviews/probe', key, store })
 
 function ownerOf (tenant: Tenant): Credential {
   return { type: 'person', id: tenant.owner.id, orgId: tenant.orgId, role: 'owner', scopes: [], personId: tenant.owner.id, storeIds: null }
@@ -51,10 +52,20 @@ t.test('a member removed on one instance loses their OAuth token on the other at
   const { a, b, base } = await twoInstances(t)
   const tenant = await makeTenant(a)
   const member = await addMember(a, tenant, 'admin')
-  const { tokens } = await connect({ base, client: await makeClient(a), person: member, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' })
+  const { tokens } = await connect({
+    base,
+    client: await makeClient(a),
+    person: member,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'editor'
+  })
   t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
   t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
-  t.equal((await call(a, { method: 'DELETE', url: `/v1/account/members/${member.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  t.equal(
+    (await call(a, { method: 'DELETE', url: `/v1/account/members/${member.id}`, key: tenant.key, store: tenant.storeId })).statusCode,
+    204
+  )
   const refused = await probe(b, tokens.access_token, tenant.storeId)
   t.equal(refused.statusCode, 401)
   t.equal(refused.json().code, 'invalid_credentials')
@@ -64,7 +75,14 @@ t.test('a member demoted below the grant\'s role on one instance loses the token
   const { a, b, base } = await twoInstances(t)
   const tenant = await makeTenant(a)
   const member = await addMember(a, tenant, 'admin')
-  const { tokens } = await connect({ base, client: await makeClient(a), person: member, org: tenant.orgId, stores: [tenant.storeId], role: 'admin' })
+  const { tokens } = await connect({
+    base,
+    client: await makeClient(a),
+    person: member,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'admin'
+  })
   t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
   t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
   await a.services.account.changeRole(ownerOf(tenant), member.id, 'editor', null)
@@ -74,11 +92,21 @@ t.test('a member demoted below the grant\'s role on one instance loses the token
 t.test('a connection revoked on one instance stops its access token on the other at once', async (t) => {
   const { a, b, base } = await twoInstances(t)
   const tenant = await makeTenant(a)
-  const { tokens } = await connect({ base, client: await makeClient(a), person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' })
+  const { tokens } = await connect({
+    base,
+    client: await makeClient(a),
+    person: tenant.owner,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'editor'
+  })
   t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
   t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 200)
   const grantId = JSON.parse(Buffer.from(tokens.access_token.split('.')[1], 'base64url').toString()).grant_id as string
-  t.equal((await call(a, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  t.equal(
+    (await call(a, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId })).statusCode,
+    204
+  )
   t.equal((await probe(b, tokens.access_token, tenant.storeId)).statusCode, 401)
 })
 
@@ -98,7 +126,12 @@ t.test('a warm store-scoped request makes no database query with Redis, and read
   const queries = statementsOf(t, app)
   t.equal((await probe(app, tenant.key, tenant.storeId)).statusCode, 200)
   if (onMysql) t.same(queries, [], 'key, store, role, scopes, plan and limit settled from memory and one Redis call')
-  else t.ok(queries.some((sql) => /api_keys/.test(sql)) && queries.some((sql) => /store_envs/.test(sql)), 'no Redis: key and store read again')
+  else {
+    t.ok(
+      queries.some((sql) => /api_keys/.test(sql)) && queries.some((sql) => /store_envs/.test(sql)),
+      'no Redis: key and store read again'
+    )
+  }
 })
 
 /** An app on a manual clock holding 30 viewer keys, each read once by a request. */
@@ -116,13 +149,17 @@ function hashesIn (query: { bindings?: unknown[] }): number {
   return (query.bindings ?? []).filter((value) => typeof value === 'string').length
 }
 
-t.test('credentials read together are read again spread over 40 to 60 seconds, not all in the same second', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
+t.test('credentials read together are read again spread over 40 to 60 seconds, not all in the same second', {
+  skip: onMysql ? false : 'nothing is kept without Redis'
+}, async (t) => {
   const { clock, app, tenant, keys } = await heldKeys(t)
   const reread = async (after: number) => {
     clock.set(Date.parse('2026-11-23T12:00:00Z') + after)
     // Keys read, not queries: reads falling due together share a query, each key's hash bound in it.
     let reads = 0
-    const count = (query: { sql: string, bindings?: unknown[] }) => { if (/from `api_keys`/.test(query.sql)) reads += hashesIn(query) }
+    const count = (query: { sql: string, bindings?: unknown[] }) => {
+      if (/from `api_keys`/.test(query.sql)) reads += hashesIn(query)
+    }
     app.db.on('query', count)
     for (const key of keys) await probe(app, key.secret, tenant.storeId)
     await app.credentialCache.settled()
@@ -135,13 +172,19 @@ t.test('credentials read together are read again spread over 40 to 60 seconds, n
   t.ok(at50 > 0 && at50 < keys.length, `some, not all, at 50 s (${at50} of ${keys.length})`)
 })
 
-t.test('keys past their backstop age together are read again in shared queries, each still served meanwhile', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
+t.test('keys past their backstop age together are read again in shared queries, each still served meanwhile', {
+  skip: onMysql ? false : 'nothing is kept without Redis'
+}, async (t) => {
   const { clock, app, tenant, keys } = await heldKeys(t)
   clock.advance(61_000)
   const queries: Array<{ sql: string, bindings?: unknown[] }> = []
-  const listen = (query: { sql: string, bindings?: unknown[] }) => { if (/from `api_keys`/.test(query.sql)) queries.push(query) }
+  const listen = (query: { sql: string, bindings?: unknown[] }) => {
+    if (/from `api_keys`/.test(query.sql)) queries.push(query)
+  }
   app.db.on('query', listen)
-  t.teardown(() => { app.db.off('query', listen) })
+  t.teardown(() => {
+    app.db.off('query', listen)
+  })
   const answers = await Promise.all(keys.map((key) => probe(app, key.secret, tenant.storeId)))
   t.same(answers.map((res) => res.statusCode), Array(keys.length).fill(200))
   await app.credentialCache.settled()
@@ -149,23 +192,31 @@ t.test('keys past their backstop age together are read again in shared queries, 
   t.ok(queries.length < keys.length / 3, `in a few queries (${queries.length}), not one per key`)
 })
 
-t.test('a key past its backstop age is served while it is read again beside the request; revoked without a marker update, the next request is refused', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
-  const clock = manualClock()
-  const app = await build(t, { clock, routes: probeRoutes(['reviews']) })
-  const tenant = await makeTenant(app)
-  const key = await makeKey(app, tenant, 'viewer')
-  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
-  // A revocation whose marker update was lost (Redis failed past the retries): only the backstop can see it.
-  await app.db('api_keys').where({ id: key.id }).update({ revoked_at: clock() })
-  clock.advance(39_000)
-  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200, 'before its age (40 to 60 s), memory answers')
-  clock.advance(22_000)
-  let reads = 0
-  const count = (query: { sql: string }) => { if (/from `api_keys`/.test(query.sql)) reads++ }
-  app.db.on('query', count)
-  t.teardown(() => { app.db.off('query', count) })
-  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200, 'past it, the request is still served from memory')
-  await app.credentialCache.settled()
-  t.equal(reads, 1, 'and the key was read again once beside it')
-  t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 401, 'the next request sees the revocation')
-})
+t.test(
+  'a key past its backstop age is served while it is read again beside the request; revoked without a marker update, the next request is refused',
+  { skip: onMysql ? false : 'nothing is kept without Redis' },
+  async (t) => {
+    const clock = manualClock()
+    const app = await build(t, { clock, routes: probeRoutes(['reviews']) })
+    const tenant = await makeTenant(app)
+    const key = await makeKey(app, tenant, 'viewer')
+    t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200)
+    // A revocation whose marker update was lost (Redis failed past the retries): only the backstop can see it.
+    await app.db('api_keys').where({ id: key.id }).update({ revoked_at: clock() })
+    clock.advance(39_000)
+    t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200, 'before its age (40 to 60 s), memory answers')
+    clock.advance(22_000)
+    let reads = 0
+    const count = (query: { sql: string }) => {
+      if (/from `api_keys`/.test(query.sql)) reads++
+    }
+    app.db.on('query', count)
+    t.teardown(() => {
+      app.db.off('query', count)
+    })
+    t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 200, 'past it, the request is still served from memory')
+    await app.credentialCache.settled()
+    t.equal(reads, 1, 'and the key was read again once beside it')
+    t.equal((await probe(app, key.secret, tenant.storeId)).statusCode, 401, 'the next request sees the revocation')
+  }
+)

@@ -22,7 +22,14 @@ t.test('no operation reaches another organization\'s resource by its id', async 
   const send = async (tenant: typeof owner, method: string, target: string, payload?: unknown) => {
     // A fresh budget for every request: the limits have tests of their own.
     clock.advance(61_000)
-    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
+    return call(app, {
+      method: method.toUpperCase() as 'POST',
+      url: target,
+      key: tenant.key,
+      store: tenant.storeId,
+      headers: { origin: 'https://shop.example' },
+      payload: payload as object
+    })
   }
 
   await seedFromExamples(doc, ids, (method, target, payload) => send(owner, method, target, payload), ELSEWHERE)

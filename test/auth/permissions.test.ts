@@ -1,7 +1,16 @@
 import t from 'tap'
 // The registry is what the modules declare: importing their list fills it, as it does for the app.
 import '../../src/modules/index.js'
-import { RESOURCES, ROLES, roleAllows, scopesAllow, scopesWithin, isValidScope, isOrgManagement, accessFor } from '../../src/lib/permissions.js'
+import {
+  RESOURCES,
+  ROLES,
+  roleAllows,
+  scopesAllow,
+  scopesWithin,
+  isValidScope,
+  isOrgManagement,
+  accessFor
+} from '../../src/lib/permissions.js'
 
 /*
  * docs/contract/tenancy-and-roles.md#roles, written out again here rather than derived from the code under test.
@@ -27,7 +36,9 @@ t.test('every role x resource x read/write verdict matches the role table of doc
     for (const resource of RESOURCES) {
       for (const access of ['read', 'write'] as const) {
         const verdict = roleAllows(role, resource, access)
-        if (verdict !== expected(role, resource, access)) t.fail(`${role} ${access} ${resource}: got ${verdict}, expected ${expected(role, resource, access)}`)
+        if (verdict !== expected(role, resource, access)) {
+          t.fail(`${role} ${access} ${resource}: got ${verdict}, expected ${expected(role, resource, access)}`)
+        }
         checked++
       }
     }
@@ -79,7 +90,9 @@ t.test('every resource has a read and a write scope', async (t) => {
 
 t.test('scope strings are read, write or <resource>:read|write for a known resource', async (t) => {
   for (const scope of ['read', 'write', 'reviews:read', 'email-sequences:write', 'api-keys:read']) t.ok(isValidScope(scope), scope)
-  for (const scope of ['', 'admin', 'reviews', 'reviews:delete', 'widgets:read', ':read', 'reviews:read:write', 'READ', '*']) t.notOk(isValidScope(scope), scope)
+  for (const scope of ['', 'admin', 'reviews', 'reviews:delete', 'widgets:read', ':read', 'reviews:read:write', 'READ', '*']) {
+    t.notOk(isValidScope(scope), scope)
+  }
 })
 
 t.test('empty scopes allow everything', async (t) => {
@@ -127,12 +140,24 @@ t.test('several requested scopes are within the held ones only if each of them i
 })
 
 t.test('writes to keys, members, OAuth clients, partners and ownership are org-level management; reads are not', async (t) => {
-  for (const url of ['/v1/api-keys', '/v1/api-keys/:id', '/v1/account/members/:id', '/v1/connectors/oauth-clients',
-    '/v1/connectors/oauth-clients/:id', '/v1/orgs/current/partners', '/v1/orgs/current/partners/:id', '/v1/orgs/current/transfer-ownership']) {
+  for (
+    const url of [
+      '/v1/api-keys',
+      '/v1/api-keys/:id',
+      '/v1/account/members/:id',
+      '/v1/connectors/oauth-clients',
+      '/v1/connectors/oauth-clients/:id',
+      '/v1/orgs/current/partners',
+      '/v1/orgs/current/partners/:id',
+      '/v1/orgs/current/transfer-ownership'
+    ]
+  ) {
     t.ok(isOrgManagement(url, 'write'), `write ${url}`)
     t.notOk(isOrgManagement(url, 'read'), `read ${url}`)
   }
-  for (const url of ['/v1/connectors/connections/:id', '/v1/connectors/hooks', '/v1/account/stores', '/v1/api-keys-report', '/v1/orgs/current']) {
+  for (
+    const url of ['/v1/connectors/connections/:id', '/v1/connectors/hooks', '/v1/account/stores', '/v1/api-keys-report', '/v1/orgs/current']
+  ) {
     t.notOk(isOrgManagement(url, 'write'), `write ${url}`)
   }
 })

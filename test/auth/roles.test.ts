@@ -32,7 +32,12 @@ t.test('a viewer key may read the account resource but gets role_read_only on a 
   const viewer = await makeKey(app, tenant, 'viewer')
   const read = await call(app, { method: 'GET', url: '/v1/account/members', key: viewer.secret, store: tenant.storeId })
   t.equal(read.statusCode, 200)
-  const write = await call(app, { method: 'DELETE', url: `/v1/account/members/${tenant.owner.id}`, key: viewer.secret, store: tenant.storeId })
+  const write = await call(app, {
+    method: 'DELETE',
+    url: `/v1/account/members/${tenant.owner.id}`,
+    key: viewer.secret,
+    store: tenant.storeId
+  })
   t.equal(write.statusCode, 403)
   t.equal(write.json().code, 'role_read_only')
 })
@@ -41,8 +46,19 @@ t.test('an editor key cannot reach /api-keys at all', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const editor = await makeKey(app, tenant, 'editor')
-  for (const [method, url] of [['GET', '/v1/api-keys'], ['POST', '/v1/api-keys'], ['GET', `/v1/api-keys/${editor.id}`], ['DELETE', `/v1/api-keys/${editor.id}`]] as const) {
-    const res = await call(app, { method, url, key: editor.secret, store: tenant.storeId, payload: method === 'POST' ? { name: 'x', role: 'viewer' } : undefined })
+  for (
+    const [method, url] of [['GET', '/v1/api-keys'], ['POST', '/v1/api-keys'], ['GET', `/v1/api-keys/${editor.id}`], [
+      'DELETE',
+      `/v1/api-keys/${editor.id}`
+    ]] as const
+  ) {
+    const res = await call(app, {
+      method,
+      url,
+      key: editor.secret,
+      store: tenant.storeId,
+      payload: method === 'POST' ? { name: 'x', role: 'viewer' } : undefined
+    })
     t.equal(res.statusCode, 403, `${method} ${url}`)
     t.equal(res.json().code, 'role_forbidden', `${method} ${url}`)
   }

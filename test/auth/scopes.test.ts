@@ -89,5 +89,8 @@ t.test('a route opened by any of several scopes lets in a key holding one of the
   const other = await makeKey(app, tenant, 'editor', ['faqs:read'])
   const refused = await call(app, { method: 'GET', url: '/v1/reviews/probe', key: other.secret, store: tenant.storeId })
   t.equal(refused.statusCode, 403)
-  t.same(refused.json(), { code: 'insufficient_scope', message: 'The credential\'s scopes do not allow read on reviews (or products, orders)' })
+  t.same(refused.json(), {
+    code: 'insufficient_scope',
+    message: 'The credential\'s scopes do not allow read on reviews (or products, orders)'
+  })
 })

@@ -5,7 +5,12 @@ import { makeStore, makeTenant } from '../factories.js'
 t.test('a lapsed store gets 403 subscription_expired on store-scoped calls', async (t) => {
   const app = await build(t, { routes: probeRoutes(['reviews']) })
   const tenant = await makeTenant(app, { status: 'lapsed' })
-  for (const [method, url] of [['GET', '/v1/reviews/probe'], ['POST', '/v1/reviews/probe'], ['GET', '/v1/api-keys'], ['GET', '/v1/account/members']] as const) {
+  for (
+    const [method, url] of [['GET', '/v1/reviews/probe'], ['POST', '/v1/reviews/probe'], ['GET', '/v1/api-keys'], [
+      'GET',
+      '/v1/account/members'
+    ]] as const
+  ) {
     const res = await call(app, { method, url, key: tenant.key, store: tenant.storeId })
     t.equal(res.statusCode, 403, `${method} ${url}`)
     t.equal(res.json().code, 'subscription_expired', `${method} ${url}`)

@@ -6,7 +6,9 @@ import { call } from '../helper.js'
 import type { Tenant } from '../factories.js'
 
 /** Calls as the tenant's key (or `key`) on its store. */
-export const as = (app: FastifyInstance, tenant: Tenant, key = tenant.key) => (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object) => call(app, { method, url, key, store: tenant.storeId, payload })
+export const as =
+  (app: FastifyInstance, tenant: Tenant, key = tenant.key) => (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    call(app, { method, url, key, store: tenant.storeId, payload })
 
 /** A backup of the tenant's store, built by the background runner. */
 export async function completedBackup (app: FastifyInstance, tenant: Tenant) {
@@ -29,5 +31,8 @@ export async function rewriteBackup (app: FastifyInstance, backupId: string, lin
   const row = await app.services.db('backups').where({ id: backupId }).first()
   const bytes = gzipSync(lines.map((line) => JSON.stringify(line) + '\n').join(''))
   await writeFile(row.path, bytes)
-  await app.services.db('backups').where({ id: backupId }).update({ checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length })
+  await app.services.db('backups').where({ id: backupId }).update({
+    checksum: createHash('sha256').update(bytes).digest('hex'),
+    size: bytes.length
+  })
 }

@@ -48,10 +48,28 @@ async function storeWithFiles (app: FastifyInstance, tenant: Tenant) {
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
   const image = await visitor({ url: '/v1/uploads/image', ...formData({ filename: 'a.jpg', type: 'image/jpeg', bytes: JPEG }) })
   const grant = await visitor({ url: '/v1/reviews/video-upload-url', payload: { contentType: 'video/mp4', size: video.length } })
-  await visitor({ method: 'PUT', url: pathOf(grant.uploadUrl) + new URL(grant.uploadUrl).search, payload: video, headers: { 'content-type': 'video/mp4' } })
-  await visitor({ url: '/v1/reviews', payload: { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds: [image.id, grant.videoId] } })
+  await visitor({
+    method: 'PUT',
+    url: pathOf(grant.uploadUrl) + new URL(grant.uploadUrl).search,
+    payload: video,
+    headers: { 'content-type': 'video/mp4' }
+  })
+  await visitor({
+    url: '/v1/reviews',
+    payload: {
+      productId: 'p1',
+      rating: 5,
+      body: 'See it',
+      authorName: 'Ann',
+      authorEmail: 'ann@example.test',
+      mediaIds: [image.id, grant.videoId]
+    }
+  })
   const gallery = await api('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })
-  await visitor({ url: `/v1/galleries/${gallery.id}/photos`, ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: PHOTO }, { caption: 'Beach day' }) })
+  await visitor({
+    url: `/v1/galleries/${gallery.id}/photos`,
+    ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: PHOTO }, { caption: 'Beach day' })
+  })
   const logo = await visitor({ url: '/v1/uploads/image', ...formData({ filename: 'logo.png', type: 'image/png', bytes: PNG }) })
   await api('PUT', '/v1/email-branding', { fromName: 'Shirt Co', logoUploadId: logo.id })
   return { image: JPEG, video, photo: PHOTO, logo: PNG, logoId: logo.id as string }
@@ -72,7 +90,12 @@ async function filesOf (app: FastifyInstance, tenant: Tenant, storeId: string) {
   const photo = (await api('GET', `/v1/galleries/${gallery.id}/photos`)).json().data[0]
   const branding = (await api('GET', '/v1/email-branding')).json()
   return {
-    urls: { image: media.find((m) => m.type === 'image')!.url, video: media.find((m) => m.type === 'video')!.url, photo: photo.imageUrl, logo: branding.logoUrl as string | null }
+    urls: {
+      image: media.find((m) => m.type === 'image')!.url,
+      video: media.find((m) => m.type === 'video')!.url,
+      photo: photo.imageUrl,
+      logo: branding.logoUrl as string | null
+    }
   }
 }
 
@@ -87,8 +110,10 @@ async function backedUpStore (t: Test) {
   return { app, tenant, bytes, backup, target, restore }
 }
 
-const filesOnDisk = (app: FastifyInstance, storeId: string) => readdir(join(app.services.config.dataDir, 'uploads', storeId)).catch(() => [])
-const countIn = async (app: FastifyInstance, table: string, storeId: string) => Number((await app.services.db(table).where({ store_env_id: storeId }).count({ n: '*' }))[0].n)
+const filesOnDisk = (app: FastifyInstance, storeId: string) =>
+  readdir(join(app.services.config.dataDir, 'uploads', storeId)).catch(() => [])
+const countIn = async (app: FastifyInstance, table: string, storeId: string) =>
+  Number((await app.services.db(table).where({ store_env_id: storeId }).count({ n: '*' }))[0].n)
 
 t.test('review images and videos, gallery photos and the email logo come back byte for byte, served from the restored store\'s own uploads', async (t) => {
   const { app, tenant, bytes, backup, target, restore } = await backedUpStore(t)
@@ -102,11 +127,17 @@ t.test('review images and videos, gallery photos and the email logo come back by
   const own = await app.services.db('uploads').where({ store_env_id: target })
   for (const kind of ['image', 'video', 'photo', 'logo'] as const) {
     t.ok((await served(app, copy.urls[kind]!))?.equals(bytes[kind]), `the ${kind} is byte-identical`)
-    t.ok(own.some((u: { id: string }) => copy.urls[kind]!.endsWith(`/v1/uploads/${u.id}`)), `the ${kind} is the restored store's own upload`)
+    t.ok(
+      own.some((u: { id: string }) => copy.urls[kind]!.endsWith(`/v1/uploads/${u.id}`)),
+      `the ${kind} is the restored store's own upload`
+    )
     t.not(copy.urls[kind], source.urls[kind])
   }
   t.equal(own.length, 4)
-  t.ok(own.every((u: { path: string, id: string }) => u.path.startsWith(`uploads/${target}/${u.id}`)), 'stored under the target\'s folder by the new ids')
+  t.ok(
+    own.every((u: { path: string, id: string }) => u.path.startsWith(`uploads/${target}/${u.id}`)),
+    'stored under the target\'s folder by the new ids'
+  )
   t.equal((await filesOnDisk(app, target)).length, 4)
 })
 
@@ -142,7 +173,13 @@ t.test('a file of a few megabytes is written in parts of 48 KiB, each on a line 
   t.same(parts.map((p) => p.part), parts.map((_, i) => i), 'numbered in order')
   t.ok(parts.every((p) => Buffer.from(p.data, 'base64').length <= CHUNK_BYTES), 'no part over 48 KiB')
   t.ok(Buffer.concat(parts.map((p) => Buffer.from(p.data, 'base64'))).equals(bytes.video))
-  t.same(lines.find((line) => line.file === video.id && line.end), { file: video.id, end: true, parts: parts.length, size: VIDEO_BYTES, sha256: sha(bytes.video) })
+  t.same(lines.find((line) => line.file === video.id && line.end), {
+    file: video.id,
+    end: true,
+    parts: parts.length,
+    size: VIDEO_BYTES,
+    sha256: sha(bytes.video)
+  })
   t.notOk('path' in video, 'the storage key is not exported')
   t.match(lines.at(-1), { end: true, files: { count: 4, bytes: VIDEO_BYTES + JPEG.length + PHOTO.length + PNG.length, missing: [] } })
 })
@@ -156,8 +193,14 @@ t.test('a backup with an altered file part is refused with 409 and leaves the ta
   await rewriteBackup(app, backup.id, lines)
   const res = await restore()
   t.equal(res.statusCode, 409)
-  t.same(res.json(), { code: 'conflict', message: `The file of upload ${last.file} in the backup does not match its size and SHA-256 (the backup is damaged); nothing was restored` })
-  for (const table of ['uploads', 'reviews', 'gallery_photos', 'email_branding']) t.equal(await countIn(app, table, target), 0, `no ${table}`)
+  t.same(res.json(), {
+    code: 'conflict',
+    message:
+      `The file of upload ${last.file} in the backup does not match its size and SHA-256 (the backup is damaged); nothing was restored`
+  })
+  for (const table of ['uploads', 'reviews', 'gallery_photos', 'email_branding']) {
+    t.equal(await countIn(app, table, target), 0, `no ${table}`)
+  }
   t.same(await filesOnDisk(app, target), [], 'no file left in the target\'s storage')
   t.equal(await countIn(app, 'backup_restores', target), 0, 'not recorded as restored')
 })
@@ -171,7 +214,10 @@ t.test('a backup holding a row twice is refused with 409 and leaves the target w
     await rewriteBackup(app, backup.id, [...lines.slice(0, at + 1), lines[at], ...lines.slice(at + 1)])
     const res = await restore()
     t.equal(res.statusCode, 409, table)
-    t.same(res.json(), { code: 'conflict', message: `The backup is damaged: it holds ${table} rows with the same key (a row twice); nothing was restored` })
+    t.same(res.json(), {
+      code: 'conflict',
+      message: `The backup is damaged: it holds ${table} rows with the same key (a row twice); nothing was restored`
+    })
     for (const { table: exported } of EXPORTED_TABLES) t.equal(await countIn(app, exported, target), 0, `no ${exported}`)
     t.same(await filesOnDisk(app, target), [], 'no file left in the target\'s storage')
     t.equal(await countIn(app, 'backup_restores', target), 0, 'not recorded as restored')
@@ -245,7 +291,9 @@ t.test('a file missing from storage is listed in the backup\'s footer; the backu
   await rm(join(app.services.config.dataDir, logo.path))
   const { backup } = await completedBackup(app, tenant)
   t.match(backup, { status: 'completed', counts: { uploads: 3 } })
-  t.match((await backupLines(app, backup.id)).at(-1), { files: { count: 3, missing: [{ id: logoId, reason: 'The file is not in storage' }] } })
+  t.match((await backupLines(app, backup.id)).at(-1), {
+    files: { count: 3, missing: [{ id: logoId, reason: 'The file is not in storage' }] }
+  })
   const target = await makeStore(app, tenant)
   t.equal((await as(app, tenant)('POST', `/v1/backups/${backup.id}/restore`, { targetStoreEnvId: target })).statusCode, 200)
   const copy = await filesOf(app, tenant, target)
@@ -285,7 +333,11 @@ t.test('a backup never reads another store\'s files, even through an upload row 
   t.equal((await as(app, tenant)('POST', `/v1/backups/${backup.id}/restore`, { targetStoreEnvId: target })).statusCode, 200)
   const keys = (await app.services.db('uploads').where({ store_env_id: target }).pluck('path')) as string[]
   t.ok(keys.every((key) => key.startsWith(`uploads/${target}/`)), 'written only under the target\'s folder')
-  t.equal((await as(app, other)('POST', `/v1/backups/${backup.id}/restore`, { targetStoreEnvId: other.storeId })).json().code, 'not_found', 'another organization cannot restore it')
+  t.equal(
+    (await as(app, other)('POST', `/v1/backups/${backup.id}/restore`, { targetStoreEnvId: other.storeId })).json().code,
+    'not_found',
+    'another organization cannot restore it'
+  )
 })
 
 t.test('uploads restored from a backup made before uploads were marked as used count as used, not abandoned', async (t) => {

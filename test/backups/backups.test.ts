@@ -15,7 +15,9 @@ import { as, completedBackup } from './backup-app.js'
 async function tablesWithStoreId (app: FastifyInstance): Promise<string[]> {
   const db = app.services.db
   if (onMysql) {
-    const [rows] = await db.raw("SELECT TABLE_NAME AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLUMN_NAME = 'store_env_id'")
+    const [rows] = await db.raw(
+      'SELECT TABLE_NAME AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLUMN_NAME = \'store_env_id\''
+    )
     return (rows as Array<{ t: string }>).map((r) => r.t).sort()
   }
   const tables = (await db.raw("SELECT name FROM sqlite_master WHERE type = 'table'")) as Array<{ name: string }>
@@ -39,24 +41,58 @@ t.test('every table with a store_env_id column is either exported or excluded wi
 /** Products, orders with review requests, imported and storefront reviews, votes, and a webhook (with its secret). */
 async function seedStore (app: FastifyInstance, tenant: Tenant) {
   const api = as(app, tenant)
-  await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1', title: 'Shirt' }, { platformProductId: 'gift', excludedFromReviewRequests: true, exclusionReason: 'Gift card' }] })
+  await api('PUT', '/v1/products', {
+    products: [{ platformProductId: 'p1', title: 'Shirt' }, {
+      platformProductId: 'gift',
+      excludedFromReviewRequests: true,
+      exclusionReason: 'Gift card'
+    }]
+  })
   await api('PUT', '/v1/orders', {
     orders: [
-      { platformOrderId: 'o1', customerEmail: 'ann@example.test', total: 10.5, currency: 'EUR', fulfilledAt: '2026-11-01T00:00:00Z', lineItems: [{ platformProductId: 'p1', quantity: 2 }] },
-      { platformOrderId: 'o2', customerEmail: 'bo@example.test', fulfilledAt: '2026-11-01T00:00:00Z', lineItems: [{ platformProductId: 'gift', quantity: 1 }] }
+      {
+        platformOrderId: 'o1',
+        customerEmail: 'ann@example.test',
+        total: 10.5,
+        currency: 'EUR',
+        fulfilledAt: '2026-11-01T00:00:00Z',
+        lineItems: [{ platformProductId: 'p1', quantity: 2 }]
+      },
+      {
+        platformOrderId: 'o2',
+        customerEmail: 'bo@example.test',
+        fulfilledAt: '2026-11-01T00:00:00Z',
+        lineItems: [{ platformProductId: 'gift', quantity: 1 }]
+      }
     ]
   })
-  await api('POST', '/v1/imports', { type: 'reviews', items: [{ productId: 'p1', orderId: 'o1', rating: 5, body: 'Great', authorName: 'Ann', authorEmail: 'ann@example.test', writtenAt: '2025-05-01T00:00:00Z' }, { productId: 'p1', rating: 2, body: 'Meh', authorName: 'Cy', writtenAt: '2025-06-01T00:00:00Z', status: 'pending' }] })
+  await api('POST', '/v1/imports', {
+    type: 'reviews',
+    items: [{
+      productId: 'p1',
+      orderId: 'o1',
+      rating: 5,
+      body: 'Great',
+      authorName: 'Ann',
+      authorEmail: 'ann@example.test',
+      writtenAt: '2025-05-01T00:00:00Z'
+    }, { productId: 'p1', rating: 2, body: 'Meh', authorName: 'Cy', writtenAt: '2025-06-01T00:00:00Z', status: 'pending' }]
+  })
   const published = (await api('GET', '/v1/reviews?status=published')).json().data[0].id
   await storefront(app, { url: `/v1/reviews/${published}/helpful`, store: tenant.storeId, ip: '198.51.100.9' })
-  await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p1', rating: 4, body: 'Nice 😀', authorName: 'Dee', authorEmail: 'dee@example.test' } })
+  await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    payload: { productId: 'p1', rating: 4, body: 'Nice 😀', authorName: 'Dee', authorEmail: 'dee@example.test' }
+  })
   const hook = await api('POST', '/v1/outbound-webhooks', { url: 'https://receiver.example/hook', events: ['*'] })
   return { webhookSecret: hook.json().secret as string }
 }
 
 /** Rows and ids a restore gives new values: the tenant ids, and dropped or renewed ids. */
 const renewed = (spec: ExportedTable) => [...TENANT_COLUMNS, ...(spec.drop ?? []), ...Object.keys(spec.newIds ?? {})]
-const without = (row: Record<string, unknown>, columns: string[]) => Object.fromEntries(Object.entries(row).filter(([k]) => !columns.includes(k)).sort())
+const without = (row: Record<string, unknown>, columns: string[]) =>
+  Object.fromEntries(Object.entries(row).filter(([k]) => !columns.includes(k)).sort())
 
 /**
  * Every exported table's rows of one store as a backup compares them: without tenant ids and renewed ids, and each
@@ -72,17 +108,34 @@ async function comparable (app: FastifyInstance, storeId: string) {
     held.set(spec.table, new Map(rows[spec.table].map((row) => [row.id, JSON.stringify(without(row, ignored))])))
   }
   const named = (table: string, id: unknown) => held.get(table)?.get(id) ?? id
-  const followed = (spec: ExportedTable, row: Record<string, unknown>) => Object.fromEntries(Object.entries(spec.refs ?? {}).map(([column, refs]) => {
-    const ref = refsOf(refs).find((r) => Object.entries(r.when ?? {}).every(([k, v]) => row[k] === v))
-    const value = row[column]
-    if (!ref || value == null) return [column, value]
-    if (!ref.json) return [column, named(ref.table, value)]
-    const doc = JSON.parse(String(value))
-    if (ref.json === '[].id') return [column, (doc as Array<{ id: string }>).map((item) => JSON.parse(JSON.stringify(item).split(item.id).join(named(ref.table, item.id) as string)))]
-    return [column, ref.json === '[]' ? (doc as unknown[]).map((id) => named(ref.table, id)).sort() : { ...doc, [ref.json]: named(ref.table, doc[ref.json]) }]
-  }))
+  const followed = (spec: ExportedTable, row: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(spec.refs ?? {}).map(([column, refs]) => {
+        const ref = refsOf(refs).find((r) => Object.entries(r.when ?? {}).every(([k, v]) => row[k] === v))
+        const value = row[column]
+        if (!ref || value == null) return [column, value]
+        if (!ref.json) return [column, named(ref.table, value)]
+        const doc = JSON.parse(String(value))
+        if (ref.json === '[].id') {
+          return [
+            column,
+            (doc as Array<{ id: string }>).map((item) =>
+              JSON.parse(JSON.stringify(item).split(item.id).join(named(ref.table, item.id) as string))
+            )
+          ]
+        }
+        return [
+          column,
+          ref.json === '[]'
+            ? (doc as unknown[]).map((id) => named(ref.table, id)).sort()
+            : { ...doc, [ref.json]: named(ref.table, doc[ref.json]) }
+        ]
+      })
+    )
   const out: Record<string, string[]> = {}
-  for (const spec of EXPORTED_TABLES) out[spec.table] = rows[spec.table].map((row) => JSON.stringify({ ...without(row, renewed(spec)), ...followed(spec, row) })).sort()
+  for (const spec of EXPORTED_TABLES) {
+    out[spec.table] = rows[spec.table].map((row) => JSON.stringify({ ...without(row, renewed(spec)), ...followed(spec, row) })).sort()
+  }
   return out
 }
 
@@ -90,7 +143,9 @@ async function comparable (app: FastifyInstance, storeId: string) {
 async function sourceIdsIn (app: FastifyInstance, source: string, target: string): Promise<string[]> {
   const db = app.services.db
   const ids = [source]
-  for (const spec of EXPORTED_TABLES) for (const column of Object.keys(spec.newIds ?? {})) ids.push(...await db(spec.table).where({ store_env_id: source }).pluck(column))
+  for (const spec of EXPORTED_TABLES) {
+    for (const column of Object.keys(spec.newIds ?? {})) ids.push(...await db(spec.table).where({ store_env_id: source }).pluck(column))
+  }
   const found: string[] = []
   for (const spec of EXPORTED_TABLES) {
     const text = JSON.stringify(await db(spec.table).where({ store_env_id: target }))
@@ -118,23 +173,58 @@ async function seedEverything (app: FastifyInstance, tenant: Tenant) {
     if (res.statusCode >= 300) throw new Error(`POST ${url}: ${res.statusCode} ${res.body}`)
     return res.json()
   }
-  await api('PUT', '/v1/customers', { customers: [{ platformCustomerId: 'ann', email: 'ann@example.test', firstName: 'Ann', birthday: { month: 5, day: 1 } }, { platformCustomerId: 'bo', email: 'bo@example.test' }, { platformCustomerId: 'sam', email: 'sam@example.test' }] })
+  await api('PUT', '/v1/customers', {
+    customers: [{ platformCustomerId: 'ann', email: 'ann@example.test', firstName: 'Ann', birthday: { month: 5, day: 1 } }, {
+      platformCustomerId: 'bo',
+      email: 'bo@example.test'
+    }, { platformCustomerId: 'sam', email: 'sam@example.test' }]
+  })
   const customers = Object.fromEntries((await api('GET', '/v1/customers')).data.map((c: { email: string, id: string }) => [c.email, c.id]))
-  await api('PUT', '/v1/loyalty/settings', { pointsPerUnit: 1, birthdayReward: { points: 0 }, referralReward: { referrerPoints: 500, refereePoints: 250 } })
+  await api('PUT', '/v1/loyalty/settings', {
+    pointsPerUnit: 1,
+    birthdayReward: { points: 0 },
+    referralReward: { referrerPoints: 500, refereePoints: 250 }
+  })
   await api('POST', '/v1/loyalty/referrals', { referrerCustomerId: customers['ann@example.test'], refereeEmail: 'sam@example.test' })
-  await api('POST', '/v1/email-sequences', { name: 'Two touches', active: true, steps: [{ delayHours: 24, templateKey: 'review_request' }, { delayHours: 48, templateKey: 'review_reminder', stopWhen: 'reviewed' }] })
+  await api('POST', '/v1/email-sequences', {
+    name: 'Two touches',
+    active: true,
+    steps: [{ delayHours: 24, templateKey: 'review_request' }, { delayHours: 48, templateKey: 'review_reminder', stopWhen: 'reviewed' }]
+  })
   await api('POST', '/v1/review-incentives', { type: 'points', points: 50, minRating: 5, verifiedOnly: false })
   const coupon = await api('POST', '/v1/review-incentives', { type: 'coupon', minRating: 4, verifiedOnly: false })
   await api('POST', `/v1/review-incentives/${coupon.id}/codes`, { codes: ['C-1', 'C-2'] })
-  await api('POST', '/v1/affiliates', { name: 'Ann\'s blog', code: 'ann10', commissionRate: '0.1', customerId: customers['ann@example.test'] })
+  await api('POST', '/v1/affiliates', {
+    name: 'Ann\'s blog',
+    code: 'ann10',
+    commissionRate: '0.1',
+    customerId: customers['ann@example.test']
+  })
   await api('POST', '/v1/affiliates', { name: 'Magazine', code: 'MAG', commissionRate: '0.05', customerId: 'cust-1042' })
   await api('PUT', '/v1/affiliates/settings', { usdRates: { EUR: '1.08' } })
   const { webhookSecret } = await seedStore(app, tenant)
   // Sam's first order completes Ann's referral, and came through Ann's affiliate code.
-  await api('PUT', '/v1/orders', { orders: [{ platformOrderId: 'o3', customerEmail: 'sam@example.test', total: 20, currency: 'EUR', affiliateCode: 'ANN10', fulfilledAt: '2026-11-02T00:00:00Z', lineItems: [{ platformProductId: 'p1', quantity: 1 }] }] })
-  await api('POST', `/v1/loyalty/accounts/${customers['bo@example.test']}/transactions`, { points: 30, reason: 'Welcome', idempotencyKey: 'welcome-bo' })
+  await api('PUT', '/v1/orders', {
+    orders: [{
+      platformOrderId: 'o3',
+      customerEmail: 'sam@example.test',
+      total: 20,
+      currency: 'EUR',
+      affiliateCode: 'ANN10',
+      fulfilledAt: '2026-11-02T00:00:00Z',
+      lineItems: [{ platformProductId: 'p1', quantity: 1 }]
+    }]
+  })
+  await api('POST', `/v1/loyalty/accounts/${customers['bo@example.test']}/transactions`, {
+    points: 30,
+    reason: 'Welcome',
+    idempotencyKey: 'welcome-bo'
+  })
   // Published: Ann's 5-star review earns her points, Dee's 4-star one a code from the pool.
-  await visitor('/v1/reviews', { ip: '198.51.100.10', payload: { productId: 'p1', rating: 5, body: 'Love it', authorName: 'Ann', authorEmail: 'ann@example.test' } })
+  await visitor('/v1/reviews', {
+    ip: '198.51.100.10',
+    payload: { productId: 'p1', rating: 5, body: 'Love it', authorName: 'Ann', authorEmail: 'ann@example.test' }
+  })
   for (const review of (await api('GET', '/v1/reviews?status=pending')).data.filter((r: { rating: number }) => r.rating >= 4)) {
     await api('PATCH', `/v1/reviews/${review.id}`, { status: 'published' })
   }
@@ -147,12 +237,20 @@ async function seedEverything (app: FastifyInstance, tenant: Tenant) {
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1', title: 'Shirt', categoryIds: [shirts.id, tops.id] }] })
   await api('POST', '/v1/faqs', { question: 'Does it shrink?', answer: 'No', productId: 'p1', categoryId: shirts.id, status: 'published' })
   const gallery = await api('POST', '/v1/galleries', { name: 'Worn by you', productId: 'p1', status: 'published' })
-  const photo = await visitor(`/v1/galleries/${gallery.id}/photos`, formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }, { caption: 'Beach day', authorName: 'Ann' }))
+  const photo = await visitor(
+    `/v1/galleries/${gallery.id}/photos`,
+    formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }, { caption: 'Beach day', authorName: 'Ann' })
+  )
   await api('PATCH', `/v1/galleries/${gallery.id}/photos/${photo.id}`, { status: 'approved' })
   await visitor(`/v1/galleries/${gallery.id}/favourites`, { payload: { photoId: photo.id } })
   await visitor(`/v1/galleries/${gallery.id}/leads`, { payload: { email: 'lead@example.test', name: 'Lee', consent: true } })
   const page = await api('POST', '/v1/web-pages', { url: PAGE, title: 'Shirt', type: 'product' })
-  await api('POST', '/v1/placements', { webPageId: page.id, widget: 'gallery', selector: '#gallery', settings: { galleryId: gallery.id, pageSize: 6 } })
+  await api('POST', '/v1/placements', {
+    webPageId: page.id,
+    widget: 'gallery',
+    selector: '#gallery',
+    settings: { galleryId: gallery.id, pageSize: 6 }
+  })
   await api('POST', '/v1/placements', { webPageId: page.id, widget: 'reviews', selector: '#reviews', settings: { productId: 'p1' } })
   return { webhookSecret }
 }
@@ -174,7 +272,11 @@ t.test('a backup restored into an empty store of the organization equals the sou
   t.equal(created.statusCode, 202)
   t.match(created.json(), { status: 'queued', size: null, checksum: null })
   t.match(backup, { status: 'completed', counts: { products: 2, orders: 3, imports: 1, reviews: 4, review_votes: 1 } })
-  t.same(EXPORTED_TABLES.map(({ table }) => table).filter((table) => !(backup.counts[table] > 0)), [], 'the source has rows in every exported table')
+  t.same(
+    EXPORTED_TABLES.map(({ table }) => table).filter((table) => !(backup.counts[table] > 0)),
+    [],
+    'the source has rows in every exported table'
+  )
 
   const download = await as(app, tenant)('GET', `/v1/backups/${backup.id}/download`)
   t.equal(download.statusCode, 200)
@@ -196,7 +298,10 @@ t.test('a backup restored into an empty store of the organization equals the sou
   t.equal((await inTarget('GET', '/v1/reviews')).json().meta.total, 4, 'list totals rebuilt')
   const analytics = '/v1/analytics/reviews?from=2025-01-01&to=2026-12-31&interval=month'
   t.same((await inTarget('GET', analytics)).json(), (await as(app, tenant)('GET', analytics)).json(), 'analytics rebuilt')
-  t.same((await inTarget('GET', '/v1/analytics/review-requests')).json(), (await as(app, tenant)('GET', '/v1/analytics/review-requests')).json())
+  t.same(
+    (await inTarget('GET', '/v1/analytics/review-requests')).json(),
+    (await as(app, tenant)('GET', '/v1/analytics/review-requests')).json()
+  )
   const summary = (store: string) => storefront(app, { method: 'GET', url: '/v1/storefront/summary?productId=p1', store })
   t.same((await summary(target)).json(), (await summary(tenant.storeId)).json(), 'the storefront summary rebuilt')
 })
@@ -206,9 +311,11 @@ t.test('restored rows refer to the restored rows: ledger, referrals, orders, inc
   const source = as(app, tenant)
   const copy = as(app, { ...tenant, storeId: target })
   const get = async (api: typeof copy, url: string) => (await api('GET', url)).json()
-  const byEmail = async (api: typeof copy) => Object.fromEntries((await get(api, '/v1/customers')).data.map((c: { email: string, id: string }) => [c.email, c.id]))
+  const byEmail = async (api: typeof copy) =>
+    Object.fromEntries((await get(api, '/v1/customers')).data.map((c: { email: string, id: string }) => [c.email, c.id]))
   const [was, now] = [await byEmail(source), await byEmail(copy)]
-  const reviewOf = async (api: typeof copy, body: string) => (await get(api, '/v1/reviews?limit=100')).data.find((r: { body: string }) => r.body === body).id
+  const reviewOf = async (api: typeof copy, body: string) =>
+    (await get(api, '/v1/reviews?limit=100')).data.find((r: { body: string }) => r.body === body).id
   const referralOf = async (api: typeof copy) => (await get(api, '/v1/loyalty/referrals')).data[0]
 
   const referral = await referralOf(copy)
@@ -220,12 +327,19 @@ t.test('restored rows refer to the restored rows: ledger, referrals, orders, inc
   t.match(ann, { id: /^lya_/, customerId: now['ann@example.test'], balance: before.balance, tier: before.tier })
   t.not(ann.id, before.id)
   const entries = (account: typeof ann) => account.ledger.data.map(({ id, ...entry }: { id: string }) => entry)
-  t.same(entries(ann), entries(before).map((e: { idempotencyKey: string }) => ({ ...e, idempotencyKey: keys.get(e.idempotencyKey) ?? e.idempotencyKey })))
+  t.same(
+    entries(ann),
+    entries(before).map((e: { idempotencyKey: string }) => ({ ...e, idempotencyKey: keys.get(e.idempotencyKey) ?? e.idempotencyKey }))
+  )
   t.same(entries(ann).map((e: { kind: string }) => e.kind).sort(), ['order', 'referral', 'review'])
 
   const sequence = (await get(copy, '/v1/email-sequences')).data[0]
   t.equal(sequence.active, true, 'the active sequence is the target\'s')
-  t.match(await get(copy, '/v1/orders/o3'), { customerId: now['sam@example.test'], affiliateCode: 'ANN10', reviewRequest: { sequenceId: sequence.id } })
+  t.match(await get(copy, '/v1/orders/o3'), {
+    customerId: now['sam@example.test'],
+    affiliateCode: 'ANN10',
+    reviewRequest: { sequenceId: sequence.id }
+  })
 
   const incentives = (await get(copy, '/v1/review-incentives')).data
   t.match(incentives.find((i: { type: string }) => i.type === 'coupon'), { pool: { available: 1, issued: 1 } })
@@ -240,7 +354,8 @@ t.test('restored rows refer to the restored rows: ledger, referrals, orders, inc
   t.same((await get(copy, '/v1/products/p1')).categoryIds, [categories.shirts.id, categories.tops.id].sort())
   t.match((await get(copy, '/v1/faqs')).data, [{ categoryId: categories.shirts.id, productId: 'p1' }])
   const gallery = (await get(copy, '/v1/galleries')).data[0]
-  const placements = (await storefront(app, { method: 'GET', url: `/v1/storefront/placements?url=${encodeURIComponent(PAGE)}`, store: target })).json()
+  const placements =
+    (await storefront(app, { method: 'GET', url: `/v1/storefront/placements?url=${encodeURIComponent(PAGE)}`, store: target })).json()
   t.match(placements.data.find((p: { widget: string }) => p.widget === 'gallery'), { settings: { galleryId: gallery.id, pageSize: 6 } })
   const shown = (await storefront(app, { method: 'GET', url: `/v1/storefront/galleries/${gallery.id}`, store: target })).json()
   t.match(shown, { name: 'Worn by you', productId: 'p1', photos: [{ caption: 'Beach day', favouriteCount: 1 }] })
@@ -260,7 +375,10 @@ t.test('rows that name rows later in the backup (a category moved under a newer 
   await api('POST', '/v1/faqs', { question: 'Fit?', answer: 'True to size', categoryId: shirts.id })
   const { backup } = await completedBackup(app, tenant)
   const text = gunzipSync((await api('GET', `/v1/backups/${backup.id}/download`)).rawPayload).toString()
-  t.ok(text.indexOf('"slug":"shirts"') < text.indexOf('"slug":"tops"') && text.indexOf('"slug":"tops"') < text.indexOf('"slug":"clothes"'), 'each child comes before its parent')
+  t.ok(
+    text.indexOf('"slug":"shirts"') < text.indexOf('"slug":"tops"') && text.indexOf('"slug":"tops"') < text.indexOf('"slug":"clothes"'),
+    'each child comes before its parent'
+  )
 
   const target = await makeStore(app, tenant)
   t.equal((await api('POST', `/v1/backups/${backup.id}/restore`, { targetStoreEnvId: target })).statusCode, 200)
@@ -272,7 +390,11 @@ t.test('rows that name rows later in the backup (a category moved under a newer 
   t.notOk([shirts.id, tops.id, clothes.id].includes(restored.shirts.id), 'new ids')
   t.same((await copy('GET', '/v1/products/p1')).json().categoryIds, [restored.shirts.id, restored.clothes.id].sort())
   t.equal((await copy('GET', '/v1/faqs')).json().data[0].categoryId, restored.shirts.id)
-  t.equal((await copy('DELETE' as 'GET', `/v1/categories/${restored.tops.id}`)).json().code, 'conflict', 'the restored tree holds: a parent keeps its children')
+  t.equal(
+    (await copy('DELETE' as 'GET', `/v1/categories/${restored.tops.id}`)).json().code,
+    'conflict',
+    'the restored tree holds: a parent keeps its children'
+  )
 })
 
 t.test('a reward for a review deleted before the backup stays given in the restored store, naming no source row', async (t) => {
@@ -286,7 +408,12 @@ t.test('a reward for a review deleted before the backup stays given in the resto
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
   const deleted: string[] = [points.id]
   for (const [rating, email, ip] of [[5, 'ann@example.test', '198.51.100.1'], [4, 'dee@example.test', '198.51.100.2']] as const) {
-    const review = (await storefront(app, { url: '/v1/reviews', store: tenant.storeId, ip, payload: { productId: 'p1', rating, body: 'Good', authorName: 'A', authorEmail: email } })).json()
+    const review = (await storefront(app, {
+      url: '/v1/reviews',
+      store: tenant.storeId,
+      ip,
+      payload: { productId: 'p1', rating, body: 'Good', authorName: 'A', authorEmail: email }
+    })).json()
     await api('PATCH', `/v1/reviews/${review.id}`, { status: 'published' })
     await api('DELETE' as 'GET', `/v1/reviews/${review.id}`)
     deleted.push(review.id)
@@ -303,9 +430,16 @@ t.test('a reward for a review deleted before the backup stays given in the resto
   const issues = await app.services.db('review_incentive_issues').where({ store_env_id: target }).orderBy('created_at')
   t.equal(issues.length, 2, 'each review keeps its one reward')
   t.equal(issues[0].review_id, entry.idempotencyKey, 'the issue and the ledger entry still name the same (absent) review')
-  t.match((await copy('GET', '/v1/review-incentives')).json().data, [{ type: 'coupon', pool: { available: 1, issued: 1 } }], 'the given code stays given')
+  t.match(
+    (await copy('GET', '/v1/review-incentives')).json().data,
+    [{ type: 'coupon', pool: { available: 1, issued: 1 } }],
+    'the given code stays given'
+  )
   t.same(await sourceIdsIn(app, tenant.storeId, target), [])
-  const named = [entry.idempotencyKey, ...issues.flatMap((issue: { review_id: string, incentive_id: string }) => [issue.review_id, issue.incentive_id])]
+  const named = [
+    entry.idempotencyKey,
+    ...issues.flatMap((issue: { review_id: string, incentive_id: string }) => [issue.review_id, issue.incentive_id])
+  ]
   t.same(named.filter((id) => deleted.includes(id)), [], 'not even the deleted rows\' ids')
 })
 
@@ -345,7 +479,9 @@ t.test('restores into one empty store sent at once: one backup is restored once,
   const target = await makeStore(app, tenant)
   // A key of its own: the seeding spent this second's budget of the tenant's.
   const restore = as(app, tenant, (await makeKey(app, tenant, 'admin')).secret)
-  const answers = await Promise.all([backup.id, backup.id, other.id].map((id) => restore('POST', `/v1/backups/${id}/restore`, { targetStoreEnvId: target })))
+  const answers = await Promise.all(
+    [backup.id, backup.id, other.id].map((id) => restore('POST', `/v1/backups/${id}/restore`, { targetStoreEnvId: target }))
+  )
   const restored = answers.filter((r) => r.statusCode === 200)
   t.same(answers.filter((r) => r.statusCode !== 200).map((r) => r.json().code), Array(3 - restored.length).fill('conflict'))
   t.ok(restored.length >= 1 && restored.every((r) => r.body === restored[0].body), 'every restore that succeeded answers the one result')
@@ -397,8 +533,14 @@ t.test('backups are for owners and admins of the store\'s organization only', as
     t.equal((await as(app, tenant, key)('GET', '/v1/backups')).json().code, 'role_forbidden', role)
   }
   const stranger = await makeTenant(app)
-  t.equal((await call(app, { method: 'GET', url: `/v1/backups/${backup.id}`, key: stranger.key, store: tenant.storeId })).json().code, 'store_env_not_found')
-  t.equal((await call(app, { method: 'GET', url: `/v1/backups/${backup.id}/download`, key: stranger.key, store: stranger.storeId })).json().code, 'not_found')
+  t.equal(
+    (await call(app, { method: 'GET', url: `/v1/backups/${backup.id}`, key: stranger.key, store: tenant.storeId })).json().code,
+    'store_env_not_found'
+  )
+  t.equal(
+    (await call(app, { method: 'GET', url: `/v1/backups/${backup.id}/download`, key: stranger.key, store: stranger.storeId })).json().code,
+    'not_found'
+  )
   t.ok(await addMember(app, tenant, 'admin'))
 })
 
@@ -414,7 +556,10 @@ t.test('a backup left running by a vanished instance is taken over after 30 minu
   const [a, b] = await Promise.all([app.services.backups.runQueued(tenant.storeId), app.services.backups.runQueued(tenant.storeId)])
   t.equal(a + b, 1, 'two runners build it once')
   t.equal((await as(app, tenant)('GET', `/v1/backups/${created.id}`)).json().status, 'completed')
-  t.notOk(await app.services.backupsRepo.finish(created.id, 'ghost-runner', { status: 'failed' }), 'the vanished runner cannot finish it late')
+  t.notOk(
+    await app.services.backupsRepo.finish(created.id, 'ghost-runner', { status: 'failed' }),
+    'the vanished runner cannot finish it late'
+  )
   const updates = await app.services.db('events').where({ store_env_id: tenant.storeId, type: 'backup.updated' }).count({ n: '*' })
   t.equal(Number(updates[0].n), 1)
 })

@@ -45,7 +45,9 @@ t.test('a downloaded backup holds no reviewer\'s address, and a restore gives th
 t.test('a backup whose addresses another deployment sealed is refused whole with 409', async (t) => {
   const { app, tenant, backup } = await reviewedStore()
   const lines = await backupLines(app, backup.id)
-  for (const line of lines) if (line.table === 'reviews') line.row.author_email = { sealed: encrypt(ADDRESS, 'another-deployment-secret-key-0123456789abcdef') }
+  for (const line of lines) {
+    if (line.table === 'reviews') line.row.author_email = { sealed: encrypt(ADDRESS, 'another-deployment-secret-key-0123456789abcdef') }
+  }
   await rewriteBackup(app, backup.id, lines)
   const target = await makeStore(app, tenant)
   const res = await restore(app, tenant, backup.id, target)

@@ -15,7 +15,17 @@ import { as, backupLines, completedBackup } from './backup-app.js'
 /** 1,001 products `p0000`…`p1000` straight into the store: one more than a page of the export. */
 async function pageAndOneProducts (app: FastifyInstance, tenant: Tenant) {
   const now = Date.now()
-  const rows = Array.from({ length: 1001 }, (_, i) => ({ org_id: tenant.orgId, store_env_id: tenant.storeId, platform_product_id: `p${String(i).padStart(4, '0')}`, excluded_from_review_requests: false, created_at: now, updated_at: now }))
+  const rows = Array.from(
+    { length: 1001 },
+    (_, i) => ({
+      org_id: tenant.orgId,
+      store_env_id: tenant.storeId,
+      platform_product_id: `p${String(i).padStart(4, '0')}`,
+      excluded_from_review_requests: false,
+      created_at: now,
+      updated_at: now
+    })
+  )
   for (let i = 0; i < rows.length; i += 100) await app.db('products').insert(rows.slice(i, i + 100))
 }
 
@@ -36,8 +46,16 @@ function duringExportOf (app: FastifyInstance, tenant: Tenant, table: string, wr
   return { state, stop: () => app.db.off('query-response', onResponse) }
 }
 
-const product = (tenant: Tenant, id: string) => ({ org_id: tenant.orgId, store_env_id: tenant.storeId, platform_product_id: id, excluded_from_review_requests: false, created_at: Date.now(), updated_at: Date.now() })
-const restore = (app: FastifyInstance, tenant: Tenant, backupId: string, target: string) => as(app, tenant)('POST', `/v1/backups/${backupId}/restore`, { targetStoreEnvId: target })
+const product = (tenant: Tenant, id: string) => ({
+  org_id: tenant.orgId,
+  store_env_id: tenant.storeId,
+  platform_product_id: id,
+  excluded_from_review_requests: false,
+  created_at: Date.now(),
+  updated_at: Date.now()
+})
+const restore = (app: FastifyInstance, tenant: Tenant, backupId: string, target: string) =>
+  as(app, tenant)('POST', `/v1/backups/${backupId}/restore`, { targetStoreEnvId: target })
 
 t.test('a backup taken while a product is written holds each product once, and restores', async (t) => {
   const app = await build(t)
@@ -67,11 +85,19 @@ t.test('a backup holds the store as it was when its export began: rows written o
   const now = Date.now()
   // While the first page of products is read: a product after it, a product of the second page deleted, and an order
   // (a table the export reads later).
-  const hook = duringExportOf(app, tenant, 'products', () => Promise.all([
-    app.db('products').insert(product(tenant, 'zz-new')),
-    app.db('products').where({ store_env_id: tenant.storeId, platform_product_id: 'p1000' }).delete(),
-    app.db('orders').insert({ org_id: tenant.orgId, store_env_id: tenant.storeId, platform_order_id: 'o-new', line_items: '[]', created_at: now, updated_at: now })
-  ]))
+  const hook = duringExportOf(app, tenant, 'products', () =>
+    Promise.all([
+      app.db('products').insert(product(tenant, 'zz-new')),
+      app.db('products').where({ store_env_id: tenant.storeId, platform_product_id: 'p1000' }).delete(),
+      app.db('orders').insert({
+        org_id: tenant.orgId,
+        store_env_id: tenant.storeId,
+        platform_order_id: 'o-new',
+        line_items: '[]',
+        created_at: now,
+        updated_at: now
+      })
+    ]))
   const { backup } = await completedBackup(app, tenant)
   hook.stop()
   await hook.state.done
@@ -96,7 +122,18 @@ t.test('more than a page of categories created in the same millisecond are each 
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const now = Date.now()
-  const rows = Array.from({ length: 1203 }, (_, i) => ({ org_id: tenant.orgId, store_env_id: tenant.storeId, id: `cat_${base62(20)}`, name: `C${i}`, slug: `c${i}`, created_at: i < 3 ? now - 1 : now, updated_at: now }))
+  const rows = Array.from(
+    { length: 1203 },
+    (_, i) => ({
+      org_id: tenant.orgId,
+      store_env_id: tenant.storeId,
+      id: `cat_${base62(20)}`,
+      name: `C${i}`,
+      slug: `c${i}`,
+      created_at: i < 3 ? now - 1 : now,
+      updated_at: now
+    })
+  )
   for (let i = 0; i < rows.length; i += 100) await app.db('categories').insert(rows.slice(i, i + 100))
   const { backup } = await completedBackup(app, tenant)
   const exported = (await backupLines(app, backup.id)).filter((l) => l.table === 'categories').map((l) => l.row)
@@ -109,7 +146,10 @@ t.test('more than a page of categories created in the same millisecond are each 
 async function uniqueKeys (app: FastifyInstance, table: string): Promise<string[][]> {
   const db = app.services.db
   if (onMysql) {
-    const [rows] = await db.raw('SELECT INDEX_NAME AS k, COLUMN_NAME AS c FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY SEQ_IN_INDEX', [table])
+    const [rows] = await db.raw(
+      'SELECT INDEX_NAME AS k, COLUMN_NAME AS c FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY SEQ_IN_INDEX',
+      [table]
+    )
     const keys = new Map<string, string[]>()
     for (const { k, c } of rows as Array<{ k: string, c: string }>) keys.set(k, [...keys.get(k) ?? [], c])
     return [...keys.values()]
@@ -117,7 +157,9 @@ async function uniqueKeys (app: FastifyInstance, table: string): Promise<string[
   const columns = (await db.raw(`PRAGMA table_info(${JSON.stringify(table)})`)) as Array<{ name: string, pk: number }>
   const keys = [columns.filter((c) => c.pk > 0).map((c) => c.name)]
   for (const index of (await db.raw(`PRAGMA index_list(${JSON.stringify(table)})`)) as Array<{ name: string, unique: number }>) {
-    if (index.unique) keys.push(((await db.raw(`PRAGMA index_info(${JSON.stringify(index.name)})`)) as Array<{ name: string }>).map((c) => c.name))
+    if (index.unique) {
+      keys.push(((await db.raw(`PRAGMA index_info(${JSON.stringify(index.name)})`)) as Array<{ name: string }>).map((c) => c.name))
+    }
   }
   return keys.filter((key) => key.length > 0)
 }
@@ -126,6 +168,9 @@ t.test('every exported table is ordered by a unique key of the store\'s rows, wh
   const app = await sharedApp()
   for (const spec of EXPORTED_TABLES) {
     const order = new Set(['store_env_id', ...spec.orderBy])
-    t.ok((await uniqueKeys(app, spec.table)).some((key) => key.every((column) => order.has(column))), `${spec.table} by ${spec.orderBy.join(', ')}`)
+    t.ok(
+      (await uniqueKeys(app, spec.table)).some((key) => key.every((column) => order.has(column))),
+      `${spec.table} by ${spec.orderBy.join(', ')}`
+    )
   }
 })

@@ -9,7 +9,20 @@ import { onlyJson, runCli, spawnCli } from './run-cli.js'
 t.test('the CLI process: bootstrap --json prints one object with the organization, store, owner and an admin key, and exits 0', async (t) => {
   const app = await build(t)
   const owner = `ops-${base62(8).toLowerCase()}@example.test`
-  const res = await spawnCli(['bootstrap', '--org', 'Acme', '--store', 'Acme EU', '--owner', owner, '--plan', 'pro', '--origin', 'https://acme.example', '--json'])
+  const res = await spawnCli([
+    'bootstrap',
+    '--org',
+    'Acme',
+    '--store',
+    'Acme EU',
+    '--owner',
+    owner,
+    '--plan',
+    'pro',
+    '--origin',
+    'https://acme.example',
+    '--json'
+  ])
   t.equal(res.code, 0, res.stderr)
   const out = onlyJson(res.stdout)
   t.match(out, {
@@ -18,7 +31,11 @@ t.test('the CLI process: bootstrap --json prints one object with the organizatio
     owner: { email: owner, password: /^[0-9A-Za-z]{20}$/ },
     apiKey: { id: /^key_/, secret: /^svc_[0-9A-Za-z]{40}$/ }
   })
-  const { organization, store, apiKey } = out as { organization: { id: string }, store: { id: string }, apiKey: { id: string, secret: string } }
+  const { organization, store, apiKey } = out as {
+    organization: { id: string }
+    store: { id: string }
+    apiKey: { id: string, secret: string }
+  }
   const storeRow = await app.db('store_envs').where({ id: store.id }).first()
   t.equal(storeRow.org_id, organization.id)
   t.equal(storeRow.plan, 'pro')

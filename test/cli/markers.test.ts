@@ -22,7 +22,17 @@ async function setUp (t: Test) {
 
 t.test('member add moves the person\'s marker', withRedis, async (t) => {
   const { tenant, env, markerOf } = await setUp(t)
-  const added = await runCli(['member', 'add', '--org', tenant.orgId, '--email', `m-${base62(8).toLowerCase()}@example.test`, '--role', 'editor', '--json'], env)
+  const added = await runCli([
+    'member',
+    'add',
+    '--org',
+    tenant.orgId,
+    '--email',
+    `m-${base62(8).toLowerCase()}@example.test`,
+    '--role',
+    'editor',
+    '--json'
+  ], env)
   t.equal(added.code, 0, added.stderr)
   const person = (onlyJson(added.stdout) as { person: { id: string } }).person
   t.not(await markerOf(marker.person(person.id)), '')
@@ -54,7 +64,9 @@ t.test('store set-plan, set-origins and set-feature each move the store\'s marke
 t.test('with Redis unreachable the CLI still makes the change, says instances see it within a minute, and exits', async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app)
-  const res = await spawnCli(['store', 'set-plan', '--store', tenant.storeId, '--plan', 'pro', '--json'], { env: { REDIS_URL: 'redis://127.0.0.1:1' } })
+  const res = await spawnCli(['store', 'set-plan', '--store', tenant.storeId, '--plan', 'pro', '--json'], {
+    env: { REDIS_URL: 'redis://127.0.0.1:1' }
+  })
   t.equal(res.code, 0, res.stderr)
   t.same(onlyJson(res.stdout), { store: { id: tenant.storeId, plan: 'pro', status: 'active' } })
   t.match(res.stderr, /running instances see it within a minute/)

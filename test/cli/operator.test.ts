@@ -34,13 +34,29 @@ t.test('store list for an unknown organization exits non-zero and writes nothing
 t.test('key create makes a key that works once, with the role and scopes asked for, audited as the CLI', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await runCli(['key', 'create', '--org', tenant.orgId, '--name', 'Recovered', '--role', 'viewer', '--scope', 'reviews:read', '--json'])
+  const res = await runCli([
+    'key',
+    'create',
+    '--org',
+    tenant.orgId,
+    '--name',
+    'Recovered',
+    '--role',
+    'viewer',
+    '--scope',
+    'reviews:read',
+    '--json'
+  ])
   t.equal(res.code, 0, res.stderr)
   const { apiKey } = onlyJson(res.stdout) as { apiKey: { id: string, secret: string, role: string, scopes: string[] } }
   t.match(apiKey, { role: 'viewer', scopes: ['reviews:read'], secret: /^svc_/ })
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews', key: apiKey.secret, store: tenant.storeId })).statusCode, 200)
-  t.equal((await call(app, { method: 'GET', url: '/v1/products', key: apiKey.secret, store: tenant.storeId })).json().code, 'insufficient_scope')
-  const audit = await app.db('audit_log').where({ org_id: tenant.orgId, action: 'api_key.created', subject: `api_key:${apiKey.id}` }).first()
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/products', key: apiKey.secret, store: tenant.storeId })).json().code,
+    'insufficient_scope'
+  )
+  const audit = await app.db('audit_log').where({ org_id: tenant.orgId, action: 'api_key.created', subject: `api_key:${apiKey.id}` })
+    .first()
   t.equal(audit?.actor, 'cli')
 })
 
@@ -59,7 +75,14 @@ t.test('owner reset-password gives a new password that signs in, ends the owner\
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const person = await app.db('people').where({ email: tenant.owner.email }).first()
-  await app.db('person_sessions').insert({ id_hash: 'a'.repeat(64), person_id: person.id, org_id: tenant.orgId, store_env_id: null, created_at: Date.now(), expires_at: Date.now() + 3600_000 })
+  await app.db('person_sessions').insert({
+    id_hash: 'a'.repeat(64),
+    person_id: person.id,
+    org_id: tenant.orgId,
+    store_env_id: null,
+    created_at: Date.now(),
+    expires_at: Date.now() + 3600_000
+  })
   const res = await runCli(['owner', 'reset-password', '--email', tenant.owner.email, '--json'])
   t.equal(res.code, 0, res.stderr)
   const out = onlyJson(res.stdout) as { person: { email: string, password: string } }
@@ -89,7 +112,25 @@ t.test('without DATABASE_URL, beside a service noted as running on MySQL, the CL
   const dataDir = mkdtempSync(join(tmpdir(), 'eh-cli-'))
   writeFileSync(join(dataDir, 'database-in-use.json'), JSON.stringify({ database: 'mysql://root:***@db.internal:3306/prod' }))
   const config = testConfig({ databaseUrl: undefined, redisUrl: undefined, dataDir })
-  const io = () => { const out = { stdout: '', stderr: '' }; return { out, io: { config, stdout: { write: (s: string) => { out.stdout += s } }, stderr: { write: (s: string) => { out.stderr += s } } } } }
+  const io = () => {
+    const out = { stdout: '', stderr: '' }
+    return {
+      out,
+      io: {
+        config,
+        stdout: {
+          write: (s: string) => {
+            out.stdout += s
+          }
+        },
+        stderr: {
+          write: (s: string) => {
+            out.stderr += s
+          }
+        }
+      }
+    }
+  }
   const refused = io()
   t.equal(await runInProcess(['org', 'list', '--json'], refused.io), 1)
   t.equal(refused.out.stdout, '')
@@ -109,15 +150,36 @@ t.test('npx evidence-hub … --json prints nothing but the JSON on stdout', asyn
 t.test('oauth-client create --org registers a client the organization sees as its own; without --org it is the operator\'s, seen by all', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const owned = await runCli(['oauth-client', 'create', '--name', 'Make', '--redirect-uri', 'https://make.example/return', '--org', tenant.orgId, '--json'])
+  const owned = await runCli([
+    'oauth-client',
+    'create',
+    '--name',
+    'Make',
+    '--redirect-uri',
+    'https://make.example/return',
+    '--org',
+    tenant.orgId,
+    '--json'
+  ])
   t.equal(owned.code, 0, owned.stderr)
   const operator = await runCli(['oauth-client', 'create', '--name', 'n8n', '--redirect-uri', 'https://n8n.example/return', '--json'])
   t.equal(operator.code, 0, operator.stderr)
-  const list = (await call(app, { method: 'GET', url: '/v1/connectors/oauth-clients?limit=100', key: tenant.key, store: tenant.storeId })).json()
+  const list = (await call(app, { method: 'GET', url: '/v1/connectors/oauth-clients?limit=100', key: tenant.key, store: tenant.storeId }))
+    .json()
   const byId = new Map(list.data.map((c: { id: string, registeredBy: string }) => [c.id, c.registeredBy]))
   t.equal(byId.get((onlyJson(owned.stdout) as { clientId: string }).clientId), 'organization')
   t.equal(byId.get((onlyJson(operator.stdout) as { clientId: string }).clientId), 'operator')
-  const unknown = await runCli(['oauth-client', 'create', '--name', 'x', '--redirect-uri', 'https://x.example/r', '--org', 'org_nope', '--json'])
+  const unknown = await runCli([
+    'oauth-client',
+    'create',
+    '--name',
+    'x',
+    '--redirect-uri',
+    'https://x.example/r',
+    '--org',
+    'org_nope',
+    '--json'
+  ])
   t.not(unknown.code, 0)
   t.match(unknown.stderr, /organization org_nope not found/)
 })

@@ -29,7 +29,11 @@ async function instance (t: Test) {
 function api (base: string, tenant: Tenant, path: string, init: { method?: string, body?: unknown } = {}) {
   return fetch(base + path, {
     method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${tenant.key}`,
+      'x-store-env-id': tenant.storeId,
+      ...(init.body ? { 'content-type': 'application/json' } : {})
+    },
     body: init.body ? JSON.stringify(init.body) : undefined
   })
 }
@@ -75,16 +79,21 @@ t.test('store set-feature is seen by the running instance\'s next request', cach
   t.equal(await status(api(base, tenant, '/v1/outbound-webhooks', { method: 'POST', body: newWebhook })), '201')
 })
 
-t.test('store set-origins is seen by the running instance\'s next storefront call, for a removed and an added origin', cachedOnly, async (t) => {
-  const { app, base, cli } = await instance(t)
-  const tenant = await makeTenant(app, { origins: ['https://old.example'] })
-  const widget = (origin: string) => status(fetch(`${base}/v1/storefront/summary?productId=p1`, { headers: { origin, 'x-store-env-id': tenant.storeId } }))
-  t.equal(await widget('https://old.example'), '200')
-  t.equal(await widget('https://old.example'), '200')
-  await cli(['store', 'set-origins', '--store', tenant.storeId, '--origin', 'https://new.example'])
-  t.equal(await widget('https://old.example'), '403 origin_not_allowed')
-  t.equal(await widget('https://new.example'), '200')
-})
+t.test(
+  'store set-origins is seen by the running instance\'s next storefront call, for a removed and an added origin',
+  cachedOnly,
+  async (t) => {
+    const { app, base, cli } = await instance(t)
+    const tenant = await makeTenant(app, { origins: ['https://old.example'] })
+    const widget = (origin: string) =>
+      status(fetch(`${base}/v1/storefront/summary?productId=p1`, { headers: { origin, 'x-store-env-id': tenant.storeId } }))
+    t.equal(await widget('https://old.example'), '200')
+    t.equal(await widget('https://old.example'), '200')
+    await cli(['store', 'set-origins', '--store', tenant.storeId, '--origin', 'https://new.example'])
+    t.equal(await widget('https://old.example'), '403 origin_not_allowed')
+    t.equal(await widget('https://new.example'), '200')
+  }
+)
 
 /** A person signed in to the admin application over HTTP: the session cookie, kept by hand. */
 async function signIn (base: string, email: string, password: string): Promise<string | null> {
@@ -101,24 +110,30 @@ async function signIn (base: string, email: string, password: string): Promise<s
   return [...cookies, ...res.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ')
 }
 
-const membersPage = async (base: string, cookie: string) => (await fetch(`${base}/admin/members`, { headers: { cookie }, redirect: 'manual' })).status
+const membersPage = async (base: string, cookie: string) =>
+  (await fetch(`${base}/admin/members`, { headers: { cookie }, redirect: 'manual' })).status
 
-t.test('owner reset-password signs the owner out on the running instance\'s next request; the new password signs in', cachedOnly, async (t) => {
-  const { app, base, cli } = await instance(t)
-  const tenant = await makeTenant(app)
-  const session = (await signIn(base, tenant.owner.email, tenant.owner.password))!
-  t.equal(await membersPage(base, session), 200)
-  t.equal(await membersPage(base, session), 200)
-  const out = await cli(['owner', 'reset-password', '--email', tenant.owner.email]) as { person: { password: string } }
-  t.equal(await membersPage(base, session), 303, 'sent back to the sign-in page')
-  t.equal(await signIn(base, tenant.owner.email, tenant.owner.password), null)
-  t.equal(await membersPage(base, (await signIn(base, tenant.owner.email, out.person.password))!), 200)
-})
+t.test(
+  'owner reset-password signs the owner out on the running instance\'s next request; the new password signs in',
+  cachedOnly,
+  async (t) => {
+    const { app, base, cli } = await instance(t)
+    const tenant = await makeTenant(app)
+    const session = (await signIn(base, tenant.owner.email, tenant.owner.password))!
+    t.equal(await membersPage(base, session), 200)
+    t.equal(await membersPage(base, session), 200)
+    const out = await cli(['owner', 'reset-password', '--email', tenant.owner.email]) as { person: { password: string } }
+    t.equal(await membersPage(base, session), 303, 'sent back to the sign-in page')
+    t.equal(await signIn(base, tenant.owner.email, tenant.owner.password), null)
+    t.equal(await membersPage(base, (await signIn(base, tenant.owner.email, out.person.password))!), 200)
+  }
+)
 
 t.test('member add is seen by the running instance\'s next request: the member is listed and can sign in', cachedOnly, async (t) => {
   const { app, base, cli } = await instance(t)
   const tenant = await makeTenant(app)
-  const members = async () => ((await (await api(base, tenant, '/v1/account/members')).json()) as { data: Array<{ email: string }> }).data.map((m) => m.email)
+  const members = async () =>
+    ((await (await api(base, tenant, '/v1/account/members')).json()) as { data: Array<{ email: string }> }).data.map((m) => m.email)
   t.same(await members(), [tenant.owner.email])
   const email = `added-${base62(8).toLowerCase()}@example.test`
   const out = await cli(['member', 'add', '--org', tenant.orgId, '--email', email, '--role', 'admin']) as { person: { password: string } }

@@ -6,7 +6,17 @@ import { onlyJson, runCli } from './run-cli.js'
 t.test('store set-origins --json replaces the list and prints { store: { id, origins } } normalised', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await runCli(['store', 'set-origins', '--store', tenant.storeId, '--origin', 'HTTPS://Outlet.Example:443/', '--origin', 'http://localhost:3000', '--json'])
+  const res = await runCli([
+    'store',
+    'set-origins',
+    '--store',
+    tenant.storeId,
+    '--origin',
+    'HTTPS://Outlet.Example:443/',
+    '--origin',
+    'http://localhost:3000',
+    '--json'
+  ])
   t.equal(res.code, 0, res.stderr)
   t.same(onlyJson(res.stdout), { store: { id: tenant.storeId, origins: ['https://outlet.example', 'http://localhost:3000'] } })
   t.same((await app.stores.find(tenant.storeId))!.allowedOrigins, ['https://outlet.example', 'http://localhost:3000'])

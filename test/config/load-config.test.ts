@@ -22,7 +22,14 @@ function refusal (env: Record<string, string>): string {
 
 t.test('the defaults give the embedded configuration on 127.0.0.1:3000', async (t) => {
   const config = loadConfig(base)
-  t.match(config, { port: 3000, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:3000', databaseUrl: undefined, redisUrl: undefined, webhookAllowPrivate: false })
+  t.match(config, {
+    port: 3000,
+    host: '127.0.0.1',
+    publicUrl: 'http://127.0.0.1:3000',
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    webhookAllowPrivate: false
+  })
   t.ok(config.secretKey.length >= 32, 'a secret key is generated into DATA_DIR')
   t.equal(loadConfig(base).secretKey, config.secretKey, 'and kept across restarts')
 })
@@ -88,7 +95,12 @@ t.test('a DATABASE_URL or REDIS_URL no URL parser takes is refused naming it, wi
 })
 
 t.test('a PUBLIC_URL or BIGCOMMERCE_API_URL with a user or password in it is refused without echoing it', async (t) => {
-  for (const [name, value] of [['PUBLIC_URL', 'https://ops:hunter2@reviews.example'], ['BIGCOMMERCE_API_URL', 'https://ops:hunter2@api.bigcommerce.com']]) {
+  for (
+    const [name, value] of [['PUBLIC_URL', 'https://ops:hunter2@reviews.example'], [
+      'BIGCOMMERCE_API_URL',
+      'https://ops:hunter2@api.bigcommerce.com'
+    ]]
+  ) {
     const message = refusal({ [name]: value })
     t.match(message, new RegExp(`^Invalid configuration: ${name} must be a valid http\\(s\\) URL with a host and no user or password$`))
     t.notMatch(message, /hunter2/)
@@ -123,7 +135,10 @@ function npmStart (extra: Record<string, string>) {
 
 t.test('BigCommerce\'s API is read at api.bigcommerce.com within 5 s unless BIGCOMMERCE_API_URL and _TIMEOUT_MS say otherwise', async (t) => {
   t.match(loadConfig(base), { bigcommerceApiUrl: 'https://api.bigcommerce.com', bigcommerceApiTimeoutMs: 5000 })
-  t.match(loadConfig({ ...base, BIGCOMMERCE_API_URL: 'http://127.0.0.1:8089/', BIGCOMMERCE_API_TIMEOUT_MS: '250' }), { bigcommerceApiUrl: 'http://127.0.0.1:8089', bigcommerceApiTimeoutMs: 250 })
+  t.match(loadConfig({ ...base, BIGCOMMERCE_API_URL: 'http://127.0.0.1:8089/', BIGCOMMERCE_API_TIMEOUT_MS: '250' }), {
+    bigcommerceApiUrl: 'http://127.0.0.1:8089',
+    bigcommerceApiTimeoutMs: 250
+  })
   t.match(refusal({ BIGCOMMERCE_API_URL: 'ftp://api.example.com' }), /^Invalid configuration: BIGCOMMERCE_API_URL /)
   t.match(refusal({ BIGCOMMERCE_API_TIMEOUT_MS: '5s' }), /^Invalid configuration: BIGCOMMERCE_API_TIMEOUT_MS /)
   t.match(refusal({ BIGCOMMERCE_API_TIMEOUT_MS: '600000' }), /^Invalid configuration: BIGCOMMERCE_API_TIMEOUT_MS /)
@@ -175,7 +190,12 @@ function freePort (): Promise<number> {
 
 t.test('npm start runs the compiled service, and SIGTERM to the npm process stops it', async (t) => {
   const port = await freePort()
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'eh-start-')), PORT: String(port), LOG_LEVEL: 'silent' }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'eh-start-')),
+    PORT: String(port),
+    LOG_LEVEL: 'silent'
+  }
   delete env.DATABASE_URL
   const child = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -186,7 +206,10 @@ t.test('npm start runs the compiled service, and SIGTERM to the npm process stop
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-  const early = await Promise.race([listening.then(() => null), closed.then((code) => `npm start exited (${code}) before listening: ${stderr}`)])
+  const early = await Promise.race([
+    listening.then(() => null),
+    closed.then((code) => `npm start exited (${code}) before listening: ${stderr}`)
+  ])
   if (early) return t.fail(early)
   // This npm's own descendants: the other database mode runs this same test at the same time.
   const server = descendantsOf(child.pid!).filter((pid) => /(^|\/)node .*dist\/src\/server\.js/.test(commandOf(pid)))

@@ -19,7 +19,13 @@ interface Run { code: number | null, output: string }
 
 /** Runs an entry point (src/server.ts, src/worker.ts, src/cli/index.ts) with only `env` and a fresh data directory. */
 function run (entry: string, env: Record<string, string>, args: string[] = []): Promise<Run> {
-  const full = { PATH: process.env.PATH ?? '', DATA_DIR: mkdtempSync(join(tmpdir(), 'eh-masked-')), SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'info', ...env }
+  const full = {
+    PATH: process.env.PATH ?? '',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'eh-masked-')),
+    SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'info',
+    ...env
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--no-warnings', ...nodeEntry(entry), ...args], { env: full, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
@@ -83,13 +89,19 @@ t.test('knex\'s own warnings show URLs without their passwords', async (t) => {
   const db = createKnex({ databaseUrl: `mysql://root:${PASSWORD}@db.internal/app`, dataDir: tmpdir(), databaseConnectTimeoutMs: 200 })
   t.teardown(() => db.destroy())
   // Node before 18 put the input in "Invalid URL" messages, which knex prints with its pool's acquire errors.
-  const out = await captured(async () => (db.client as { logger: { warn: (m: string) => void } }).logger.warn(`Acquire connection error: TypeError [ERR_INVALID_URL]: Invalid URL: mysql://root:${PASSWORD}@[::1`))
+  const out = await captured(async () =>
+    (db.client as { logger: { warn: (m: string) => void } }).logger.warn(
+      `Acquire connection error: TypeError [ERR_INVALID_URL]: Invalid URL: mysql://root:${PASSWORD}@[::1`
+    )
+  )
   t.match(out, 'Invalid URL: mysql://root:***@[::1')
   t.notMatch(out, PASSWORD)
 })
 
 t.test('the worker\'s log lines show URLs without their passwords', async (t) => {
-  const out = await captured(async () => consoleLog('info').warn({ err: { message: `could not reach smtp://mailer:${PASSWORD}@mail.example:587` } }, 'mail failed'))
+  const out = await captured(async () =>
+    consoleLog('info').warn({ err: { message: `could not reach smtp://mailer:${PASSWORD}@mail.example:587` } }, 'mail failed')
+  )
   t.match(out, 'smtp://mailer:***@mail.example:587')
   t.notMatch(out, PASSWORD)
 })
@@ -98,7 +110,9 @@ t.test('a request that fails with a URL in its error is logged without the URL\'
   const { app, lines } = await loggedApp(t, {
     routes: async (app) => {
       app.get('/v1/health/boom', { config: { auth: 'public' } }, async () => {
-        throw Object.assign(new Error(`could not reach https://user:${PASSWORD}@api.example/v1`), { input: `redis://:${PASSWORD}@cache:6379` })
+        throw Object.assign(new Error(`could not reach https://user:${PASSWORD}@api.example/v1`), {
+          input: `redis://:${PASSWORD}@cache:6379`
+        })
       })
     }
   })

@@ -38,7 +38,11 @@ t.test('each sample has the shape of a polled item', async (t) => {
   t.match(review, { reviewId: /^rev_/, rating: Number, authorEmailLast4: String })
   t.notOk('authorEmail' in review)
   const reward = triggers.find((trigger: { key: string }) => trigger.key === 'review_incentive.issued').sample
-  t.match(reward, { type: 'review_incentive.issued', rewardId: /^rii_/, incentiveType: 'coupon' }, 'the incentive\'s own type does not hide the event type')
+  t.match(
+    reward,
+    { type: 'review_incentive.issued', rewardId: /^rii_/, incentiveType: 'coupon' },
+    'the incentive\'s own type does not hide the event type'
+  )
 })
 
 t.test('the catalogue answers a key whatever its scopes', async (t) => {

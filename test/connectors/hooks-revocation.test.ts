@@ -17,9 +17,23 @@ async function hookOverConnection (t: Test) {
   const { app, base } = await serve(t)
   const tenant = await makeTenant(app)
   const member = await addMember(app, tenant, 'admin')
-  const flow = await connect({ base, client: await makeClient(app), person: member, org: tenant.orgId, stores: [tenant.storeId], role: 'editor', scope: SCOPE })
+  const flow = await connect({
+    base,
+    client: await makeClient(app),
+    person: member,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'editor',
+    scope: SCOPE
+  })
   const rx = await receiver(t)
-  const hook = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: flow.tokens.access_token, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })
+  const hook = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: flow.tokens.access_token,
+    store: tenant.storeId,
+    payload: { targetUrl: rx.url, event: 'review.created' }
+  })
   t.equal(hook.statusCode, 201)
   return { app, tenant, member, rx, grantId: decodeJwt(flow.tokens.access_token).grant_id as string }
 }
@@ -35,14 +49,21 @@ const hooksOf = async (app: FastifyInstance, tenant: Tenant) =>
 
 t.test('revoking a connection deletes the REST hooks it made, and nothing more is delivered to them', async (t) => {
   const { app, tenant, rx, grantId } = await hookOverConnection(t)
-  t.equal((await call(app, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  t.equal(
+    (await call(app, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId }))
+      .statusCode,
+    204
+  )
   t.same(await hooksOf(app, tenant), [])
   t.equal(await deliveredAfterwards(t, app, tenant, rx), 0)
 })
 
 t.test('removing a teammate deletes the REST hooks of their connections, and nothing more is delivered to them', async (t) => {
   const { app, tenant, member, rx } = await hookOverConnection(t)
-  t.equal((await call(app, { method: 'DELETE', url: `/v1/account/members/${member.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  t.equal(
+    (await call(app, { method: 'DELETE', url: `/v1/account/members/${member.id}`, key: tenant.key, store: tenant.storeId })).statusCode,
+    204
+  )
   t.same(await hooksOf(app, tenant), [])
   t.equal(await deliveredAfterwards(t, app, tenant, rx), 0)
 })
@@ -50,7 +71,13 @@ t.test('removing a teammate deletes the REST hooks of their connections, and not
 t.test('a hook made with an API key outlives the revocation of another connection', async (t) => {
   const { app, tenant, grantId } = await hookOverConnection(t)
   const rx = await receiver(t)
-  await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })
+  await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: rx.url, event: 'review.created' }
+  })
   await call(app, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId })
   t.same((await hooksOf(app, tenant)).map((h: { targetUrl: string }) => h.targetUrl), [rx.url])
   t.equal(await deliveredAfterwards(t, app, tenant, rx), 1)

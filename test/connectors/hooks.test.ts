@@ -9,7 +9,13 @@ t.test('a subscribed hook receives a signed delivery in the polling item shape, 
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
   const rx = await receiver(t)
-  const res = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: rx.url, event: 'review.created' }
+  })
   t.equal(res.statusCode, 201)
   const hook = res.json()
   t.match(hook, { id: /^hook_/, targetUrl: rx.url, event: 'review.created', createdAt: String, secret: /^whsec_/ })
@@ -38,7 +44,13 @@ t.test('a 410 from the target removes the hook', async (t) => {
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app)
   const rx = await receiver(t, () => 410)
-  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'order.upserted' } })).json()
+  const hook = (await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: rx.url, event: 'order.upserted' }
+  })).json()
   await appendEvent(app, tenant, 'order.upserted', { platformOrderId: 'A1' })
   const worker = testWorker(t, app, [tenant.storeId])
   await worker.runOnce()
@@ -52,12 +64,23 @@ t.test('a 410 from the target removes the hook', async (t) => {
 t.test('deleting a hook twice answers 204 both times; an id the store never had is 404', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/z', event: 'product.upserted' } })).json()
+  const hook = (await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: 'http://127.0.0.1:9/z', event: 'product.upserted' }
+  })).json()
   for (let i = 0; i < 2; i++) {
     const res = await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })
     t.equal(res.statusCode, 204)
   }
-  const unknown = await call(app, { method: 'DELETE', url: '/v1/connectors/hooks/hook_doesnotexist', key: tenant.key, store: tenant.storeId })
+  const unknown = await call(app, {
+    method: 'DELETE',
+    url: '/v1/connectors/hooks/hook_doesnotexist',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.equal(unknown.statusCode, 404)
   t.equal(unknown.json().code, 'not_found')
 })
@@ -65,13 +88,23 @@ t.test('deleting a hook twice answers 204 both times; an id the store never had 
 t.test('hooks are listed per store and filtered by targetUrl', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  for (const [targetUrl, event] of [['http://127.0.0.1:9/a', 'review.created'], ['http://127.0.0.1:9/b', 'review.created'], ['http://127.0.0.1:9/a', 'order.upserted']]) {
+  for (
+    const [targetUrl, event] of [['http://127.0.0.1:9/a', 'review.created'], ['http://127.0.0.1:9/b', 'review.created'], [
+      'http://127.0.0.1:9/a',
+      'order.upserted'
+    ]]
+  ) {
     await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl, event } })
   }
   const all = await call(app, { method: 'GET', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId })
   t.equal(all.json().meta.total, 3)
   t.notOk(all.body.includes('whsec_'), 'no secrets in the list')
-  const a = await call(app, { method: 'GET', url: `/v1/connectors/hooks?targetUrl=${encodeURIComponent('http://127.0.0.1:9/a')}`, key: tenant.key, store: tenant.storeId })
+  const a = await call(app, {
+    method: 'GET',
+    url: `/v1/connectors/hooks?targetUrl=${encodeURIComponent('http://127.0.0.1:9/a')}`,
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.same(a.json().data.map((h: { event: string }) => h.event).sort(), ['order.upserted', 'review.created'])
 })
 
@@ -81,7 +114,13 @@ t.test('a hook only receives events of its own store, and other stores cannot se
   const sibling = await makeStore(app, tenant)
   const other = await makeTenant(app)
   const rx = await receiver(t)
-  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })).json()
+  const hook = (await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: rx.url, event: 'review.created' }
+  })).json()
   await appendEvent(app, { orgId: tenant.orgId, storeId: sibling }, 'review.created')
   await appendEvent(app, other, 'review.created')
   const mine = await appendEvent(app, tenant, 'review.created')
@@ -92,7 +131,10 @@ t.test('a hook only receives events of its own store, and other stores cannot se
     t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key, store })).statusCode, 404)
     t.equal((await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${hook.id}`, key, store })).statusCode, 404)
   }
-  t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 200)
+  t.equal(
+    (await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode,
+    200
+  )
 })
 
 t.test('subscribing needs read scope on the event\'s resource', async (t) => {
@@ -103,7 +145,13 @@ t.test('subscribing needs read scope on the event\'s resource', async (t) => {
   const r1 = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: noRead.secret, store: tenant.storeId, payload })
   t.match(r1.json(), { code: 'insufficient_scope', message: /reviews/ })
   const loyalty = await makeKey(app, tenant, 'editor', ['webhooks:write', 'loyalty:read'])
-  const r2 = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: loyalty.secret, store: tenant.storeId, payload: { ...payload, event: 'loyalty.birthday_reward' } })
+  const r2 = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: loyalty.secret,
+    store: tenant.storeId,
+    payload: { ...payload, event: 'loyalty.birthday_reward' }
+  })
   t.equal(r2.statusCode, 201)
 })
 
@@ -112,9 +160,20 @@ t.test('webhooks:write (the documented scope) or connectors:write, either one, i
   const tenant = await makeTenant(app)
   for (const scope of ['webhooks:write', 'connectors:write']) {
     const key = await makeKey(app, tenant, 'editor', ['reviews:read', scope])
-    const created = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })
+    const created = await call(app, {
+      method: 'POST',
+      url: '/v1/connectors/hooks',
+      key: key.secret,
+      store: tenant.storeId,
+      payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' }
+    })
     t.equal(created.statusCode, 201, scope)
-    const deleted = await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${created.json().id}`, key: key.secret, store: tenant.storeId })
+    const deleted = await call(app, {
+      method: 'DELETE',
+      url: `/v1/connectors/hooks/${created.json().id}`,
+      key: key.secret,
+      store: tenant.storeId
+    })
     t.equal(deleted.statusCode, 204, scope)
   }
 })
@@ -122,34 +181,76 @@ t.test('webhooks:write (the documented scope) or connectors:write, either one, i
 t.test('without webhooks:write or connectors:write a hook can be neither subscribed nor unsubscribed', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })).json()
+  const hook = (await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' }
+  })).json()
   const key = await makeKey(app, tenant, 'editor', ['reviews:write', 'outbound-webhooks:write'])
-  const created = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })
+  const created = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: key.secret,
+    store: tenant.storeId,
+    payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' }
+  })
   t.match(created.json(), { code: 'insufficient_scope', message: /webhooks/ })
   const deleted = await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${hook.id}`, key: key.secret, store: tenant.storeId })
   t.equal(deleted.json().code, 'insufficient_scope')
-  t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 200, 'still there')
+  t.equal(
+    (await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode,
+    200,
+    'still there'
+  )
 })
 
 t.test('reading hooks needs webhooks:read or connectors:read, either one', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })).json()
+  const hook = (await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' }
+  })).json()
   for (const scopes of [['webhooks:read'], ['connectors:read'], ['webhooks:write']]) {
     const key = await makeKey(app, tenant, 'viewer', scopes)
-    t.equal((await call(app, { method: 'GET', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId })).json().meta.total, 1, scopes.join())
-    t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: key.secret, store: tenant.storeId })).statusCode, 200, scopes.join())
+    t.equal(
+      (await call(app, { method: 'GET', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId })).json().meta.total,
+      1,
+      scopes.join()
+    )
+    t.equal(
+      (await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: key.secret, store: tenant.storeId })).statusCode,
+      200,
+      scopes.join()
+    )
   }
   const neither = await makeKey(app, tenant, 'viewer', ['reviews:read'])
-  t.equal((await call(app, { method: 'GET', url: '/v1/connectors/hooks', key: neither.secret, store: tenant.storeId })).json().code, 'insufficient_scope')
-  t.equal((await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: neither.secret, store: tenant.storeId })).json().code, 'insufficient_scope')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/connectors/hooks', key: neither.secret, store: tenant.storeId })).json().code,
+    'insufficient_scope'
+  )
+  t.equal(
+    (await call(app, { method: 'GET', url: `/v1/connectors/hooks/${hook.id}`, key: neither.secret, store: tenant.storeId })).json().code,
+    'insufficient_scope'
+  )
 })
 
 t.test('a viewer key cannot subscribe a hook whatever its scopes', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const key = await makeKey(app, tenant, 'viewer', ['reviews:read', 'webhooks:write'])
-  const res = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: key.secret, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: key.secret,
+    store: tenant.storeId,
+    payload: { targetUrl: 'http://127.0.0.1:9/s', event: 'review.created' }
+  })
   t.equal(res.statusCode, 403)
   t.equal(res.json().code, 'role_read_only')
 })
@@ -157,10 +258,22 @@ t.test('a viewer key cannot subscribe a hook whatever its scopes', async (t) => 
 t.test('hooks need the growth plan and a known event type', async (t) => {
   const app = await sharedApp()
   const free = await makeTenant(app, { plan: 'free' })
-  const res = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: free.key, store: free.storeId, payload: { targetUrl: 'http://127.0.0.1:9/', event: 'review.created' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: free.key,
+    store: free.storeId,
+    payload: { targetUrl: 'http://127.0.0.1:9/', event: 'review.created' }
+  })
   t.equal(res.json().code, 'plan_required')
   const tenant = await makeTenant(app)
-  const bad = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: 'http://127.0.0.1:9/', event: 'review.exploded' } })
+  const bad = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: 'http://127.0.0.1:9/', event: 'review.exploded' }
+  })
   t.equal(bad.json().code, 'invalid_event_type')
 })
 
@@ -168,9 +281,18 @@ t.test('a hook is unsubscribed with 204 after the store moves to a plan without 
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app, { plan: 'growth' })
   const rx = await receiver(t)
-  const hook = (await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })).json()
+  const hook = (await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: rx.url, event: 'review.created' }
+  })).json()
   await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
-  t.equal((await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+  t.equal(
+    (await call(app, { method: 'DELETE', url: `/v1/connectors/hooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).statusCode,
+    204
+  )
   await appendEvent(app, tenant, 'review.created', { id: 'rev_1', rating: 4 })
   await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
   t.equal(rx.received.length, 0)
@@ -180,7 +302,13 @@ t.test('a hook of a store that moved to a plan without hooks is sent nothing mor
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app, { plan: 'growth' })
   const rx = await receiver(t)
-  await call(app, { method: 'POST', url: '/v1/connectors/hooks', key: tenant.key, store: tenant.storeId, payload: { targetUrl: rx.url, event: 'review.created' } })
+  await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/hooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { targetUrl: rx.url, event: 'review.created' }
+  })
   await appendEvent(app, tenant, 'review.created', { id: 'rev_1', rating: 4 })
   await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
   await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)

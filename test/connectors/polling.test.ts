@@ -8,7 +8,12 @@ async function append (app: FastifyInstance, tenant: Tenant, type: string, data:
 }
 
 function poll (app: FastifyInstance, tenant: Tenant, event: string, options: { key?: string, store?: string, query?: string } = {}) {
-  return call(app, { method: 'GET', url: `/v1/connectors/triggers/${event}${options.query ?? ''}`, key: options.key ?? tenant.key, store: options.store ?? tenant.storeId })
+  return call(app, {
+    method: 'GET',
+    url: `/v1/connectors/triggers/${event}${options.query ?? ''}`,
+    key: options.key ?? tenant.key,
+    store: options.store ?? tenant.storeId
+  })
 }
 
 t.test('polling returns the store\'s events of that type, newest first', async (t) => {
@@ -119,7 +124,14 @@ t.test('the limit defaults to 50 and is clamped to 100', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   await app.db.transaction(async (trx) => {
-    for (let i = 0; i < 105; i++) await app.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type: 'product.upserted', data: { platformProductId: `p-${i}` } })
+    for (let i = 0; i < 105; i++) {
+      await app.events.append(trx, {
+        orgId: tenant.orgId,
+        storeEnvId: tenant.storeId,
+        type: 'product.upserted',
+        data: { platformProductId: `p-${i}` }
+      })
+    }
   })
   t.equal((await poll(app, tenant, 'product.upserted')).json().length, 50)
   const clamped = (await poll(app, tenant, 'product.upserted', { query: '?limit=500' })).json()

@@ -73,22 +73,47 @@ async function deletedOnShopify (app: FastifyInstance, tenant: Tenant, resource:
   await ok(shopify(app, tenant, `${resource}/delete`, `{"id":${id}}`))
 }
 
-export const customer = { platformCustomerId: 'c-1', email: 'ann.lee@example.test', firstName: 'Ann', lastName: 'Lee', phone: '+1 555 0100 111', birthday: { month: 4, day: 12 } }
+export const customer = {
+  platformCustomerId: 'c-1',
+  email: 'ann.lee@example.test',
+  firstName: 'Ann',
+  lastName: 'Lee',
+  phone: '+1 555 0100 111',
+  birthday: { month: 4, day: 12 }
+}
 
-const order = { platformOrderId: 'o-1', customerEmail: 'ann.lee@example.test', customerName: 'Ann Lee', total: 10, currency: 'EUR', placedAt: '2026-11-20T00:00:00Z', fulfilledAt: '2026-11-21T00:00:00Z', lineItems: [{ platformProductId: 'p1', quantity: 1 }] }
+const order = {
+  platformOrderId: 'o-1',
+  customerEmail: 'ann.lee@example.test',
+  customerName: 'Ann Lee',
+  total: 10,
+  currency: 'EUR',
+  placedAt: '2026-11-20T00:00:00Z',
+  fulfilledAt: '2026-11-21T00:00:00Z',
+  lineItems: [{ platformProductId: 'p1', quantity: 1 }]
+}
 
 async function publishedGallery (app: FastifyInstance, tenant: Tenant): Promise<string> {
   return ((await ok(api(app, tenant, 'POST', '/galleries', { name: 'Worn by you', status: 'published' }))).json() as { id: string }).id
 }
 
 async function customerIdOf (app: FastifyInstance, tenant: Tenant, email: string): Promise<string> {
-  const { data } = (await api(app, tenant, 'GET', `/customers?email=${encodeURIComponent(email)}`)).json() as { data: Array<{ id: string }> }
+  const { data } = (await api(app, tenant, 'GET', `/customers?email=${encodeURIComponent(email)}`)).json() as {
+    data: Array<{ id: string }>
+  }
   return data[0].id
 }
 
 async function writtenReview (app: FastifyInstance, tenant: Tenant): Promise<string> {
   await ok(api(app, tenant, 'PUT', '/products', { products: [{ platformProductId: 'p1' }] }))
-  const review = await ok(storefront(app, { url: '/v1/reviews', store: tenant.storeId, ip: '203.0.113.24', payload: { productId: 'p1', rating: 5, body: 'Lovely', authorName: 'Ann', authorEmail: 'ann.lee@example.test' } }))
+  const review = await ok(
+    storefront(app, {
+      url: '/v1/reviews',
+      store: tenant.storeId,
+      ip: '203.0.113.24',
+      payload: { productId: 'p1', rating: 5, body: 'Lovely', authorName: 'Ann', authorEmail: 'ann.lee@example.test' }
+    })
+  )
   return (review.json() as { id: string }).id
 }
 
@@ -103,7 +128,16 @@ async function reviewLife (app: FastifyInstance, tenant: Tenant) {
 
 /** A product and a fulfilled order: one product.upserted, one order.upserted, one order.review_request.updated. */
 async function productAndOrder (app: FastifyInstance, tenant: Tenant) {
-  await ok(api(app, tenant, 'PUT', '/products', { products: [{ platformProductId: 'p1', title: 'Merino Crew Sweater', url: 'https://shop.example/p1', imageUrl: 'https://shop.example/p1.jpg' }] }))
+  await ok(
+    api(app, tenant, 'PUT', '/products', {
+      products: [{
+        platformProductId: 'p1',
+        title: 'Merino Crew Sweater',
+        url: 'https://shop.example/p1',
+        imageUrl: 'https://shop.example/p1.jpg'
+      }]
+    })
+  )
   await ok(api(app, tenant, 'PUT', '/orders', { orders: [order] }))
   return {}
 }
@@ -119,7 +153,11 @@ export const WRITERS: Record<string, Writer> = {
   'review.published': reviewLife,
   'review.updated': reviewLife,
   'review.deleted': reviewLife,
-  'product.upserted': async (app, tenant) => ({ ...await productAndOrder(app, tenant), platformProductId: 'p1', title: 'Merino Crew Sweater' }),
+  'product.upserted': async (app, tenant) => ({
+    ...await productAndOrder(app, tenant),
+    platformProductId: 'p1',
+    title: 'Merino Crew Sweater'
+  }),
   'order.upserted': async (app, tenant) => ({ ...await productAndOrder(app, tenant), platformOrderId: 'o-1' }),
   'order.review_request.updated': async (app, tenant) => ({ ...await productAndOrder(app, tenant), platformOrderId: 'o-1' }),
 
@@ -129,12 +167,18 @@ export const WRITERS: Record<string, Writer> = {
   },
   async 'customer.updated' (app, tenant) {
     await ok(api(app, tenant, 'PUT', '/customers', { customers: [customer] }))
-    await ok(api(app, tenant, 'PUT', '/customers', { customers: [{ ...customer, phone: '+1 555 0100 222', birthday: { month: 4, day: 12, year: 1990 } }] }))
+    await ok(
+      api(app, tenant, 'PUT', '/customers', {
+        customers: [{ ...customer, phone: '+1 555 0100 222', birthday: { month: 4, day: 12, year: 1990 } }]
+      })
+    )
     return { phone: '+1 555 0100 222' }
   },
   async 'customer.deleted' (app, tenant) {
     await ok(api(app, tenant, 'PUT', '/customers', { customers: [customer] }))
-    await ok(api(app, tenant, 'PUT', '/orders', { orders: [{ platformOrderId: 'o-1', customerEmail: customer.email, customerName: 'Ann Lee' }] }))
+    await ok(
+      api(app, tenant, 'PUT', '/orders', { orders: [{ platformOrderId: 'o-1', customerEmail: customer.email, customerName: 'Ann Lee' }] })
+    )
     const id = await customerIdOf(app, tenant, customer.email)
     await ok(api(app, tenant, 'DELETE', `/customers/${id}`))
     return { customerId: id, orderIds: ['o-1'], reviewIds: [] }
@@ -149,14 +193,32 @@ export const WRITERS: Record<string, Writer> = {
   },
 
   async 'loyalty.birthday_reward' (app, tenant) {
-    await ok(api(app, tenant, 'PUT', '/loyalty/settings', { pointsPerUnit: 0, birthdayReward: { points: 200 }, referralReward: { referrerPoints: 0, refereePoints: 0 } }))
+    await ok(
+      api(app, tenant, 'PUT', '/loyalty/settings', {
+        pointsPerUnit: 0,
+        birthdayReward: { points: 200 },
+        referralReward: { referrerPoints: 0, refereePoints: 0 }
+      })
+    )
     await ok(api(app, tenant, 'PUT', '/customers', { customers: [{ ...customer, birthday: { month: 7, day: 17 } }] }))
     // The daily job as the worker runs it, on the customer's birthday.
     await birthdayJob({ db: app.db, loyalty: app.services.loyalty, clock: () => BIRTHDAY }).run()
-    return { loyaltyAccountId: /^lya_/, customerId: await customerIdOf(app, tenant, customer.email), points: 200, reason: 'birthday', year: 2026 }
+    return {
+      loyaltyAccountId: /^lya_/,
+      customerId: await customerIdOf(app, tenant, customer.email),
+      points: 200,
+      reason: 'birthday',
+      year: 2026
+    }
   },
   async 'loyalty.referral_reward' (app, tenant) {
-    await ok(api(app, tenant, 'PUT', '/loyalty/settings', { pointsPerUnit: 0, birthdayReward: { points: 0 }, referralReward: { referrerPoints: 500, refereePoints: 250 } }))
+    await ok(
+      api(app, tenant, 'PUT', '/loyalty/settings', {
+        pointsPerUnit: 0,
+        birthdayReward: { points: 0 },
+        referralReward: { referrerPoints: 500, refereePoints: 250 }
+      })
+    )
     await ok(api(app, tenant, 'PUT', '/customers', { customers: [customer, { platformCustomerId: 'c-2', email: 'sam.lee@example.test' }] }))
     const referrer = await customerIdOf(app, tenant, customer.email)
     await ok(api(app, tenant, 'POST', '/loyalty/referrals', { referrerCustomerId: referrer, refereeEmail: 'sam.lee@example.test' }))
@@ -165,27 +227,57 @@ export const WRITERS: Record<string, Writer> = {
   },
 
   async 'review_incentive.issued' (app, tenant) {
-    const incentive = (await ok(api(app, tenant, 'POST', '/review-incentives', { type: 'coupon', minRating: 4, verifiedOnly: false }))).json() as { id: string }
+    const incentive = (await ok(api(app, tenant, 'POST', '/review-incentives', { type: 'coupon', minRating: 4, verifiedOnly: false })))
+      .json() as { id: string }
     await ok(api(app, tenant, 'POST', `/review-incentives/${incentive.id}/codes`, { codes: ['THANKS-1'] }))
     const reviewId = await writtenReview(app, tenant)
     await ok(api(app, tenant, 'PATCH', `/reviews/${reviewId}`, { status: 'published' }))
-    return { type: 'review_incentive.issued', rewardId: /^rii_/, incentiveId: incentive.id, incentiveType: 'coupon', reviewId, status: 'issued', code: 'THANKS-1' }
+    return {
+      type: 'review_incentive.issued',
+      rewardId: /^rii_/,
+      incentiveId: incentive.id,
+      incentiveType: 'coupon',
+      reviewId,
+      status: 'issued',
+      code: 'THANKS-1'
+    }
   },
   async 'affiliate.referral_recorded' (app, tenant) {
     await ok(api(app, tenant, 'PUT', '/affiliates/settings', { usdRates: { EUR: '1.08' } }))
-    const affiliate = (await ok(api(app, tenant, 'POST', '/affiliates', { name: 'Trail Blog', code: 'TRAIL10', commissionRate: '0.1' }))).json() as { id: string }
-    await ok(api(app, tenant, 'PUT', '/orders', { orders: [{ platformOrderId: 'o-1', total: 79.9, currency: 'EUR', affiliateCode: 'trail10' }] }))
-    return { referralId: /^ref_/, affiliateId: affiliate.id, orderId: 'o-1', orderTotalCents: 7990, commissionCents: 799, status: 'payable' }
+    const affiliate = (await ok(api(app, tenant, 'POST', '/affiliates', { name: 'Trail Blog', code: 'TRAIL10', commissionRate: '0.1' })))
+      .json() as { id: string }
+    await ok(
+      api(app, tenant, 'PUT', '/orders', { orders: [{ platformOrderId: 'o-1', total: 79.9, currency: 'EUR', affiliateCode: 'trail10' }] })
+    )
+    return {
+      referralId: /^ref_/,
+      affiliateId: affiliate.id,
+      orderId: 'o-1',
+      orderTotalCents: 7990,
+      commissionCents: 799,
+      status: 'payable'
+    }
   },
   async 'gallery.photo.created' (app, tenant) {
     const gallery = await publishedGallery(app, tenant)
-    const photo = formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }, { caption: 'Beach day', authorName: 'Ann', authorEmail: 'ann.lee@example.test' })
+    const photo = formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }, {
+      caption: 'Beach day',
+      authorName: 'Ann',
+      authorEmail: 'ann.lee@example.test'
+    })
     await ok(storefront(app, { url: `/v1/galleries/${gallery}/photos`, store: tenant.storeId, ip: '203.0.113.22', ...photo }))
     return { photoId: /^gph_/, galleryId: gallery, caption: 'Beach day', authorEmailLast4: 'test', status: 'pending' }
   },
   async 'gallery.lead.created' (app, tenant) {
     const gallery = await publishedGallery(app, tenant)
-    await ok(storefront(app, { url: `/v1/galleries/${gallery}/leads`, store: tenant.storeId, ip: '203.0.113.23', payload: { email: 'ann.lee@example.test', name: 'Ann', consent: true } }))
+    await ok(
+      storefront(app, {
+        url: `/v1/galleries/${gallery}/leads`,
+        store: tenant.storeId,
+        ip: '203.0.113.23',
+        payload: { email: 'ann.lee@example.test', name: 'Ann', consent: true }
+      })
+    )
     return { leadId: /^lead_/, galleryId: gallery, email: 'ann.lee@example.test', consent: true }
   },
   async 'email_suppression.created' (app, tenant) {

@@ -32,7 +32,14 @@ async function pollMatchesSample (t: Test, app: FastifyInstance, tenant: Tenant,
 }
 
 /** Items whose writer gave an address that only its last four characters may reach. */
-const MASKED = new Set(['review.created', 'review.published', 'review.updated', 'review.deleted', 'review_incentive.issued', 'gallery.photo.created'])
+const MASKED = new Set([
+  'review.created',
+  'review.published',
+  'review.updated',
+  'review.deleted',
+  'review_incentive.issued',
+  'gallery.photo.created'
+])
 
 for (const event of EVENT_TYPES) {
   t.test(`${event} is polled in the shape of its sample`, async (t) => {
@@ -65,11 +72,20 @@ t.test('without read scope on its resource a key can neither poll nor subscribe 
   const tenant = await makeTenant(app)
   for (const [event, resource] of Object.entries(WAVE_2)) {
     // Every other resource's read scope, and the hook scope: only the one missing scope can be why it is refused.
-    const key = (await makeKey(app, tenant, 'editor', [...READ_SCOPES.filter((scope) => scope !== `${resource}:read`), 'connectors:write'])).secret
+    const key = (await makeKey(app, tenant, 'editor', [
+      ...READ_SCOPES.filter((scope) => scope !== `${resource}:read`),
+      'connectors:write'
+    ])).secret
     const polled = await call(app, { method: 'GET', url: `/v1/connectors/triggers/${event}`, key, store: tenant.storeId })
     t.equal(polled.statusCode, 403, `poll ${event}`)
     t.equal(polled.json().code, 'insufficient_scope')
-    const hook = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key, store: tenant.storeId, payload: { targetUrl: 'https://hooks.example/z', event } })
+    const hook = await call(app, {
+      method: 'POST',
+      url: '/v1/connectors/hooks',
+      key,
+      store: tenant.storeId,
+      payload: { targetUrl: 'https://hooks.example/z', event }
+    })
     t.equal(hook.statusCode, 403, `subscribe ${event}`)
     t.equal(hook.json().code, 'insufficient_scope')
   }
@@ -80,8 +96,18 @@ t.test('with read scope on its resource a key may poll and subscribe to a wave-2
   const tenant = await makeTenant(app)
   for (const [event, resource] of Object.entries(WAVE_2)) {
     const key = (await makeKey(app, tenant, 'editor', [`${resource}:read`, 'connectors:write'])).secret
-    t.equal((await call(app, { method: 'GET', url: `/v1/connectors/triggers/${event}`, key, store: tenant.storeId })).statusCode, 200, `poll ${event}`)
-    const hook = await call(app, { method: 'POST', url: '/v1/connectors/hooks', key, store: tenant.storeId, payload: { targetUrl: 'https://hooks.example/z', event } })
+    t.equal(
+      (await call(app, { method: 'GET', url: `/v1/connectors/triggers/${event}`, key, store: tenant.storeId })).statusCode,
+      200,
+      `poll ${event}`
+    )
+    const hook = await call(app, {
+      method: 'POST',
+      url: '/v1/connectors/hooks',
+      key,
+      store: tenant.storeId,
+      payload: { targetUrl: 'https://hooks.example/z', event }
+    })
     t.equal(hook.statusCode, 201, `subscribe ${event}`)
   }
 })

@@ -106,7 +106,9 @@ t.test('a category tree refuses cycles, unknown parents, duplicate slugs and del
 
 /** Each category's parent as stored, followed up from every category: true when some walk comes back to its start. */
 async function hasCycle (api: (method: string, url: string) => Promise<{ json: () => any }>) {
-  const parents = new Map<string, string | null>((await api('GET', '/categories?limit=100')).json().data.map((c: { id: string, parentId: string | null }) => [c.id, c.parentId]))
+  const parents = new Map<string, string | null>(
+    (await api('GET', '/categories?limit=100')).json().data.map((c: { id: string, parentId: string | null }) => [c.id, c.parentId])
+  )
   return [...parents.keys()].some((start) => {
     let at = parents.get(start) ?? null
     for (let steps = 0; at !== null && steps <= parents.size; steps++) {
@@ -127,7 +129,10 @@ t.test('two categories moved under each other at the same moment: one move is ma
   await rounds(async (api, round) => {
     const a = (await api('POST', '/categories', { name: 'A', slug: `a-${round}` })).json()
     const b = (await api('POST', '/categories', { name: 'B', slug: `b-${round}` })).json()
-    const answers = await Promise.all([api('PATCH', `/categories/${a.id}`, { parentId: b.id }), api('PATCH', `/categories/${b.id}`, { parentId: a.id })])
+    const answers = await Promise.all([
+      api('PATCH', `/categories/${a.id}`, { parentId: b.id }),
+      api('PATCH', `/categories/${b.id}`, { parentId: a.id })
+    ])
     t.same(answers.map((r) => r.statusCode).sort(), [200, 409], `round ${round}`)
     t.notOk(await hasCycle(api), `round ${round}: no cycle`)
   })
@@ -137,50 +142,77 @@ t.test('a category moved under a parent deleted at the same moment: either the m
   await rounds(async (api, round) => {
     const parent = (await api('POST', '/categories', { name: 'P', slug: `p-${round}` })).json()
     const child = (await api('POST', '/categories', { name: 'C', slug: `c-${round}` })).json()
-    const [moved, deleted] = await Promise.all([api('PATCH', `/categories/${child.id}`, { parentId: parent.id }), api('DELETE', `/categories/${parent.id}`)])
-    t.same([moved.statusCode, deleted.statusCode].filter((code) => code >= 300).length, 1, `round ${round}: ${moved.statusCode}, ${deleted.statusCode}`)
+    const [moved, deleted] = await Promise.all([
+      api('PATCH', `/categories/${child.id}`, { parentId: parent.id }),
+      api('DELETE', `/categories/${parent.id}`)
+    ])
+    t.same(
+      [moved.statusCode, deleted.statusCode].filter((code) => code >= 300).length,
+      1,
+      `round ${round}: ${moved.statusCode}, ${deleted.statusCode}`
+    )
     const stored = (await api('GET', `/categories/${child.id}`)).json().parentId
-    t.equal(stored === null ? null : (await api('GET', `/categories/${stored}`)).statusCode, stored === null ? null : 200, `round ${round}: the parent exists`)
+    t.equal(
+      stored === null ? null : (await api('GET', `/categories/${stored}`)).statusCode,
+      stored === null ? null : 200,
+      `round ${round}: the parent exists`
+    )
   })
 })
 
 t.test('an FAQ filed under a category deleted at the same moment is refused, or loses the category with it', async (t) => {
   await rounds(async (api, round) => {
     const category = (await api('POST', '/categories', { name: 'K', slug: `k-${round}` })).json()
-    const [filed, deleted] = await Promise.all([api('POST', '/faqs', { question: 'Fit?', answer: 'True to size.', categoryId: category.id }), api('DELETE', `/categories/${category.id}`)])
+    const [filed, deleted] = await Promise.all([
+      api('POST', '/faqs', { question: 'Fit?', answer: 'True to size.', categoryId: category.id }),
+      api('DELETE', `/categories/${category.id}`)
+    ])
     t.equal(deleted.statusCode, 204, `round ${round}`)
-    if (filed.statusCode === 201) t.equal((await api('GET', `/faqs/${filed.json().id}`)).json().categoryId, null, `round ${round}: the FAQ names no deleted category`)
-    else t.equal(filed.json().code, 'invalid_request', `round ${round}: refused`)
+    if (filed.statusCode === 201) {
+      t.equal((await api('GET', `/faqs/${filed.json().id}`)).json().categoryId, null, `round ${round}: the FAQ names no deleted category`)
+    } else t.equal(filed.json().code, 'invalid_request', `round ${round}: refused`)
   })
 })
 
 t.test('a product filed under a category deleted at the same moment is refused, or loses the category with it', async (t) => {
   await rounds(async (api, round) => {
     const category = (await api('POST', '/categories', { name: 'K', slug: `kp-${round}` })).json()
-    const [filed, deleted] = await Promise.all([api('PUT', '/products', { products: [{ platformProductId: `p-${round}`, title: 'Shirt', categoryIds: [category.id] }] }), api('DELETE', `/categories/${category.id}`)])
+    const [filed, deleted] = await Promise.all([
+      api('PUT', '/products', { products: [{ platformProductId: `p-${round}`, title: 'Shirt', categoryIds: [category.id] }] }),
+      api('DELETE', `/categories/${category.id}`)
+    ])
     t.equal(deleted.statusCode, 204, `round ${round}`)
-    if (filed.json().upserted === 1) t.same((await api('GET', `/products/p-${round}`)).json().categoryIds, [], `round ${round}: the product names no deleted category`)
-    else t.match(filed.json().errors, [{ code: 'invalid_item', message: /categoryIds/ }], `round ${round}: refused`)
+    if (filed.json().upserted === 1) {
+      t.same((await api('GET', `/products/p-${round}`)).json().categoryIds, [], `round ${round}: the product names no deleted category`)
+    } else t.match(filed.json().errors, [{ code: 'invalid_item', message: /categoryIds/ }], `round ${round}: refused`)
   })
 })
 
 t.test('a placement made on a page deleted at the same moment is refused with 400, or goes with the page', async (t) => {
   await rounds(async (api, round) => {
     const page = (await api('POST', '/web-pages', { url: `https://shop.example/p/race-${round}`, type: 'product' })).json().id
-    const [placed, deleted] = await Promise.all([api('POST', '/placements', { webPageId: page, widget: 'reviews', selector: '#reviews' }), api('DELETE', `/web-pages/${page}`)])
+    const [placed, deleted] = await Promise.all([
+      api('POST', '/placements', { webPageId: page, widget: 'reviews', selector: '#reviews' }),
+      api('DELETE', `/web-pages/${page}`)
+    ])
     t.equal(deleted.statusCode, 204, `round ${round}`)
-    if (placed.statusCode === 201) t.equal((await api('GET', `/placements/${placed.json().id}`)).statusCode, 404, `round ${round}: gone with its page`)
-    else t.equal(placed.json().code, 'invalid_request', `round ${round}: ${placed.statusCode}`)
+    if (placed.statusCode === 201) {
+      t.equal((await api('GET', `/placements/${placed.json().id}`)).statusCode, 404, `round ${round}: gone with its page`)
+    } else t.equal(placed.json().code, 'invalid_request', `round ${round}: ${placed.statusCode}`)
   })
 })
 
 t.test('deleting a web page deletes its placements, each with its placement.deleted event', async (t) => {
   const { api } = await setup()
   const page = (await api('POST', '/web-pages', { url: 'https://shop.example/p/gone', type: 'product' })).json().id
-  const ids = await Promise.all(['#a', '#b'].map(async (selector) => (await api('POST', '/placements', { webPageId: page, widget: 'summary', selector })).json().id))
+  const ids = await Promise.all(
+    ['#a', '#b'].map(async (selector) => (await api('POST', '/placements', { webPageId: page, widget: 'summary', selector })).json().id)
+  )
   t.equal((await api('DELETE', `/web-pages/${page}`)).statusCode, 204)
   for (const id of ids) t.equal((await api('GET', `/placements/${id}`)).statusCode, 404)
-  const deleted = (await api('GET', '/events?limit=100')).json().events.filter((e: { type: string }) => e.type === 'placement.deleted').map((e: { data: { id: string } }) => e.data.id)
+  const deleted = (await api('GET', '/events?limit=100')).json().events.filter((e: { type: string }) => e.type === 'placement.deleted').map(
+    (e: { data: { id: string } }) => e.data.id
+  )
   t.same(deleted.sort(), [...ids].sort())
 })
 
@@ -191,16 +223,20 @@ t.test('the same change sent three times at once is made once: one updated event
     const answers = await Promise.all([1, 2, 3].map(() => api('PATCH', `/${resource}/${id}`, spec.patch)))
     t.same(answers.map((r) => r.statusCode), [200, 200, 200], resource)
   }
-  const types = (await api('GET', '/events?limit=100')).json().events.map((e: { type: string }) => e.type).filter((type: string) => type.endsWith('.updated'))
+  const types = (await api('GET', '/events?limit=100')).json().events.map((e: { type: string }) => e.type).filter((type: string) =>
+    type.endsWith('.updated')
+  )
   t.same(types.sort(), Object.values(RESOURCES).map((spec) => `${spec.event}.updated`).sort())
 })
 
 t.test('two writes of one slug, or of one page URL, at the same moment: one succeeds, the others get the resource\'s own 409', async (t) => {
   const { api } = await setup()
-  for (const [resource, body, message] of [
-    ['categories', { name: 'Shirts', slug: 'same-moment' }, /already has the slug "same-moment"/],
-    ['web-pages', { url: 'https://shop.example/p/same-moment', type: 'product' }, /already has a web page for/]
-  ] as const) {
+  for (
+    const [resource, body, message] of [
+      ['categories', { name: 'Shirts', slug: 'same-moment' }, /already has the slug "same-moment"/],
+      ['web-pages', { url: 'https://shop.example/p/same-moment', type: 'product' }, /already has a web page for/]
+    ] as const
+  ) {
     const answers = await Promise.all([1, 2, 3].map(() => api('POST', `/${resource}`, body)))
     t.same(answers.map((r) => r.statusCode).sort(), [201, 409, 409], resource)
     for (const refused of answers.filter((r) => r.statusCode === 409)) t.match(refused.json(), { code: 'conflict', message })
@@ -214,7 +250,9 @@ t.test('two writes of one slug, or of one page URL, at the same moment: one succ
 t.test('products carry categoryIds; an unknown one fails the item and a deleted category leaves its products and FAQs', async (t) => {
   const { api } = await setup()
   const cat = (await api('POST', '/categories', { name: 'Shirts', slug: 'shirts' })).json()
-  const upsert = await api('PUT', '/products', { products: [{ platformProductId: 'p1', categoryIds: [cat.id] }, { platformProductId: 'p2', categoryIds: ['cat_nope'] }] })
+  const upsert = await api('PUT', '/products', {
+    products: [{ platformProductId: 'p1', categoryIds: [cat.id] }, { platformProductId: 'p2', categoryIds: ['cat_nope'] }]
+  })
   t.match(upsert.json(), { upserted: 1, failed: 1, errors: [{ index: 1, code: 'invalid_item' }] })
   t.same((await api('GET', '/products/p1')).json().categoryIds, [cat.id])
   const faq = (await api('POST', '/faqs', { question: 'Q', answer: 'A', categoryId: cat.id })).json()
@@ -231,7 +269,12 @@ t.test('a web page url is unique per store however it is written, and a placemen
   const again = await api('POST', '/web-pages', { url: 'https://SHOP.example/p/shirt?utm=x#top', type: 'product' })
   t.equal(again.statusCode, 409)
   t.equal((await api('POST', '/placements', { webPageId: 'page_nope', widget: 'reviews', selector: '#r' })).json().code, 'invalid_request')
-  const placement = await api('POST', '/placements', { webPageId: page.id, widget: 'reviews', selector: '#r', settings: { productId: 'p1' } })
+  const placement = await api('POST', '/placements', {
+    webPageId: page.id,
+    widget: 'reviews',
+    selector: '#r',
+    settings: { productId: 'p1' }
+  })
   t.equal(placement.statusCode, 201)
   t.match(placement.json(), { enabled: true, settings: { productId: 'p1' } })
   t.equal((await api('DELETE', `/web-pages/${page.id}`)).statusCode, 204)
@@ -251,7 +294,8 @@ t.test('a viewer reads content but cannot write it; a key scoped to faqs cannot 
 t.test('one store can neither read nor change another store\'s content', async (t) => {
   const { app, api } = await setup()
   const other = await makeTenant(app)
-  const theirs = (method: string, url: string, payload?: unknown) => call(app, { method: method as 'GET', url: `/v1${url}`, key: other.key, store: other.storeId, payload: payload as object })
+  const theirs = (method: string, url: string, payload?: unknown) =>
+    call(app, { method: method as 'GET', url: `/v1${url}`, key: other.key, store: other.storeId, payload: payload as object })
   for (const [resource, spec] of Object.entries(RESOURCES)) {
     const id = (await api('POST', `/${resource}`, spec.body)).json().id
     t.equal((await theirs('GET', `/${resource}/${id}`)).statusCode, 404, resource)

@@ -32,7 +32,13 @@ async function * inTwoPieces (payload: Buffer) {
 async function gallery () {
   const { app, origin } = await server()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  const created = await call(app, { method: 'POST', url: '/v1/galleries', key: tenant.key, store: tenant.storeId, payload: { name: 'Worn by you', status: 'published' } })
+  const created = await call(app, {
+    method: 'POST',
+    url: '/v1/galleries',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'Worn by you', status: 'published' }
+  })
   const id = created.json().id as string
   // The photo is large enough that its part is handed over before the fields behind it are read.
   const photo = Buffer.concat([JPEG, Buffer.alloc(256 * 1024)])
@@ -48,7 +54,10 @@ async function gallery () {
     return { statusCode: res.statusCode, body, json: () => JSON.parse(body) }
   }
   const stored = async () => Number((await app.db('gallery_photos').where({ store_env_id: tenant.storeId }).count({ n: '*' }))[0].n)
-  const captions = async () => (await app.db('gallery_photos').where({ store_env_id: tenant.storeId }).select('caption', 'author_name')).map((r) => [r.caption, r.author_name])
+  const captions = async () =>
+    (await app.db('gallery_photos').where({ store_env_id: tenant.storeId }).select('caption', 'author_name')).map((
+      r
+    ) => [r.caption, r.author_name])
   return { send, stored, captions }
 }
 

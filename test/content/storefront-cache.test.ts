@@ -12,7 +12,8 @@ import { storefront } from '../storefront.js'
  */
 async function setup (app: FastifyInstance) {
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  const api = (method: string, url: string, payload?: unknown) => call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
+  const api = (method: string, url: string, payload?: unknown) =>
+    call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
   await api('PUT', '/products', { products: [{ platformProductId: 'p1' }] })
   return { tenant, api }
 }
@@ -77,7 +78,8 @@ t.test('a change made through another instance sharing the database and Redis is
 t.test('an origin added to the store is served on the next read, and one removed is refused on the next read', async (t) => {
   const app = await sharedApp()
   const { tenant } = await setup(app)
-  const origins = (list: string[]) => call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key, payload: { origins: list } })
+  const origins = (list: string[]) =>
+    call(app, { method: 'PUT', url: `/v1/account/stores/${tenant.storeId}/origins`, key: tenant.key, payload: { origins: list } })
   const fromShop = reader(app, tenant.storeId)
   const fromNew = reader(app, tenant.storeId, 'https://new.example')
   t.equal((await fromShop('/storefront/summary?productId=p1')).statusCode, 200)
@@ -90,7 +92,9 @@ t.test('an origin added to the store is served on the next read, and one removed
   t.match((await fromShop('/storefront/summary?productId=p1')).json(), { code: 'origin_not_allowed' })
 })
 
-t.test('an unchanged marker answers from memory: a row edited behind the service is not seen until a write moves it', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
+t.test('an unchanged marker answers from memory: a row edited behind the service is not seen until a write moves it', {
+  skip: !onMysql && 'without Redis no marker is shared and nothing is kept'
+}, async (t) => {
   const app = await sharedApp()
   const { tenant } = await setup(app)
   const id = await publishedReview(app, tenant.storeId, 'Before')
@@ -101,7 +105,10 @@ t.test('an unchanged marker answers from memory: a row edited behind the service
   t.equal(second.json().data[0].authorName, 'Before')
   t.equal(second.headers.etag, first.headers.etag)
   await publishedReview(app, tenant.storeId, 'Another')
-  t.same((await read('/storefront/reviews?productId=p1')).json().data.map((r: { authorName: string }) => r.authorName).sort(), ['Another', 'Behind'])
+  t.same((await read('/storefront/reviews?productId=p1')).json().data.map((r: { authorName: string }) => r.authorName).sort(), [
+    'Another',
+    'Behind'
+  ])
 })
 
 t.test('answers kept in memory stay per store: another store\'s product of the same id has its own', async (t) => {

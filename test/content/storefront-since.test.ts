@@ -11,7 +11,8 @@ import { formData, JPEG } from './multipart.js'
 async function setup () {
   const app = await contentApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  const api = (method: string, url: string, payload?: unknown) => call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
+  const api = (method: string, url: string, payload?: unknown) =>
+    call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
   const read = (url: string) => storefront(app, { method: 'GET', url: `/v1${url}`, store: tenant.storeId })
   await api('PUT', '/products', { products: [{ platformProductId: 'p1' }] })
   return { app, tenant, api, read }
@@ -28,7 +29,13 @@ t.test('storefront reviews with updatedSince are only those changed at or after 
   const store = (await app.services.stores.find(tenant.storeId))!
   const ids: string[] = []
   for (const rating of [5, 4]) {
-    const { id } = await app.services.reviews.submit(store, { productId: 'p1', rating, body: `Rated ${rating}`, authorName: 'Ann', authorEmail: 'ann@example.test' })
+    const { id } = await app.services.reviews.submit(store, {
+      productId: 'p1',
+      rating,
+      body: `Rated ${rating}`,
+      authorName: 'Ann',
+      authorEmail: 'ann@example.test'
+    })
     await app.services.reviews.update(store, id, { status: 'published' })
     ids.push(id)
   }
@@ -61,7 +68,13 @@ t.test('a storefront gallery with updatedSince shows only the photos changed at 
   const gallery = (await api('POST', '/galleries', { name: 'Worn by you', status: 'published' })).json()
   const photos: string[] = []
   for (const ip of ['192.0.2.60', '192.0.2.61']) {
-    const sent = await storefront(app, { method: 'POST', url: `/v1/galleries/${gallery.id}/photos`, store: tenant.storeId, ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }), ip })
+    const sent = await storefront(app, {
+      method: 'POST',
+      url: `/v1/galleries/${gallery.id}/photos`,
+      store: tenant.storeId,
+      ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }),
+      ip
+    })
     photos.push(sent.json().id)
     await api('PATCH', `/galleries/${gallery.id}/photos/${sent.json().id}`, { status: 'approved' })
   }

@@ -9,7 +9,8 @@ import { STOREFRONT_LIMITS, storefrontLimitKey } from '../../src/plugins/storefr
 async function setup (app?: FastifyInstance) {
   app ??= await contentApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  const api = (method: string, url: string, payload?: unknown) => call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
+  const api = (method: string, url: string, payload?: unknown) =>
+    call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
   const read = (url: string, headers: Record<string, string> = {}, options: { origin?: string, ip?: string } = {}) =>
     storefront(app, { method: 'GET', url: `/v1${url}`, store: tenant.storeId, headers, ...options })
   await api('PUT', '/products', { products: [{ platformProductId: 'p1' }, { platformProductId: 'p2' }] })
@@ -17,9 +18,21 @@ async function setup (app?: FastifyInstance) {
 }
 
 /** Reviews stored as the storefront form stores them, then published or rejected by the merchant. */
-async function review (app: FastifyInstance, tenant: { storeId: string, key: string }, rating: number, status: 'published' | 'rejected' | 'pending', productId = 'p1') {
+async function review (
+  app: FastifyInstance,
+  tenant: { storeId: string, key: string },
+  rating: number,
+  status: 'published' | 'rejected' | 'pending',
+  productId = 'p1'
+) {
   const store = (await app.services.stores.find(tenant.storeId))!
-  const { id } = await app.services.reviews.submit(store, { productId, rating, body: `Rated ${rating}`, authorName: `Author ${rating}`, authorEmail: `secret-${rating}@mailbox.test` })
+  const { id } = await app.services.reviews.submit(store, {
+    productId,
+    rating,
+    body: `Rated ${rating}`,
+    authorName: `Author ${rating}`,
+    authorEmail: `secret-${rating}@mailbox.test`
+  })
   if (status !== 'pending') await app.services.reviews.update(store, id, { status })
   return id
 }
@@ -33,19 +46,32 @@ t.test('storefront reviews are the published ones, newest first, with the author
   await review(app, tenant, 3, 'published', 'p2')
   const res = await read('/storefront/reviews?productId=p1&limit=1')
   t.equal(res.statusCode, 200)
-  t.match(res.json(), { data: [{ id: second, authorName: 'Author 4', rating: 4, verified: false }], meta: { total: 2, limit: 1, totalPages: 2 } })
+  t.match(res.json(), {
+    data: [{ id: second, authorName: 'Author 4', rating: 4, verified: false }],
+    meta: { total: 2, limit: 1, totalPages: 2 }
+  })
   t.equal((await read('/storefront/reviews?productId=p1&limit=1&page=2')).json().data[0].id, first)
   t.notMatch(res.body, /secret|mailbox|authorEmail|\.test/, 'not the address, nor its last characters')
 })
 
 t.test('the summary counts published reviews per rating and follows publishing, rejecting and deleting', async (t) => {
   const { app, tenant, api, read } = await setup()
-  t.same((await read('/storefront/summary?productId=p1')).json(), { productId: 'p1', count: 0, average: null, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } })
+  t.same((await read('/storefront/summary?productId=p1')).json(), {
+    productId: 'p1',
+    count: 0,
+    average: null,
+    distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 }
+  })
   await review(app, tenant, 5, 'published')
   await review(app, tenant, 4, 'published')
   const later = await review(app, tenant, 4, 'published')
   await review(app, tenant, 1, 'pending')
-  t.same((await read('/storefront/summary?productId=p1')).json(), { productId: 'p1', count: 3, average: 4.33, distribution: { 1: 0, 2: 0, 3: 0, 4: 2, 5: 1 } })
+  t.same((await read('/storefront/summary?productId=p1')).json(), {
+    productId: 'p1',
+    count: 3,
+    average: 4.33,
+    distribution: { 1: 0, 2: 0, 3: 0, 4: 2, 5: 1 }
+  })
   await api('PATCH', `/reviews/${later}`, { status: 'rejected' })
   t.match((await read('/storefront/summary?productId=p1')).json(), { count: 2, average: 4.5 })
   const kept = (await api('GET', '/reviews?productId=p1&status=published')).json().data[0].id
@@ -79,10 +105,15 @@ t.test('storefront FAQs page like every list: none is cut off past a hundred', a
 t.test('storefront placements are the enabled ones of the page, found by any form of its URL', async (t) => {
   const { api, read } = await setup()
   const page = (await api('POST', '/web-pages', { url: 'https://shop.example/p/shirt', type: 'product' })).json()
-  const on = (await api('POST', '/placements', { webPageId: page.id, widget: 'reviews', selector: '#reviews', settings: { productId: 'p1' } })).json()
+  const on =
+    (await api('POST', '/placements', { webPageId: page.id, widget: 'reviews', selector: '#reviews', settings: { productId: 'p1' } }))
+      .json()
   await api('POST', '/placements', { webPageId: page.id, widget: 'faqs', selector: '#faqs', enabled: false })
   const res = (await read(`/storefront/placements?url=${encodeURIComponent('https://shop.example/p/shirt/?utm_source=x#reviews')}`)).json()
-  t.same(res, { page: { id: page.id, url: page.url, type: 'product' }, data: [{ id: on.id, widget: 'reviews', selector: '#reviews', settings: { productId: 'p1' } }] })
+  t.same(res, {
+    page: { id: page.id, url: page.url, type: 'product' },
+    data: [{ id: on.id, widget: 'reviews', selector: '#reviews', settings: { productId: 'p1' } }]
+  })
   t.same((await read('/storefront/placements?url=https%3A%2F%2Fshop.example%2Felsewhere')).json(), { page: null, data: [] })
   t.same((await read('/storefront/placements?url=not-a-url')).json(), { page: null, data: [] })
 })
@@ -97,7 +128,11 @@ t.test('widget reads carry an ETag and public caching, answer 304 to a matching 
   const again = await read('/storefront/summary?productId=p1', { 'if-none-match': etag })
   t.equal(again.statusCode, 304)
   t.equal(again.body, '')
-  t.equal((await read('/storefront/summary?productId=p1', { 'if-none-match': `"other", W/${etag}` })).statusCode, 304, 'a list and a weak form match too')
+  t.equal(
+    (await read('/storefront/summary?productId=p1', { 'if-none-match': `"other", W/${etag}` })).statusCode,
+    304,
+    'a list and a weak form match too'
+  )
   await review(app, tenant, 3, 'published')
   const changed = await read('/storefront/summary?productId=p1', { 'if-none-match': etag })
   t.equal(changed.statusCode, 200)
@@ -107,7 +142,15 @@ t.test('widget reads carry an ETag and public caching, answer 304 to a matching 
 t.test('a widget read from an origin the store has not allowed is refused and leaks nothing', async (t) => {
   const { app, tenant, read } = await setup()
   await review(app, tenant, 5, 'published')
-  for (const url of ['/storefront/reviews?productId=p1', '/storefront/summary?productId=p1', '/storefront/faqs', '/storefront/placements?url=https%3A%2F%2Fshop.example%2F', '/storefront/galleries/gal_x']) {
+  for (
+    const url of [
+      '/storefront/reviews?productId=p1',
+      '/storefront/summary?productId=p1',
+      '/storefront/faqs',
+      '/storefront/placements?url=https%3A%2F%2Fshop.example%2F',
+      '/storefront/galleries/gal_x'
+    ]
+  ) {
     const res = await read(url, {}, { origin: 'https://evil.example' })
     t.equal(res.statusCode, 403, url)
     t.equal(res.json().code, 'origin_not_allowed')
@@ -120,7 +163,15 @@ t.test('each widget read allows exactly 20 per second per store and visitor IP',
   const clock = manualClock()
   const { read, app } = await setup(await build(t, { clock }))
   const other = await makeTenant(app, { origins: ['https://shop.example'] })
-  for (const url of ['/storefront/reviews?productId=p1', '/storefront/summary?productId=p1', '/storefront/faqs', '/storefront/placements?url=https%3A%2F%2Fshop.example%2F', '/storefront/galleries/gal_x']) {
+  for (
+    const url of [
+      '/storefront/reviews?productId=p1',
+      '/storefront/summary?productId=p1',
+      '/storefront/faqs',
+      '/storefront/placements?url=https%3A%2F%2Fshop.example%2F',
+      '/storefront/galleries/gal_x'
+    ]
+  ) {
     for (let i = 0; i < 20; i++) t.not((await read(url)).statusCode, 429)
     const over = await read(url)
     t.equal(over.statusCode, 429, `${url}: the 21st in a second`)

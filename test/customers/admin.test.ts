@@ -6,7 +6,10 @@ import { makeCustomers, setSettings } from '../loyalty/support.js'
 t.test('the customers page lists the store\'s customers and finds one by email', async (t) => {
   const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
-  await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'c1', email: 'ann@example.com', firstName: 'Ann' }, { platformCustomerId: 'c2', email: 'bob@example.com' }])
+  await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'c1', email: 'ann@example.com', firstName: 'Ann' }, {
+    platformCustomerId: 'c2',
+    email: 'bob@example.com'
+  }])
   const page = await agent.get('/admin/customers')
   t.equal(page.statusCode, 200)
   t.match(page.body, /ann@example\.com/)
@@ -19,7 +22,9 @@ t.test('the customers page lists the store\'s customers and finds one by email',
 t.test('the customers page shows a customer made from a gallery lead as one, without a platform id', async (t) => {
   const app = await sharedApp()
   const { tenant, agent } = await signedInOwner(app)
-  await app.db.transaction((trx) => app.services.customers.fromLead(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, email: 'lead@example.com', name: 'Lee' }))
+  await app.db.transaction((trx) =>
+    app.services.customers.fromLead(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, email: 'lead@example.com', name: 'Lee' })
+  )
   const page = await agent.get('/admin/customers')
   t.match(page.body, /lead@example\.com<\/td>\s*<td data-label="Platform id">— \(gallery lead\)<\/td>/)
   t.notMatch(page.body, /null/)
@@ -50,10 +55,25 @@ t.test('the loyalty page saves the settings from its form and keeps the tiers se
   const { tenant, agent } = await signedInOwner(app)
   await setSettings(app, tenant.storeId, { tiers: [{ name: 'vip', minPoints: 10 }] })
   t.match((await agent.get('/admin/loyalty')).body, /vip from 10/)
-  const saved = await agent.post('/admin/loyalty/settings', { pointsPerUnit: '2', birthdayPoints: '150', referrerPoints: '0', refereePoints: '25' })
+  const saved = await agent.post('/admin/loyalty/settings', {
+    pointsPerUnit: '2',
+    birthdayPoints: '150',
+    referrerPoints: '0',
+    refereePoints: '25'
+  })
   t.equal(saved.statusCode, 303)
-  t.match(await app.services.loyalty.getSettings(tenant.storeId), { pointsPerUnit: 2, birthdayReward: { points: 150 }, referralReward: { referrerPoints: 0, refereePoints: 25 }, tiers: [{ name: 'vip', minPoints: 10 }] })
-  const bad = await agent.post('/admin/loyalty/settings', { pointsPerUnit: '-1', birthdayPoints: '1.5', referrerPoints: '0', refereePoints: '0' })
+  t.match(await app.services.loyalty.getSettings(tenant.storeId), {
+    pointsPerUnit: 2,
+    birthdayReward: { points: 150 },
+    referralReward: { referrerPoints: 0, refereePoints: 25 },
+    tiers: [{ name: 'vip', minPoints: 10 }]
+  })
+  const bad = await agent.post('/admin/loyalty/settings', {
+    pointsPerUnit: '-1',
+    birthdayPoints: '1.5',
+    referrerPoints: '0',
+    refereePoints: '0'
+  })
   t.equal(bad.statusCode, 400)
 })
 

@@ -15,11 +15,25 @@ const eventTypes = async (app: FastifyInstance, storeId: string) =>
 t.test('an upsert replaces the stored customer and appends customer.created, then customer.updated', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const first = await put(app, tenant, [{ platformCustomerId: 'c1', email: 'Ann@Example.com', firstName: 'Ann', phone: '+1 555', birthday: { month: 2, day: 29 } }])
+  const first = await put(app, tenant, [{
+    platformCustomerId: 'c1',
+    email: 'Ann@Example.com',
+    firstName: 'Ann',
+    phone: '+1 555',
+    birthday: { month: 2, day: 29 }
+  }])
   t.same(first.json(), { received: 1, upserted: 1, failed: 0, errors: [] })
   await put(app, tenant, [{ platformCustomerId: 'c1', email: 'ann@example.com', lastName: 'Lee' }])
   const [customer] = (await get(app, tenant, '/v1/customers')).json().data
-  t.match(customer, { id: /^cus_/, platformCustomerId: 'c1', email: 'ann@example.com', firstName: null, lastName: 'Lee', phone: null, birthday: null })
+  t.match(customer, {
+    id: /^cus_/,
+    platformCustomerId: 'c1',
+    email: 'ann@example.com',
+    firstName: null,
+    lastName: 'Lee',
+    phone: null,
+    birthday: null
+  })
   t.same(await eventTypes(app, tenant.storeId), ['customer.created', 'customer.updated'])
   t.same((await get(app, tenant, `/v1/customers/${customer.id}`)).json(), customer)
 })
@@ -27,7 +41,9 @@ t.test('an upsert replaces the stored customer and appends customer.created, the
 t.test('re-sending an identical batch changes nothing and appends no event', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const batch = [{ platformCustomerId: 'a', email: 'a@example.com', birthday: { month: 12, day: 31, year: 1960 } }, { platformCustomerId: 'b' }]
+  const batch = [{ platformCustomerId: 'a', email: 'a@example.com', birthday: { month: 12, day: 31, year: 1960 } }, {
+    platformCustomerId: 'b'
+  }]
   await put(app, tenant, batch)
   const before = (await get(app, tenant, '/v1/customers')).json()
   t.same((await put(app, tenant, batch)).json(), { received: 2, upserted: 2, failed: 0, errors: [] })
@@ -52,8 +68,15 @@ t.test('bad items are reported by index, birthdays included, and the rest of the
   ])
   t.equal(res.statusCode, 200)
   const body = res.json()
-  t.same(body.errors.map((e: { index: number, code: string }) => [e.index, e.code]),
-    [[1, 'invalid_item'], [3, 'invalid_item'], [4, 'invalid_item'], [5, 'invalid_item'], [6, 'invalid_item'], [7, 'invalid_item'], [8, 'duplicate_item']])
+  t.same(body.errors.map((e: { index: number, code: string }) => [e.index, e.code]), [
+    [1, 'invalid_item'],
+    [3, 'invalid_item'],
+    [4, 'invalid_item'],
+    [5, 'invalid_item'],
+    [6, 'invalid_item'],
+    [7, 'invalid_item'],
+    [8, 'duplicate_item']
+  ])
   t.match(body.errors[0].message, /birthday/)
   const ids = (await get(app, tenant, '/v1/customers')).json().data.map((c: { platformCustomerId: string }) => c.platformCustomerId).sort()
   t.same(ids, ['emoji', 'leap-2024', 'leap-no-year'])
@@ -93,8 +116,15 @@ t.test('the list pages by updatedAt then id, and updatedSince keeps what changed
 t.test('an order links to its customer by platform id, else by email, and shows the customer id', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  await put(app, tenant, [{ platformCustomerId: 'p-ann', email: 'ann@example.com' }, { platformCustomerId: 'p-bob', email: 'bob@example.com' }])
-  const byKey = new Map((await get(app, tenant, '/v1/customers')).json().data.map((c: { platformCustomerId: string, id: string }) => [c.platformCustomerId, c.id]))
+  await put(app, tenant, [{ platformCustomerId: 'p-ann', email: 'ann@example.com' }, {
+    platformCustomerId: 'p-bob',
+    email: 'bob@example.com'
+  }])
+  const byKey = new Map(
+    (await get(app, tenant, '/v1/customers')).json().data.map((
+      c: { platformCustomerId: string, id: string }
+    ) => [c.platformCustomerId, c.id])
+  )
   await call(app, {
     method: 'PUT',
     url: '/v1/orders',
@@ -110,7 +140,9 @@ t.test('an order links to its customer by platform id, else by email, and shows 
     }
   })
   const orders = (await get(app, tenant, '/v1/orders')).json().data
-  const linked = Object.fromEntries(orders.map((o: { platformOrderId: string, customerId: string | null }) => [o.platformOrderId, o.customerId]))
+  const linked = Object.fromEntries(
+    orders.map((o: { platformOrderId: string, customerId: string | null }) => [o.platformOrderId, o.customerId])
+  )
   t.same(linked, { o1: byKey.get('p-bob'), o2: byKey.get('p-ann'), o3: byKey.get('p-bob'), o4: null })
 })
 
@@ -149,25 +181,72 @@ t.test('erasure leaves the address in no table, anonymises reviews, keeps them, 
   const tenant = await makeTenant(app)
   const email = `erase-${base62(12).toLowerCase()}@example.test`
   const other = `keep-${base62(12).toLowerCase()}@example.test`
-  await put(app, tenant, [{ platformCustomerId: 'gone', email: email.toUpperCase(), firstName: 'Gone', lastName: 'Person', birthday: { month: 5, day: 1 } }, { platformCustomerId: 'stays', email: other }])
+  await put(app, tenant, [{
+    platformCustomerId: 'gone',
+    email: email.toUpperCase(),
+    firstName: 'Gone',
+    lastName: 'Person',
+    birthday: { month: 5, day: 1 }
+  }, { platformCustomerId: 'stays', email: other }])
   const id = (await get(app, tenant, '/v1/customers?email=' + email)).json().data[0].id
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o1', customerEmail: email, customerName: 'Gone Person', fulfilledAt: '2026-11-20T00:00:00Z', lineItems: [{ platformProductId: 'p1', quantity: 1 }] }, { platformOrderId: 'o2', customerEmail: other }] } })
-  const submitted = await call(app, { method: 'POST', url: '/v1/reviews', store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: { productId: 'p1', rating: 5, body: `Great, write me at ${email}`, authorName: 'Gone P.', authorEmail: email, orderId: 'o1' } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'p1' }] }
+  })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: {
+      orders: [{
+        platformOrderId: 'o1',
+        customerEmail: email,
+        customerName: 'Gone Person',
+        fulfilledAt: '2026-11-20T00:00:00Z',
+        lineItems: [{ platformProductId: 'p1', quantity: 1 }]
+      }, { platformOrderId: 'o2', customerEmail: other }]
+    }
+  })
+  const submitted = await call(app, {
+    method: 'POST',
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    headers: { origin: 'https://shop.example' },
+    payload: { productId: 'p1', rating: 5, body: `Great, write me at ${email}`, authorName: 'Gone P.', authorEmail: email, orderId: 'o1' }
+  })
   const reviewId = submitted.json().id
-  await call(app, { method: 'PATCH', url: `/v1/reviews/${reviewId}`, key: tenant.key, store: tenant.storeId, payload: { status: 'published' } })
+  await call(app, {
+    method: 'PATCH',
+    url: `/v1/reviews/${reviewId}`,
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { status: 'published' }
+  })
   t.ok((await tablesHolding(app, email)).length >= 3, 'the address was stored in several tables')
 
   const erased = await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })
   t.equal(erased.statusCode, 204)
-  t.same(await tablesHolding(app, email), ['email_suppressions.email'], 'only the suppression list holds the address, so no mail reaches it again')
+  t.same(
+    await tablesHolding(app, email),
+    ['email_suppressions.email'],
+    'only the suppression list holds the address, so no mail reaches it again'
+  )
   t.match(await app.db('email_suppressions').where({ store_env_id: tenant.storeId, email }).first(), { reason: 'manual' })
   t.same(await tablesHolding(app, 'gone person'), [], 'nor the name')
   // A second key for the checks: the first has used much of its one-second budget.
   const checker = { key: (await makeKey(app, tenant, 'admin')).secret, storeId: tenant.storeId }
   const review = (await get(app, checker, `/v1/reviews/${reviewId}`)).json()
   t.match(review, { authorName: 'Anonymous', authorEmailLast4: null, status: 'published', rating: 5 })
-  t.match((await get(app, checker, '/v1/orders/o1')).json(), { customerEmail: null, customerName: null, customerId: id, reviewRequest: { state: 'skipped' } })
+  t.match((await get(app, checker, '/v1/orders/o1')).json(), {
+    customerEmail: null,
+    customerName: null,
+    customerId: id,
+    reviewRequest: { state: 'skipped' }
+  })
   t.equal((await get(app, checker, '/v1/orders/o2')).json().customerEmail, other, 'other customers keep their data')
   t.equal((await get(app, checker, `/v1/customers/${id}`)).statusCode, 404)
   t.equal((await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: checker.key, store: tenant.storeId })).statusCode, 404)
@@ -176,7 +255,9 @@ t.test('erasure leaves the address in no table, anonymises reviews, keeps them, 
   const deleted = await app.db('events').where({ store_env_id: tenant.storeId, type: 'customer.deleted' }).first()
   t.same(JSON.parse(deleted.data), { id, orderIds: ['o1'], reviewIds: [reviewId] })
   await put(app, checker, [{ platformCustomerId: 'gone', email: 'new@example.com' }])
-  const again = (await get(app, checker, '/v1/customers')).json().data.find((c: { platformCustomerId: string }) => c.platformCustomerId === 'gone')
+  const again = (await get(app, checker, '/v1/customers')).json().data.find((c: { platformCustomerId: string }) =>
+    c.platformCustomerId === 'gone'
+  )
   t.not(again.id, id, 'a later sync of the platform id is a new customer')
 })
 
@@ -186,7 +267,10 @@ t.test('erasure runs every module\'s reaction in its transaction, and a failing 
   await put(app, tenant, [{ platformCustomerId: 'c', email: 'steps@example.com' }])
   const id = (await get(app, tenant, '/v1/customers')).json().data[0].id
   const seen: unknown[] = []
-  const stop = app.services.bus.on('customer.erased', async (_trx, { subject }) => { seen.push(subject); throw new Error('leads unavailable') })
+  const stop = app.services.bus.on('customer.erased', async (_trx, { subject }) => {
+    seen.push(subject)
+    throw new Error('leads unavailable')
+  })
   t.teardown(stop)
   const failed = await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })
   t.equal(failed.statusCode, 500)
@@ -201,12 +285,29 @@ t.test('erasure finds the orders stored under the address in another case and li
   const tag = base62(10).toLowerCase()
   const email = `jose-${tag}@example.test`
   // Stored before the customer exists, so linked to no customer: only the address finds them.
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'upper', customerEmail: email.toUpperCase() }, { platformOrderId: 'other', customerEmail: `other-${tag}@example.test` }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: {
+      orders: [{ platformOrderId: 'upper', customerEmail: email.toUpperCase() }, {
+        platformOrderId: 'other',
+        customerEmail: `other-${tag}@example.test`
+      }]
+    }
+  })
   await put(app, tenant, [{ platformCustomerId: 'jose', email }])
   const id = (await get(app, tenant, '/v1/customers?email=' + email)).json().data[0].id
   t.equal((await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
-  const rows = await app.db('orders').where({ store_env_id: tenant.storeId }).orderBy('platform_order_id').select('platform_order_id', 'customer_email')
-  t.same(rows, [{ platform_order_id: 'other', customer_email: `other-${tag}@example.test` }, { platform_order_id: 'upper', customer_email: null }])
+  const rows = await app.db('orders').where({ store_env_id: tenant.storeId }).orderBy('platform_order_id').select(
+    'platform_order_id',
+    'customer_email'
+  )
+  t.same(rows, [{ platform_order_id: 'other', customer_email: `other-${tag}@example.test` }, {
+    platform_order_id: 'upper',
+    customer_email: null
+  }])
   const deleted = await app.db('events').where({ store_env_id: tenant.storeId, type: 'customer.deleted' }).first()
   t.same(JSON.parse(deleted.data).orderIds, ['upper'])
 })
@@ -215,12 +316,21 @@ t.test('erasure moves the updatedAt of the orders it clears, so incremental sync
   const clock = manualClock()
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o-1', customerEmail: 'ann@example.test' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { orders: [{ platformOrderId: 'o-1', customerEmail: 'ann@example.test' }] }
+  })
   await put(app, tenant, [{ platformCustomerId: 'ann', email: 'ann@example.test' }])
   const first = (await get(app, tenant, '/v1/orders?updatedSince=2000-01-01T00:00:00Z')).json()
   clock.advance(60_000)
   const id = (await get(app, tenant, '/v1/customers')).json().data[0].id
   t.equal((await call(app, { method: 'DELETE', url: `/v1/customers/${id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
   const next = (await get(app, tenant, `/v1/orders?cursor=${first.meta.nextCursor}`)).json()
-  t.same(next.data.map((o: { customerEmail: string | null, updatedAt: string }) => [o.customerEmail, o.updatedAt]), [[null, new Date(clock()).toISOString()]])
+  t.same(next.data.map((o: { customerEmail: string | null, updatedAt: string }) => [o.customerEmail, o.updatedAt]), [[
+    null,
+    new Date(clock()).toISOString()
+  ]])
 })

@@ -8,14 +8,22 @@ import { contentApp } from '../content/app.js'
 async function store () {
   const app = await contentApp()
   const tenant = await makeTenant(app)
-  const api = (method: string, url: string, payload?: object) => call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload })
+  const api = (method: string, url: string, payload?: object) =>
+    call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload })
   const gallery = (await api('POST', '/galleries', { name: 'Worn by you', status: 'published' })).json()
   const lead = async (email: string, name?: string) => {
-    const res = await storefront(app, { url: `/v1/galleries/${gallery.id}/leads`, store: tenant.storeId, payload: { email, consent: true, ...(name ? { name } : {}) } })
+    const res = await storefront(app, {
+      url: `/v1/galleries/${gallery.id}/leads`,
+      store: tenant.storeId,
+      payload: { email, consent: true, ...(name ? { name } : {}) }
+    })
     t.equal(res.statusCode, 201, res.body)
   }
   const customers = async () => (await api('GET', '/customers')).json().data
-  const customerEvents = async () => (await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', 'customer.%').orderBy('id').pluck('type')) as string[]
+  const customerEvents = async () =>
+    (await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', 'customer.%').orderBy('id').pluck(
+      'type'
+    )) as string[]
   return { app, tenant, api, gallery, lead, customers, customerEvents }
 }
 
@@ -23,7 +31,15 @@ t.test('a lead from a new address becomes a customer without a platform id, name
   const { api, lead, customers, customerEvents } = await store()
   await lead('Ann.Lee@Example.test', 'Ann van Lee')
   const [customer] = await customers()
-  t.match(customer, { id: /^cus_/, platformCustomerId: null, email: 'ann.lee@example.test', firstName: 'Ann', lastName: 'van Lee', phone: null, birthday: null })
+  t.match(customer, {
+    id: /^cus_/,
+    platformCustomerId: null,
+    email: 'ann.lee@example.test',
+    firstName: 'Ann',
+    lastName: 'van Lee',
+    phone: null,
+    birthday: null
+  })
   t.same((await api('GET', `/customers/${customer.id}`)).json(), customer)
   t.same(await customerEvents(), ['customer.created'])
 })
@@ -41,7 +57,12 @@ t.test('another lead of the same address renames that customer, and one without 
 
 t.test('a lead updates the platform\'s customer of that address only where the platform gave no name', async (t) => {
   const { api, lead, customers, customerEvents } = await store()
-  await api('PUT', '/customers', { customers: [{ platformCustomerId: 'named', email: 'named@example.test', firstName: 'Cy' }, { platformCustomerId: 'unnamed', email: 'unnamed@example.test' }] })
+  await api('PUT', '/customers', {
+    customers: [{ platformCustomerId: 'named', email: 'named@example.test', firstName: 'Cy' }, {
+      platformCustomerId: 'unnamed',
+      email: 'unnamed@example.test'
+    }]
+  })
   await lead('named@example.test', 'Somebody Else')
   await lead('unnamed@example.test', 'Di Ross')
   const byId = Object.fromEntries((await customers()).map((c: { platformCustomerId: string }) => [c.platformCustomerId, c]))
@@ -59,7 +80,14 @@ t.test('a platform sync with a lead\'s address takes that customer over: one cus
   t.same((await api('PUT', '/customers', { customers: batch })).json(), { received: 1, upserted: 1, failed: 0, errors: [] })
   const list = await customers()
   t.equal(list.length, 1)
-  t.match(list[0], { id: made.id, platformCustomerId: 'p-hal', email: 'HAL@example.test', firstName: 'Harold', lastName: null, createdAt: made.createdAt })
+  t.match(list[0], {
+    id: made.id,
+    platformCustomerId: 'p-hal',
+    email: 'HAL@example.test',
+    firstName: 'Harold',
+    lastName: null,
+    createdAt: made.createdAt
+  })
   await api('PUT', '/customers', { customers: batch })
   t.same(await customerEvents(), ['customer.created', 'customer.updated'], 'then an identical re-send changes nothing')
 })
@@ -68,8 +96,12 @@ t.test('in one batch only one item takes a lead\'s customer over; another with t
   const { api, lead, customers } = await store()
   await lead('ivy@example.test', 'Ivy')
   const [made] = await customers()
-  await api('PUT', '/customers', { customers: [{ platformCustomerId: 'p-b', email: 'ivy@example.test' }, { platformCustomerId: 'p-a', email: 'ivy@example.test' }] })
-  const byPlatform = Object.fromEntries((await customers()).map((c: { platformCustomerId: string, id: string }) => [c.platformCustomerId, c.id]))
+  await api('PUT', '/customers', {
+    customers: [{ platformCustomerId: 'p-b', email: 'ivy@example.test' }, { platformCustomerId: 'p-a', email: 'ivy@example.test' }]
+  })
+  const byPlatform = Object.fromEntries(
+    (await customers()).map((c: { platformCustomerId: string, id: string }) => [c.platformCustomerId, c.id])
+  )
   t.same(Object.keys(byPlatform).sort(), ['p-a', 'p-b'])
   t.equal(byPlatform['p-a'], made.id, 'the first in key order, as the batch is written')
 })

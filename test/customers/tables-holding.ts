@@ -5,7 +5,9 @@ export async function tablesHolding (app: FastifyInstance, needle: string): Prom
   const db = app.db
   const columns: Array<{ table: string, column: string }> = []
   if (db.client.config.client === 'mysql2') {
-    const [rows] = await db.raw("SELECT TABLE_NAME AS `table`, COLUMN_NAME AS `column` FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND DATA_TYPE IN ('char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'json')")
+    const [rows] = await db.raw(
+      'SELECT TABLE_NAME AS `table`, COLUMN_NAME AS `column` FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND DATA_TYPE IN (\'char\', \'varchar\', \'tinytext\', \'text\', \'mediumtext\', \'longtext\', \'json\')'
+    )
     columns.push(...rows)
   } else {
     const tables: Array<{ name: string }> = await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")

@@ -16,10 +16,14 @@ export async function localDns (t: Test) {
       const [question] = request.questions
       const entry = zone.get(question.name.toLowerCase())
       if (entry && question.type === Packet.TYPE.TXT) {
-        for (const data of entry.txt ?? []) response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data } as never)
+        for (const data of entry.txt ?? []) {
+          response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data } as never)
+        }
       }
       if (entry?.cname && question.type === Packet.TYPE.CNAME) {
-        response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 1, domain: entry.cname } as never)
+        response.answers.push(
+          { name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 1, domain: entry.cname } as never
+        )
       }
       send(response)
     }

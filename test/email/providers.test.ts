@@ -33,24 +33,39 @@ const clock = manualClock(Date.parse('2026-11-23T12:00:00.000Z'))
 const app = await build(t, { clock })
 
 /** What the loyalty module appends (another module owns it; here the event log is written directly). */
-async function reward (app: FastifyInstance, tenant: Tenant, type = 'loyalty.referral_reward', data: Record<string, unknown> = { customer: { email: 'Ann@Example.test', name: 'Ann' }, points: 150 }) {
+async function reward (
+  app: FastifyInstance,
+  tenant: Tenant,
+  type = 'loyalty.referral_reward',
+  data: Record<string, unknown> = { customer: { email: 'Ann@Example.test', name: 'Ann' }, points: 150 }
+) {
   await app.db.transaction((trx) => app.services.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type, data }))
 }
 
-const put = (tenant: Tenant, provider: string, payload: object) => call(app, { method: 'PUT', url: `/v1/email/providers/${provider}`, key: tenant.key, store: tenant.storeId, payload })
+const put = (tenant: Tenant, provider: string, payload: object) =>
+  call(app, { method: 'PUT', url: `/v1/email/providers/${provider}`, key: tenant.key, store: tenant.storeId, payload })
 
 t.test('a loyalty reward reaches Klaviyo as a Create Event request with its revision header', async (t) => {
   const tenant = await makeTenant(app)
   const klaviyo = await providerServer(t)
   const res = await put(tenant, 'klaviyo', { apiKey: 'pk_test_secret_1234', baseUrl: klaviyo.url })
   t.equal(res.statusCode, 200)
-  t.match(res.json(), { provider: 'klaviyo', apiKeyLast4: '1234', enabled: true, events: ['loyalty.referral_reward', 'loyalty.birthday_reward'] })
+  t.match(res.json(), {
+    provider: 'klaviyo',
+    apiKeyLast4: '1234',
+    enabled: true,
+    events: ['loyalty.referral_reward', 'loyalty.birthday_reward']
+  })
   await reward(app, tenant)
   await deliverUntil(testWorker(t, app, [tenant.storeId]), klaviyo.received, 1)
   t.equal(klaviyo.received.length, 1)
   const [request] = klaviyo.received
   t.match(request, { method: 'POST', url: '/api/events/' })
-  t.match(request.headers, { authorization: 'Klaviyo-API-Key pk_test_secret_1234', revision: '2024-10-15', 'content-type': 'application/vnd.api+json' })
+  t.match(request.headers, {
+    authorization: 'Klaviyo-API-Key pk_test_secret_1234',
+    revision: '2024-10-15',
+    'content-type': 'application/vnd.api+json'
+  })
   const body = JSON.parse(request.body)
   t.match(body, {
     data: {
@@ -88,7 +103,12 @@ t.test('a birthday reward reaches Mailchimp as a member event of the audience, k
   const hash = createHash('md5').update('bob@example.test').digest('hex')
   t.match(request, { method: 'POST', url: `/3.0/lists/list42/members/${hash}/events` })
   t.equal(request.headers.authorization, `Basic ${Buffer.from('evidence-hub:abc123-us21').toString('base64')}`)
-  t.match(JSON.parse(request.body), { name: 'loyalty_birthday_reward', properties: { points: '50' }, occurred_at: '2026-11-23T12:00:00.000Z', is_syncing: false })
+  t.match(JSON.parse(request.body), {
+    name: 'loyalty_birthday_reward',
+    properties: { points: '50' },
+    occurred_at: '2026-11-23T12:00:00.000Z',
+    is_syncing: false
+  })
 })
 
 t.test('the generic webhook gets the outbound-webhook body, signed with the secret shown once', async (t) => {
@@ -121,13 +141,16 @@ async function retriedPush (t: Test) {
 t.test('a failed push is retried through the outbox and both attempts are in the delivery log', async (t) => {
   const { tenant, klaviyo } = await retriedPush(t)
   t.equal(klaviyo.received.length, 2)
-  const log = (await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo/deliveries', key: tenant.key, store: tenant.storeId })).json()
+  const log = (await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo/deliveries', key: tenant.key, store: tenant.storeId }))
+    .json()
   t.match(log.data, [{ status: 'succeeded', attempt: 2, responseCode: 202 }, { status: 'retrying', attempt: 1, responseCode: 503 }])
 })
 
 t.test('the delivery log with updatedSince lists the attempts made at or after it', async (t) => {
   const { tenant } = await retriedPush(t)
-  const log = async (query: string) => (await call(app, { method: 'GET', url: `/v1/email/providers/klaviyo/deliveries${query}`, key: tenant.key, store: tenant.storeId })).json()
+  const log = async (query: string) =>
+    (await call(app, { method: 'GET', url: `/v1/email/providers/klaviyo/deliveries${query}`, key: tenant.key, store: tenant.storeId }))
+      .json()
   const [second, first] = (await log('')).data
   t.ok(Date.parse(second.at) > Date.parse(first.at))
   t.match((await log(`?updatedSince=${second.at}`)), { data: [{ attempt: 2 }], meta: { total: 1 } })
@@ -140,10 +163,13 @@ t.test('an event without a customer email fails in the log without a request; ot
   const klaviyo = await providerServer(t)
   await put(tenant, 'klaviyo', { apiKey: 'pk_x', baseUrl: klaviyo.url })
   await reward(app, tenant, 'loyalty.referral_reward', { points: 1 })
-  await app.db.transaction((trx) => app.services.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type: 'review.created', data: {} }))
+  await app.db.transaction((trx) =>
+    app.services.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type: 'review.created', data: {} })
+  )
   await testWorker(t, app, [tenant.storeId]).runOnce()
   t.equal(klaviyo.received.length, 0)
-  const log = (await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo/deliveries', key: tenant.key, store: tenant.storeId })).json()
+  const log = (await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo/deliveries', key: tenant.key, store: tenant.storeId }))
+    .json()
   t.match(log.data, [{ status: 'retrying', error: /no customer email/ }])
 })
 
@@ -169,7 +195,10 @@ t.test('provider input at the edges is a 400, and another store sees none of it'
   t.equal(mine.statusCode, 200, mine.body)
   const other = await makeTenant(app)
   t.equal((await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo', key: other.key, store: other.storeId })).statusCode, 404)
-  t.equal((await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo', key: tenant.key, store: tenant.storeId })).json().baseUrl, 'https://a.klaviyo.com')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/email/providers/klaviyo', key: tenant.key, store: tenant.storeId })).json().baseUrl,
+    'https://a.klaviyo.com'
+  )
 })
 
 t.test('a removed provider gets no more events, forgets its key, and can be set up afresh', async (t) => {

@@ -10,7 +10,11 @@ const app = await build(t, { config: { smtpUrl: smtp.url }, clock: rewardClock()
 
 t.test('reward mails are on until the store turns them off, and a change is an event', async (t) => {
   const tenant = await makeTenant(app)
-  t.same((await api(app, tenant, 'GET', '/v1/email/settings')).json(), { loyaltyRewardMails: true, reviewIncentiveMails: true, updatedAt: null })
+  t.same((await api(app, tenant, 'GET', '/v1/email/settings')).json(), {
+    loyaltyRewardMails: true,
+    reviewIncentiveMails: true,
+    updatedAt: null
+  })
   const put = await api(app, tenant, 'PUT', '/v1/email/settings', { loyaltyRewardMails: false, reviewIncentiveMails: true })
   t.equal(put.statusCode, 200)
   t.match(put.json(), { loyaltyRewardMails: false, reviewIncentiveMails: true, updatedAt: '2026-08-17T09:00:00.000Z' })
@@ -41,7 +45,11 @@ t.test('with incentive mails off a coupon is given but not mailed', async (t) =>
   await publishedReview(app, tenant, to)
   t.equal(await app.services.rewardMails.runDue(tenant.storeId), 0)
   t.equal(mailsTo(smtp.messages, to).length, 0)
-  t.match(await app.db('review_incentive_codes').where({ incentive_id: id }).first('review_id'), { review_id: /^rev_/ }, 'the code is still given')
+  t.match(
+    await app.db('review_incentive_codes').where({ incentive_id: id }).first('review_id'),
+    { review_id: /^rev_/ },
+    'the code is still given'
+  )
 })
 
 t.test('a mail queued before its kind is turned off is not sent, and the queue says why', async (t) => {
@@ -52,22 +60,43 @@ t.test('a mail queued before its kind is turned off is not sent, and the queue s
   await api(app, tenant, 'PUT', '/v1/email/settings', { loyaltyRewardMails: false, reviewIncentiveMails: true })
   t.equal(await app.services.rewardMails.runDue(tenant.storeId), 1)
   t.equal(mailsTo(smtp.messages, to).length, 0)
-  t.match(await app.db('reward_mails').where({ store_env_id: tenant.storeId }), [{ state: 'skipped', reason: 'Not sent: the store turned these mails off before they went out', message_id: null }])
+  t.match(await app.db('reward_mails').where({ store_env_id: tenant.storeId }), [{
+    state: 'skipped',
+    reason: 'Not sent: the store turned these mails off before they went out',
+    message_id: null
+  }])
 })
 
 t.test('one store\'s settings do not change another\'s', async (t) => {
   const [a, b] = [await makeTenant(app), await makeTenant(app)]
   await api(app, a, 'PUT', '/v1/email/settings', { loyaltyRewardMails: false, reviewIncentiveMails: false })
-  t.match((await api(app, b, 'GET', '/v1/email/settings')).json(), { loyaltyRewardMails: true, reviewIncentiveMails: true, updatedAt: null })
-  t.equal((await call(app, { method: 'PUT', url: '/v1/email/settings', key: b.key, store: a.storeId, payload: { loyaltyRewardMails: true, reviewIncentiveMails: true } })).statusCode, 404)
+  t.match((await api(app, b, 'GET', '/v1/email/settings')).json(), {
+    loyaltyRewardMails: true,
+    reviewIncentiveMails: true,
+    updatedAt: null
+  })
+  t.equal(
+    (await call(app, {
+      method: 'PUT',
+      url: '/v1/email/settings',
+      key: b.key,
+      store: a.storeId,
+      payload: { loyaltyRewardMails: true, reviewIncentiveMails: true }
+    })).statusCode,
+    404
+  )
   t.match((await api(app, a, 'GET', '/v1/email/settings')).json(), { loyaltyRewardMails: false })
 })
 
 t.test('settings at the edges of the schema are a 400, and a viewer may read but not change them', async (t) => {
   const tenant = await makeTenant(app)
   const bad = [
-    {}, { loyaltyRewardMails: true }, { loyaltyRewardMails: 'yes', reviewIncentiveMails: true }, { loyaltyRewardMails: null, reviewIncentiveMails: true },
-    { loyaltyRewardMails: 1, reviewIncentiveMails: 0 }, { loyaltyRewardMails: true, reviewIncentiveMails: true, other: '😀'.repeat(1000) }
+    {},
+    { loyaltyRewardMails: true },
+    { loyaltyRewardMails: 'yes', reviewIncentiveMails: true },
+    { loyaltyRewardMails: null, reviewIncentiveMails: true },
+    { loyaltyRewardMails: 1, reviewIncentiveMails: 0 },
+    { loyaltyRewardMails: true, reviewIncentiveMails: true, other: '😀'.repeat(1000) }
   ]
   for (const payload of bad) {
     const res = await api(app, tenant, 'PUT', '/v1/email/settings', payload)
@@ -76,7 +105,13 @@ t.test('settings at the edges of the schema are a 400, and a viewer may read but
   }
   const viewer = await makeKey(app, tenant, 'viewer')
   t.equal((await call(app, { method: 'GET', url: '/v1/email/settings', key: viewer.secret, store: tenant.storeId })).statusCode, 200)
-  const refused = await call(app, { method: 'PUT', url: '/v1/email/settings', key: viewer.secret, store: tenant.storeId, payload: { loyaltyRewardMails: false, reviewIncentiveMails: false } })
+  const refused = await call(app, {
+    method: 'PUT',
+    url: '/v1/email/settings',
+    key: viewer.secret,
+    store: tenant.storeId,
+    payload: { loyaltyRewardMails: false, reviewIncentiveMails: false }
+  })
   t.equal(refused.statusCode, 403)
   t.equal(refused.json().code, 'role_read_only')
   t.same((await api(app, tenant, 'GET', '/v1/email/settings')).json().updatedAt, null)
@@ -90,7 +125,12 @@ t.test('without an SMTP server a reward mail waits in the local outbox, logged a
   const to = address('outbox')
   await publishedReview(local, tenant, to)
   t.equal(await local.services.rewardMails.runDue(tenant.storeId), 1)
-  t.match((await api(local, tenant, 'GET', '/v1/email/messages')).json().data, [{ to: `…${to.slice(-4)}`, kind: 'review_incentive', status: 'queued', reason: 'Kept in the local outbox: no SMTP server is configured (SMTP_URL)' }])
+  t.match((await api(local, tenant, 'GET', '/v1/email/messages')).json().data, [{
+    to: `…${to.slice(-4)}`,
+    kind: 'review_incentive',
+    status: 'queued',
+    reason: 'Kept in the local outbox: no SMTP server is configured (SMTP_URL)'
+  }])
   const kept = await local.db('mail_outbox').where({ store_env_id: tenant.storeId, to }).first()
   t.match(kept.text, 'Coupon code: LOCAL-1')
   t.match(JSON.parse(kept.headers), { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' })

@@ -29,7 +29,13 @@ t.test('a birthday reward mails the customer once: the template\'s text in HTML 
   t.match(mail.headers.get('list-unsubscribe'), /^<http:\/\/127\.0\.0\.1:3000\/v1\/email\/unsubscribe\/[0-9A-Za-z]{40}>$/)
   t.equal(mail.headers.get('list-unsubscribe-post'), 'List-Unsubscribe=One-Click')
   const log = (await api(app, tenant, 'GET', '/v1/email/messages?kind=loyalty_birthday')).json()
-  t.match(log.data, [{ to, kind: 'loyalty_birthday', status: 'sent', reason: 'Handed to the SMTP server', subject: 'Happy birthday from Main store' }])
+  t.match(log.data, [{
+    to,
+    kind: 'loyalty_birthday',
+    status: 'sent',
+    reason: 'Handed to the SMTP server',
+    subject: 'Happy birthday from Main store'
+  }])
   await app.services.birthdays.run()
   t.equal(await app.services.rewardMails.runDue(tenant.storeId), 0, 'another pass finds nothing to send')
   t.equal(mailsTo(smtp.messages, to).length, 1)
@@ -38,9 +44,15 @@ t.test('a birthday reward mails the customer once: the template\'s text in HTML 
 t.test('a completed referral mails both friends their own points, in the store\'s own referral template', async (t) => {
   const tenant = await makeTenant(app)
   const [maya, sam] = [address('referrer'), address('referee')]
-  const ids = await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'maya', email: maya, firstName: 'Maya' }, { platformCustomerId: 'sam', email: sam }])
+  const ids = await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'maya', email: maya, firstName: 'Maya' }, {
+    platformCustomerId: 'sam',
+    email: sam
+  }])
   await setSettings(app, tenant.storeId, { referralReward: { referrerPoints: 500, refereePoints: 250 } })
-  await api(app, tenant, 'PUT', '/v1/email/templates/loyalty_referral', { subject: '{{points}} points for you', body: 'Dear {{customerName}}, your balance is {{balance}}.' })
+  await api(app, tenant, 'PUT', '/v1/email/templates/loyalty_referral', {
+    subject: '{{points}} points for you',
+    body: 'Dear {{customerName}}, your balance is {{balance}}.'
+  })
   t.equal((await api(app, tenant, 'POST', '/v1/loyalty/referrals', { referrerCustomerId: ids.maya, refereeEmail: sam })).statusCode, 201)
   await api(app, tenant, 'PUT', '/v1/orders', { orders: [{ platformOrderId: 'first', customerEmail: sam, total: 20 }] })
   t.equal(await app.services.rewardMails.runDue(tenant.storeId), 2)
@@ -63,7 +75,10 @@ t.test('a coupon incentive mails the reviewer the code, named after the product'
   t.equal(await app.services.rewardMails.runDue(tenant.storeId), 1)
   const [mail] = mailsTo(smtp.messages, to)
   t.equal(mail.headers.get('subject'), 'Thank you for your review')
-  t.match(mail.text, 'Thank you for reviewing Linen shirt at Main store. As a thank-you, here is your reward:\n\nCoupon code: THANKS-7F3A\n')
+  t.match(
+    mail.text,
+    'Thank you for reviewing Linen shirt at Main store. As a thank-you, here is your reward:\n\nCoupon code: THANKS-7F3A\n'
+  )
   t.match(mail.html, 'Coupon code: <strong style="font-family:monospace;font-size:18px">THANKS-7F3A</strong>')
   const log = (await api(app, tenant, 'GET', '/v1/email/messages?kind=review_incentive')).json()
   t.match(log.data, [{ to: `…${to.slice(-4)}`, status: 'sent' }], 'the reviewer\'s address shown as reviews show it')
@@ -96,7 +111,12 @@ t.test('a suppressed customer gets a suppressed row in the log and no mail', asy
   t.equal(await app.services.rewardMails.runDue(tenant.storeId), 1)
   t.equal(mailsTo(smtp.messages, to).length, 0)
   const log = (await api(app, tenant, 'GET', '/v1/email/messages')).json()
-  t.match(log.data, [{ to, kind: 'loyalty_birthday', status: 'suppressed', reason: /^Not sent: the address is on the suppression list \(manual since 2026-08-17T/ }])
+  t.match(log.data, [{
+    to,
+    kind: 'loyalty_birthday',
+    status: 'suppressed',
+    reason: /^Not sent: the address is on the suppression list \(manual since 2026-08-17T/
+  }])
   t.equal(log.meta.total, 1)
 })
 
@@ -113,7 +133,11 @@ t.test('grants run concurrently on two workers, and sends on both, mail each rew
     if (otherDb !== app.db) await otherDb.destroy()
   })
   await Promise.all([app.services.birthdays.run(), other.birthdays.run(), app.services.birthdays.run(), other.birthdays.run()])
-  await Promise.all([app.services.rewardMails.runDue(tenant.storeId), other.rewardMails.runDue(tenant.storeId), app.services.rewardMails.runDue(tenant.storeId)])
+  await Promise.all([
+    app.services.rewardMails.runDue(tenant.storeId),
+    other.rewardMails.runDue(tenant.storeId),
+    app.services.rewardMails.runDue(tenant.storeId)
+  ])
   t.same(emails.map((email) => mailsTo(smtp.messages, email).length), [1, 1, 1, 1, 1, 1])
   t.equal((await api(app, tenant, 'GET', '/v1/email/messages?kind=loyalty_birthday')).json().meta.total, 6)
 })
@@ -159,7 +183,12 @@ t.test('an erased customer\'s waiting mail is not sent, and the queue forgets th
   t.equal((await api(app, tenant, 'DELETE', `/v1/customers/${customerId}`)).statusCode, 204)
   await app.services.rewardMails.runDue(tenant.storeId)
   t.equal(mailsTo(smtp.messages, to).length, 0)
-  t.match(await app.db('reward_mails').where({ store_env_id: tenant.storeId }), [{ to: '[erased]', values: '{}', state: 'skipped', reason: 'Not sent: the customer was erased' }])
+  t.match(await app.db('reward_mails').where({ store_env_id: tenant.storeId }), [{
+    to: '[erased]',
+    values: '{}',
+    state: 'skipped',
+    reason: 'Not sent: the customer was erased'
+  }])
 })
 
 t.test('a store with a verified sending domain DKIM-signs its reward mails', async (t) => {
@@ -186,5 +215,9 @@ t.test('one store\'s reward mails are not in another store\'s log', async (t) =>
   await app.services.rewardMails.runDue(a.storeId)
   t.equal((await api(app, a, 'GET', '/v1/email/messages')).json().meta.total, 1)
   t.equal((await call(app, { method: 'GET', url: '/v1/email/messages', key: b.key, store: b.storeId })).json().meta.total, 0)
-  t.equal((await call(app, { method: 'GET', url: '/v1/email/messages', key: b.key, store: a.storeId })).statusCode, 404, 'nor can its key read the other store')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/email/messages', key: b.key, store: a.storeId })).statusCode,
+    404,
+    'nor can its key read the other store'
+  )
 })

@@ -8,7 +8,8 @@ import { parseMail, smtpReceiver } from './smtp.js'
 const { resolver, publish } = await localDns(t)
 const smtp = await smtpReceiver(t)
 const app = await build(t, { config: { smtpUrl: smtp.url }, resolver })
-const req = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+const req = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+  call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
 
 let n = 0
 const uniqueDomain = () => `m${++n}${Date.now()}.shop.example`
@@ -20,7 +21,12 @@ t.test('a new sending domain gets a DKIM key pair, the records to publish, and s
   t.equal(res.statusCode, 200)
   const body = res.json()
   t.match(body, { domain, status: 'pending', fromAddress: `no-reply@${domain}`, verifiedAt: null })
-  t.same(body.records.map((r: { purpose: string, type: string, status: string }) => [r.purpose, r.type, r.status]), [['dkim', 'TXT', 'pending'], ['spf', 'TXT', 'pending'], ['dmarc', 'TXT', 'pending'], ['return_path', 'CNAME', 'pending']])
+  t.same(body.records.map((r: { purpose: string, type: string, status: string }) => [r.purpose, r.type, r.status]), [
+    ['dkim', 'TXT', 'pending'],
+    ['spf', 'TXT', 'pending'],
+    ['dmarc', 'TXT', 'pending'],
+    ['return_path', 'CNAME', 'pending']
+  ])
   t.match(body.records[0].value, /^v=DKIM1; k=rsa; p=MIIBIjAN[A-Za-z0-9+/=]+$/)
   t.match(body.records[1], { name: domain, value: 'v=spf1 include:_spf.127.0.0.1 ~all' })
   t.notMatch(JSON.stringify(body), 'PRIVATE KEY')
@@ -52,7 +58,10 @@ t.test('a record with another value is a mismatch, and without a matching DKIM r
   const tenant = await makeTenant(app)
   const domain = uniqueDomain()
   const { records } = (await req(tenant, 'PUT', '/v1/sending-domain', { domain })).json()
-  publish([{ ...records[0], value: 'v=DKIM1; k=rsa; p=AAAA' }, records[1], { ...records[1], value: 'v=spf1 -all' }, { ...records[3], value: 'elsewhere.example' }])
+  publish([{ ...records[0], value: 'v=DKIM1; k=rsa; p=AAAA' }, records[1], { ...records[1], value: 'v=spf1 -all' }, {
+    ...records[3],
+    value: 'elsewhere.example'
+  }])
   const checked = (await req(tenant, 'POST', '/v1/sending-domain/verify')).json()
   t.same(checked.records.map((r: { status: string }) => r.status), ['mismatch', 'mismatch', 'missing', 'mismatch'])
   t.equal(checked.status, 'pending')
@@ -77,7 +86,19 @@ t.test('the same domain again keeps its key; another domain gets a new key and s
 
 t.test('a domain that is not a host name is a 400; another store sees no sending domain', async (t) => {
   const tenant = await makeTenant(app)
-  for (const domain of ['localhost', 'a..b.example', '-x.example', 'x'.repeat(64) + '.example', `${'a.'.repeat(126)}example`, 'shop.example/path', 'ünï.example', ' ', 'x'.repeat(255)]) {
+  for (
+    const domain of [
+      'localhost',
+      'a..b.example',
+      '-x.example',
+      'x'.repeat(64) + '.example',
+      `${'a.'.repeat(126)}example`,
+      'shop.example/path',
+      'ünï.example',
+      ' ',
+      'x'.repeat(255)
+    ]
+  ) {
     t.equal((await req(tenant, 'PUT', '/v1/sending-domain', { domain })).statusCode, 400, domain.slice(0, 40))
   }
   const other = await makeTenant(app)

@@ -8,12 +8,17 @@ const HOUR = 3_600_000
 const clock = manualClock(Date.parse('2026-11-23T12:00:00.000Z'))
 const app = await build(t, { clock })
 
-const req = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+const req = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
 
 const threeSteps = {
   name: 'Three touches',
   active: true,
-  steps: [{ delayHours: 24, templateKey: 'review_request' }, { delayHours: 48, templateKey: 'review_reminder' }, { delayHours: 72, templateKey: 'review_reminder', stopWhen: 'reviewed' }]
+  steps: [{ delayHours: 24, templateKey: 'review_request' }, { delayHours: 48, templateKey: 'review_reminder' }, {
+    delayHours: 72,
+    templateKey: 'review_reminder',
+    stopWhen: 'reviewed'
+  }]
 }
 
 async function storeWithOrders (count: number) {
@@ -21,7 +26,15 @@ async function storeWithOrders (count: number) {
   await req(tenant, 'PUT', '/v1/products', { products: [{ platformProductId: 'mug', title: 'Mug' }] })
   t.equal((await req(tenant, 'POST', '/v1/email-sequences', threeSteps)).statusCode, 201)
   const fulfilledAt = new Date(clock()).toISOString()
-  const orders = Array.from({ length: count }, (_, i) => ({ platformOrderId: `o-${i}`, customerEmail: `c${i}-${tenant.storeId.toLowerCase()}@example.test`, fulfilledAt, lineItems: [{ platformProductId: 'mug', quantity: 1 }] }))
+  const orders = Array.from(
+    { length: count },
+    (_, i) => ({
+      platformOrderId: `o-${i}`,
+      customerEmail: `c${i}-${tenant.storeId.toLowerCase()}@example.test`,
+      fulfilledAt,
+      lineItems: [{ platformProductId: 'mug', quantity: 1 }]
+    })
+  )
   await req(tenant, 'PUT', '/v1/orders', { orders })
   return tenant
 }
@@ -56,7 +69,11 @@ t.test('a step that stops when reviewed is not sent once the order has a review'
   await app.services.reviewRequests.runDue(tenant.storeId)
   clock.advance(48 * HOUR)
   await app.services.reviewRequests.runDue(tenant.storeId)
-  const review = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'mug', rating: 5, body: 'Great', authorName: 'C', authorEmail: 'c@example.test', orderId: 'o-0' } })
+  const review = await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    payload: { productId: 'mug', rating: 5, body: 'Great', authorName: 'C', authorEmail: 'c@example.test', orderId: 'o-0' }
+  })
   t.equal(review.statusCode, 201)
   clock.advance(72 * HOUR)
   await app.services.reviewRequests.runDue(tenant.storeId)
@@ -70,7 +87,15 @@ t.test('re-sending an order while its sequence is under way does not restart it'
   const tenant = await storeWithOrders(1)
   clock.advance(24 * HOUR)
   await app.services.reviewRequests.runDue(tenant.storeId)
-  await req(tenant, 'PUT', '/v1/orders', { orders: [{ platformOrderId: 'o-0', customerEmail: `c0-${tenant.storeId.toLowerCase()}@example.test`, customerName: 'Changed', fulfilledAt: new Date(clock()).toISOString(), lineItems: [{ platformProductId: 'mug', quantity: 1 }] }] })
+  await req(tenant, 'PUT', '/v1/orders', {
+    orders: [{
+      platformOrderId: 'o-0',
+      customerEmail: `c0-${tenant.storeId.toLowerCase()}@example.test`,
+      customerName: 'Changed',
+      fulfilledAt: new Date(clock()).toISOString(),
+      lineItems: [{ platformProductId: 'mug', quantity: 1 }]
+    }]
+  })
   t.match(await requestOf(tenant), { state: 'scheduled', step: 2 })
 })
 
@@ -108,8 +133,15 @@ t.test('a store has at most one active sequence; another can be created inactive
   t.equal((await req(tenant, 'DELETE', `/v1/email-sequences/${first.json().id}`)).statusCode, 204)
   t.equal((await req(tenant, 'GET', `/v1/email-sequences/${first.json().id}`)).statusCode, 404)
   t.equal((await req(tenant, 'GET', '/v1/email-sequences')).json().meta.total, 1)
-  const types = await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', 'email_sequence.%').orderBy('id').pluck('type')
-  t.same(types, ['email_sequence.created', 'email_sequence.created', 'email_sequence.updated', 'email_sequence.updated', 'email_sequence.deleted'])
+  const types = await app.db('events').where({ store_env_id: tenant.storeId }).where('type', 'like', 'email_sequence.%').orderBy('id')
+    .pluck('type')
+  t.same(types, [
+    'email_sequence.created',
+    'email_sequence.created',
+    'email_sequence.updated',
+    'email_sequence.updated',
+    'email_sequence.deleted'
+  ])
 })
 
 t.test('a replace sent as the sequence is deleted either lands before the delete or answers 404: never updated after deleted', async (t) => {
@@ -117,11 +149,20 @@ t.test('a replace sent as the sequence is deleted either lands before the delete
   for (let round = 0; round < 5; round++) {
     clock.advance(61_000) // a fresh per-minute budget each round: the limits have tests of their own
     const id = (await req(tenant, 'POST', '/v1/email-sequences', { ...threeSteps, active: false })).json().id
-    const [replaced, deleted] = await Promise.all([req(tenant, 'PUT', `/v1/email-sequences/${id}`, { ...threeSteps, active: false, name: 'Renamed' }), req(tenant, 'DELETE', `/v1/email-sequences/${id}`)])
+    const [replaced, deleted] = await Promise.all([
+      req(tenant, 'PUT', `/v1/email-sequences/${id}`, { ...threeSteps, active: false, name: 'Renamed' }),
+      req(tenant, 'DELETE', `/v1/email-sequences/${id}`)
+    ])
     t.equal(deleted.statusCode, 204)
     t.ok([200, 404].includes(replaced.statusCode), `replace answered ${replaced.statusCode}`)
-    const types = (await req(tenant, 'GET', '/v1/events?limit=100')).json().events.filter((e: { data: { id: string } }) => e.data.id === id).map((e: { type: string }) => e.type)
-    t.same(types, replaced.statusCode === 200 ? ['email_sequence.created', 'email_sequence.updated', 'email_sequence.deleted'] : ['email_sequence.created', 'email_sequence.deleted'])
+    const types = (await req(tenant, 'GET', '/v1/events?limit=100')).json().events.filter((e: { data: { id: string } }) => e.data.id === id)
+      .map((e: { type: string }) => e.type)
+    t.same(
+      types,
+      replaced.statusCode === 200
+        ? ['email_sequence.created', 'email_sequence.updated', 'email_sequence.deleted']
+        : ['email_sequence.created', 'email_sequence.deleted']
+    )
   }
 })
 
@@ -139,7 +180,9 @@ t.test('sequence input at the edges is a 400, never a 500', async (t) => {
     { name: 'n'.repeat(201), steps: [step] },
     { name: '', steps: [step] }
   ]
-  for (const payload of bad) t.equal((await req(tenant, 'POST', '/v1/email-sequences', payload)).statusCode, 400, JSON.stringify(payload).slice(0, 60))
+  for (const payload of bad) {
+    t.equal((await req(tenant, 'POST', '/v1/email-sequences', payload)).statusCode, 400, JSON.stringify(payload).slice(0, 60))
+  }
   t.equal((await req(tenant, 'GET', `/v1/email-sequences/${'x'.repeat(65)}`)).statusCode, 400)
 })
 

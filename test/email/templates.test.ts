@@ -10,7 +10,8 @@ const photo = await readFile(new URL('../fixtures/photo.jpg', import.meta.url))
 
 let n = 0
 const address = () => `tpl-${++n}-${Date.now()}@example.test`
-const req = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+const req = (tenant: Tenant, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+  call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
 
 async function sendTest (tenant: Tenant, templateKey = 'review_request') {
   const to = address()
@@ -30,7 +31,10 @@ t.test('a template is the built-in default until the store replaces it, and list
 
 t.test('a replaced template is used by the next mail, and its change is an event', async (t) => {
   const tenant = await makeTenant(app)
-  const put = await req(tenant, 'PUT', '/v1/email/templates/review_request', { subject: 'Tell {{storeName}} about {{ orderId }}', body: 'Dear {{customerName}},\n\nOne minute, please:\n{{productList}}' })
+  const put = await req(tenant, 'PUT', '/v1/email/templates/review_request', {
+    subject: 'Tell {{storeName}} about {{ orderId }}',
+    body: 'Dear {{customerName}},\n\nOne minute, please:\n{{productList}}'
+  })
   t.equal(put.statusCode, 200)
   t.match(put.json(), { custom: true })
   const mail = await sendTest(tenant)
@@ -52,7 +56,10 @@ t.test('a placeholder outside the template\'s variables is refused, naming the a
 t.test('merchant text and values are escaped in the HTML part and substituted once, never re-read as template', async (t) => {
   const tenant = await makeTenant(app)
   await app.db('store_envs').where({ id: tenant.storeId }).update({ name: '{{customerName}} <b>Shop</b>' })
-  await req(tenant, 'PUT', '/v1/email/templates/review_request', { subject: 'From {{storeName}}', body: '<script>alert(1)</script> & {{storeName}}' })
+  await req(tenant, 'PUT', '/v1/email/templates/review_request', {
+    subject: 'From {{storeName}}',
+    body: '<script>alert(1)</script> & {{storeName}}'
+  })
   const mail = await sendTest(tenant)
   t.match(mail.html, '&lt;script&gt;alert(1)&lt;/script&gt; &amp; {{customerName}} &lt;b&gt;Shop&lt;/b&gt;')
   t.notMatch(mail.html, '<script>')
@@ -69,14 +76,20 @@ t.test('a template at the edges of its schema is a 400, never a 500', async (t) 
     { subject: 's', body: 'nul\u0000' },
     { subject: 's' }
   ]
-  for (const payload of bad) t.equal((await req(tenant, 'PUT', '/v1/email/templates/review_request', payload)).statusCode, 400, JSON.stringify(payload).slice(0, 40))
+  for (const payload of bad) {
+    t.equal((await req(tenant, 'PUT', '/v1/email/templates/review_request', payload)).statusCode, 400, JSON.stringify(payload).slice(0, 40))
+  }
   const emoji = await req(tenant, 'PUT', '/v1/email/templates/review_request', { subject: '😀'.repeat(300), body: '😀'.repeat(10_000) })
   t.equal(emoji.statusCode, 200, 'the longest text of 4-byte characters is stored')
 })
 
 t.test('a test send is responsive HTML with a plain-text part, from the store\'s branded name', async (t) => {
   const tenant = await makeTenant(app)
-  await req(tenant, 'PUT', '/v1/email-branding', { fromName: 'Linen & Co', primaryColor: '#AA3300', footerText: 'Linen & Co, 1 Market Street' })
+  await req(tenant, 'PUT', '/v1/email-branding', {
+    fromName: 'Linen & Co',
+    primaryColor: '#AA3300',
+    footerText: 'Linen & Co, 1 Market Street'
+  })
   const mail = await sendTest(tenant, 'loyalty_birthday')
   t.match(mail.headers.get('content-type'), /^multipart\/alternative/)
   t.match(mail.headers.get('from'), /^"?Linen & Co"? <no-reply@localhost>$/)
@@ -111,8 +124,19 @@ t.test('branding takes a logo only from this store\'s uploads, and the preview s
 
 t.test('branding input at the edges is a 400, never a 500', async (t) => {
   const tenant = await makeTenant(app)
-  const bad = [{ primaryColor: 'red' }, { primaryColor: '#12345g' }, { fromName: 'a'.repeat(101) }, { fromName: 'Evil\r\nBcc: x' }, { fromName: 'A <b@c>' }, { footerText: 'f'.repeat(1001) }, { logoUploadId: 'x'.repeat(41) }, { other: 1 }]
-  for (const payload of bad) t.equal((await req(tenant, 'PUT', '/v1/email-branding', payload)).statusCode, 400, JSON.stringify(payload).slice(0, 40))
+  const bad = [
+    { primaryColor: 'red' },
+    { primaryColor: '#12345g' },
+    { fromName: 'a'.repeat(101) },
+    { fromName: 'Evil\r\nBcc: x' },
+    { fromName: 'A <b@c>' },
+    { footerText: 'f'.repeat(1001) },
+    { logoUploadId: 'x'.repeat(41) },
+    { other: 1 }
+  ]
+  for (const payload of bad) {
+    t.equal((await req(tenant, 'PUT', '/v1/email-branding', payload)).statusCode, 400, JSON.stringify(payload).slice(0, 40))
+  }
   t.equal((await req(tenant, 'GET', '/v1/email-branding/preview?templateKey=x')).statusCode, 400)
   t.equal((await req(tenant, 'POST', '/v1/email/test', { templateKey: 'review_request', to: 'nope' })).statusCode, 400)
 })

@@ -18,9 +18,17 @@ t.test('creating and retiring an outbound webhook append outbound_webhook events
   t.equal(created.statusCode, 201, created.body)
   const { id, secret } = created.json()
   t.equal((await api('DELETE', `/outbound-webhooks/${id}`)).statusCode, 204)
-  t.match(await logged('outbound_webhook.created'), [{ id, url: 'https://hooks.example/receive', events: ['review.created'], status: 'active' }])
+  t.match(await logged('outbound_webhook.created'), [{
+    id,
+    url: 'https://hooks.example/receive',
+    events: ['review.created'],
+    status: 'active'
+  }])
   t.match(await logged('outbound_webhook.deleted'), [{ id, status: 'retired' }])
-  t.notOk(JSON.stringify([await logged('outbound_webhook.created'), await logged('outbound_webhook.deleted')]).includes(secret), 'no secret')
+  t.notOk(
+    JSON.stringify([await logged('outbound_webhook.created'), await logged('outbound_webhook.deleted')]).includes(secret),
+    'no secret'
+  )
 })
 
 t.test('enabling a disabled outbound webhook appends outbound_webhook.updated with its new status', async (t) => {
@@ -39,7 +47,9 @@ t.test('a webhook subscribed to every type is sent later webhooks\' registration
   const second = (await api('POST', '/outbound-webhooks', { url: 'https://hooks.example/second', events: ['*'] })).json()
   const rows = await app.db('webhook_deliveries as d').join('events as e', 'e.id', 'd.event_id')
     .whereIn('d.subscription_id', [first.id, second.id]).select('d.subscription_id', 'e.data')
-  const sent = rows.map((row: { subscription_id: string, data: string }) => [row.subscription_id, (JSON.parse(row.data) as { id: string }).id])
+  const sent = rows.map((
+    row: { subscription_id: string, data: string }
+  ) => [row.subscription_id, (JSON.parse(row.data) as { id: string }).id])
   t.same(sent, [[first.id, second.id]])
 })
 
@@ -59,7 +69,13 @@ t.test('POST /evidence/snapshots appends evidence_snapshot.created naming the sn
 
 t.test('the new event types are catalogued and need their resource\'s read scope', async (t) => {
   const { eventResource, isEventType } = await import('../../src/modules/events/event-types.js')
-  const expected = { 'outbound_webhook.created': 'outbound-webhooks', 'outbound_webhook.updated': 'outbound-webhooks', 'outbound_webhook.deleted': 'outbound-webhooks', 'affiliate_settings.updated': 'affiliates', 'evidence_snapshot.created': 'evidence' }
+  const expected = {
+    'outbound_webhook.created': 'outbound-webhooks',
+    'outbound_webhook.updated': 'outbound-webhooks',
+    'outbound_webhook.deleted': 'outbound-webhooks',
+    'affiliate_settings.updated': 'affiliates',
+    'evidence_snapshot.created': 'evidence'
+  }
   for (const [type, resource] of Object.entries(expected)) {
     t.ok(isEventType(type), type)
     t.equal(eventResource(type), resource, type)

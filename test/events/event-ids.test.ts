@@ -9,7 +9,13 @@ import { appendEvent } from '../webhooks/support.js'
 const idsOf = (res: { json: () => { events: Array<{ id: string }> } }) => res.json().events.map((e) => e.id)
 
 function upsert (app: FastifyInstance, tenant: Tenant, products: string[], store = tenant.storeId) {
-  return call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store, payload: { products: products.map((id) => ({ platformProductId: id })) } })
+  return call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store,
+    payload: { products: products.map((id) => ({ platformProductId: id })) }
+  })
 }
 
 t.test('a new organization\'s first event is evt_1, whatever other tenants have appended', async (t) => {
@@ -55,12 +61,17 @@ t.test('a polled trigger item carries the event\'s id in its store', async (t) =
 t.test('writers appending to one store at the same moment never share an id, and the log stays in id order', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const writes = await Promise.all(Array.from({ length: 8 }, (_, w) => upsert(app, tenant, Array.from({ length: 5 }, (_, i) => `w${w}-${i}`))))
+  const writes = await Promise.all(
+    Array.from({ length: 8 }, (_, w) => upsert(app, tenant, Array.from({ length: 5 }, (_, i) => `w${w}-${i}`)))
+  )
   t.same(writes.map((w) => w.statusCode), Array(8).fill(200))
   const log = await call(app, { method: 'GET', url: '/v1/events?limit=100', key: tenant.key, store: tenant.storeId })
   t.same(idsOf(log), Array.from({ length: 40 }, (_, i) => `evt_${i + 1}`))
   const singles = await Promise.all(Array.from({ length: 6 }, () => appendEvent(app, tenant, 'review.created')))
-  t.same(singles.map((e) => e.id).sort((a, b) => Number(a.slice(4)) - Number(b.slice(4))), Array.from({ length: 6 }, (_, i) => `evt_${41 + i}`))
+  t.same(
+    singles.map((e) => e.id).sort((a, b) => Number(a.slice(4)) - Number(b.slice(4))),
+    Array.from({ length: 6 }, (_, i) => `evt_${41 + i}`)
+  )
 })
 
 t.test('appending an event costs two statements, as before: its number comes with the store\'s lock', async (t) => {

@@ -12,7 +12,16 @@ t.test('events logged before the migration keep their ids and cursors, and the s
   const { name } = await db('knex_migrations').where('name', 'like', '20261203010000_event_store_seq.%').first('name')
   await db.migrate.down({ name })
   // The log as it was: global ids, interleaved between stores, and the head counting the store's events.
-  const old = async (tenantOf: typeof tenant) => Number((await db('events').insert({ org_id: tenantOf.orgId, store_env_id: tenantOf.storeId, type: 'review.created', data: '{}', created_at: 1 }))[0])
+  const old = async (tenantOf: typeof tenant) =>
+    Number(
+      (await db('events').insert({
+        org_id: tenantOf.orgId,
+        store_env_id: tenantOf.storeId,
+        type: 'review.created',
+        data: '{}',
+        created_at: 1
+      }))[0]
+    )
   await old(other)
   const first = await old(tenant)
   await old(other)
@@ -20,7 +29,10 @@ t.test('events logged before the migration keep their ids and cursors, and the s
   await db('event_heads').insert([{ store_env_id: tenant.storeId, seq: 2 }, { store_env_id: other.storeId, seq: 2 }])
   await db.migrate.latest()
 
-  const log = async (since = '') => (await call(app, { method: 'GET', url: `/v1/events${since}`, key: tenant.key, store: tenant.storeId })).json().events.map((e: { id: string }) => e.id)
+  const log = async (since = '') =>
+    (await call(app, { method: 'GET', url: `/v1/events${since}`, key: tenant.key, store: tenant.storeId })).json().events.map((
+      e: { id: string }
+    ) => e.id)
   t.same(await log(), [`evt_${first}`, `evt_${second}`], 'ids as given before')
   const next = await appendEvent(app, tenant, 'review.created')
   t.equal(next.id, `evt_${second + 1}`, 'the store goes on from its own last id')

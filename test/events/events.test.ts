@@ -20,7 +20,12 @@ t.test('GET /v1/events serves the same log as /v1/outbound-webhooks/events', asy
   t.equal(first.json().next_cursor, appended[1].id)
   const same = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events?limit=2', key: tenant.key, store: tenant.storeId })
   t.same(first.json(), same.json())
-  const rest = await call(app, { method: 'GET', url: `/v1/events?since=${first.json().next_cursor}`, key: tenant.key, store: tenant.storeId })
+  const rest = await call(app, {
+    method: 'GET',
+    url: `/v1/events?since=${first.json().next_cursor}`,
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.same(rest.json(), { events: [{ ...appended[2], storeEnvId: tenant.storeId }], next_cursor: null })
 })
 
@@ -98,12 +103,29 @@ t.test('an event page after a cursor is read from the (store_env_id, id) index w
 t.test('the ids a batch append answers are the ids its events were stored under, while other stores append at once', async (t) => {
   const app = await sharedApp()
   const tenants = await Promise.all([makeTenant(app), makeTenant(app), makeTenant(app)])
-  const batches = await Promise.all(tenants.map((tenant, n) => app.db.transaction((trx) => app.events.appendMany(trx, tenant.storeId, tenant.orgId,
-    Array.from({ length: 120 }, (_, i) => ({ type: 'product.upserted', data: { platformProductId: `p-${n}-${i}` } }))))))
+  const batches = await Promise.all(
+    tenants.map((tenant, n) =>
+      app.db.transaction((trx) =>
+        app.events.appendMany(
+          trx,
+          tenant.storeId,
+          tenant.orgId,
+          Array.from({ length: 120 }, (_, i) => ({ type: 'product.upserted', data: { platformProductId: `p-${n}-${i}` } }))
+        )
+      )
+    )
+  )
   for (const [n, records] of batches.entries()) {
-    const stored = await app.db('events').where({ store_env_id: tenants[n].storeId }).whereIn('seq', records.map((r) => Number(r.id.slice(4)))).orderBy('id')
+    const stored = await app.db('events').where({ store_env_id: tenants[n].storeId }).whereIn(
+      'seq',
+      records.map((r) => Number(r.id.slice(4)))
+    ).orderBy('id')
       .select('seq', 'store_env_id', 'data')
-    t.same(stored.map((row: { seq: number | string, store_env_id: string, data: string }) => [`evt_${row.seq}`, row.store_env_id, JSON.parse(row.data).platformProductId]),
-      records.map((r, i) => [r.id, tenants[n].storeId, `p-${n}-${i}`]))
+    t.same(
+      stored.map((
+        row: { seq: number | string, store_env_id: string, data: string }
+      ) => [`evt_${row.seq}`, row.store_env_id, JSON.parse(row.data).platformProductId]),
+      records.map((r, i) => [r.id, tenants[n].storeId, `p-${n}-${i}`])
+    )
   }
 })

@@ -14,7 +14,13 @@ async function store () {
   const tenant = await makeTenant(app)
   // A key per request: these tests send more than one key's per-second budget.
   const api = async (method: string, url: string, payload?: object) =>
-    call(app, { method: method as 'GET', url: `/v1${url}`, key: (await makeKey(app, tenant, 'admin')).secret, store: tenant.storeId, payload })
+    call(app, {
+      method: method as 'GET',
+      url: `/v1${url}`,
+      key: (await makeKey(app, tenant, 'admin')).secret,
+      store: tenant.storeId,
+      payload
+    })
   return { app, tenant, api }
 }
 
@@ -58,7 +64,10 @@ t.test('codes added to a coupon pool append review_incentive.updated with the po
 t.test('a support request appends support_request.created', async (t) => {
   const { app, tenant, api } = await store()
   const created = (await api('POST', '/support/requests', { subject: 'Import stuck', body: 'Since this morning.' })).json()
-  t.match(await storeEvents(app, tenant, 'support_request.'), [{ type: 'support_request.created', data: { id: created.id, subject: 'Import stuck' } }])
+  t.match(await storeEvents(app, tenant, 'support_request.'), [{
+    type: 'support_request.created',
+    data: { id: created.id, subject: 'Import stuck' }
+  }])
 })
 
 t.test('a platform\'s secret and API credentials set or removed append platform_webhook.updated, never the values', async (t) => {

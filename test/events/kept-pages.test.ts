@@ -52,14 +52,22 @@ t.test('a review written through the API is in the next poll of review.created',
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const read = reader(app, tenant)
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'p1' }] }
+  })
   t.same(await read('/connectors/triggers/review.created'), [])
   const store = (await app.services.stores.find(tenant.storeId))!
   await app.services.reviews.submit(store, { productId: 'p1', rating: 4, body: 'Fits', authorName: 'Ada', authorEmail: 'ada@example.test' })
   t.equal((await read('/connectors/triggers/review.created')).length, 1)
 })
 
-t.test('an unchanged marker answers from memory: an event row removed behind the service stays until an append', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
+t.test('an unchanged marker answers from memory: an event row removed behind the service stays until an append', {
+  skip: !onMysql && 'without Redis no marker is shared and nothing is kept'
+}, async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const read = reader(app, tenant)

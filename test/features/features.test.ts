@@ -31,7 +31,11 @@ t.test('the features list matches what the pipeline enforces, on every plan', as
     const tenant = await makeTenant(app, { plan })
     const { features } = (await call(app, { method: 'GET', url: '/v1/features', key: tenant.key, store: tenant.storeId })).json()
     for (const feature of features as Array<{ key: Feature, enabled: boolean }>) {
-      t.equal(await gatedStatus(app, tenant.key, tenant.storeId, feature.key), feature.enabled ? 'served' : 'refused', `${plan} ${feature.key}`)
+      t.equal(
+        await gatedStatus(app, tenant.key, tenant.storeId, feature.key),
+        feature.enabled ? 'served' : 'refused',
+        `${plan} ${feature.key}`
+      )
     }
   }
 })
@@ -67,7 +71,10 @@ t.test('store set-feature --json prints the feature\'s new state and the next re
   const tenant = await makeTenant(app, { plan: 'free' })
   const res = await runCli(['store', 'set-feature', '--store', tenant.storeId, '--feature', 'outbound-webhooks', '--enabled', '--json'])
   t.equal(res.code, 0, res.stderr)
-  t.same(onlyJson(res.stdout), { store: { id: tenant.storeId, plan: 'free' }, feature: { key: 'outbound-webhooks', enabled: true, source: 'override' } })
+  t.same(onlyJson(res.stdout), {
+    store: { id: tenant.storeId, plan: 'free' },
+    feature: { key: 'outbound-webhooks', enabled: true, source: 'override' }
+  })
   t.equal(await gatedStatus(app, tenant.key, tenant.storeId, 'outbound-webhooks'), 'served')
 })
 

@@ -31,7 +31,9 @@ async function mysqlProxy (target: URL) {
   return { port: () => port, cut, restore: open, close: cut }
 }
 
-t.test('health goes to 503 naming the database when the database is cut off, and back to 200 when restored', { skip: !onMysql && 'needs MySQL' }, async (t) => {
+t.test('health goes to 503 naming the database when the database is cut off, and back to 200 when restored', {
+  skip: !onMysql && 'needs MySQL'
+}, async (t) => {
   const target = new URL(TEST_DATABASE_URL)
   const proxy = await mysqlProxy(target)
   const url = new URL(TEST_DATABASE_URL)
@@ -54,14 +56,18 @@ t.test('health goes to 503 naming the database when the database is cut off, and
   t.same(back.json(), { status: 'ok', checks: { database: 'ok', redis: 'ok' } })
 })
 
-t.test('an API call that needs the unreachable database gets 503 service_unavailable without details', { skip: !onMysql && 'needs MySQL' }, async (t) => {
-  const proxy = await mysqlProxy(new URL(TEST_DATABASE_URL))
-  const url = new URL(TEST_DATABASE_URL)
-  url.host = `127.0.0.1:${proxy.port()}`
-  const app = await build(t, { config: { databaseUrl: url.toString() } })
-  t.teardown(() => proxy.close())
-  await proxy.cut()
-  const res = await app.inject({ method: 'GET', url: '/v1/account/stores', headers: { authorization: 'Bearer svc_' + 'a'.repeat(40) } })
-  t.equal(res.statusCode, 503)
-  t.same(res.json(), { message: 'The database is unreachable', code: 'service_unavailable' })
-})
+t.test(
+  'an API call that needs the unreachable database gets 503 service_unavailable without details',
+  { skip: !onMysql && 'needs MySQL' },
+  async (t) => {
+    const proxy = await mysqlProxy(new URL(TEST_DATABASE_URL))
+    const url = new URL(TEST_DATABASE_URL)
+    url.host = `127.0.0.1:${proxy.port()}`
+    const app = await build(t, { config: { databaseUrl: url.toString() } })
+    t.teardown(() => proxy.close())
+    await proxy.cut()
+    const res = await app.inject({ method: 'GET', url: '/v1/account/stores', headers: { authorization: 'Bearer svc_' + 'a'.repeat(40) } })
+    t.equal(res.statusCode, 503)
+    t.same(res.json(), { message: 'The database is unreachable', code: 'service_unavailable' })
+  }
+)

@@ -2,7 +2,14 @@ import t from 'tap'
 import { call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
-const item = (i: number) => ({ productId: `p${i % 7}`, rating: (i % 5) + 1, body: `Review ${i}`, authorName: `Author ${i}`, authorEmail: `a${i}@example.test`, writtenAt: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString() })
+const item = (i: number) => ({
+  productId: `p${i % 7}`,
+  rating: (i % 5) + 1,
+  body: `Review ${i}`,
+  authorName: `Author ${i}`,
+  authorEmail: `a${i}@example.test`,
+  writtenAt: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString()
+})
 
 t.test('an import stores good items with their original writtenAt and reports bad ones by index', async (t) => {
   const app = await sharedApp()
@@ -33,9 +40,19 @@ t.test('1,000 reviews import in one call and 1,001 are refused with batch_too_la
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
-  const ok = await call(app, { method: 'POST', url: '/v1/imports', ...as, payload: { type: 'reviews', items: Array.from({ length: 1000 }, (_, i) => item(i)) } })
+  const ok = await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    ...as,
+    payload: { type: 'reviews', items: Array.from({ length: 1000 }, (_, i) => item(i)) }
+  })
   t.match(ok.json(), { received: 1000, imported: 1000, failed: 0 })
-  const tooMany = await call(app, { method: 'POST', url: '/v1/imports', ...as, payload: { type: 'reviews', items: Array.from({ length: 1001 }, (_, i) => item(i)) } })
+  const tooMany = await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    ...as,
+    payload: { type: 'reviews', items: Array.from({ length: 1001 }, (_, i) => item(i)) }
+  })
   t.equal(tooMany.statusCode, 400)
   t.equal(tooMany.json().code, 'batch_too_large')
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews', ...as })).json().meta.total, 1000)
@@ -44,7 +61,13 @@ t.test('1,000 reviews import in one call and 1,001 are refused with batch_too_la
 t.test('an import of another type is refused with invalid_request', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'products', items: [] } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { type: 'products', items: [] }
+  })
   t.equal(res.statusCode, 400)
   t.equal(res.json().code, 'invalid_request')
 })
@@ -53,7 +76,9 @@ t.test('one store cannot read another store\'s import', async (t) => {
   const app = await sharedApp()
   const a = await makeTenant(app)
   const b = await makeTenant(app)
-  const created = (await call(app, { method: 'POST', url: '/v1/imports', key: a.key, store: a.storeId, payload: { type: 'reviews', items: [item(1)] } })).json()
+  const created =
+    (await call(app, { method: 'POST', url: '/v1/imports', key: a.key, store: a.storeId, payload: { type: 'reviews', items: [item(1)] } }))
+      .json()
   const res = await call(app, { method: 'GET', url: `/v1/imports/${created.id}`, key: b.key, store: b.storeId })
   t.equal(res.statusCode, 404)
   t.equal(res.json().code, 'not_found')
@@ -65,9 +90,27 @@ t.test('GET /imports lists the store\'s imports newest first in the page envelop
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
-  const first = (await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items: [listed, { rating: 9 }] } })).json()
-  const second = (await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items: [listed] } })).json()
-  await call(app, { method: 'POST', url: '/v1/imports', key: other.key, store: other.storeId, payload: { type: 'reviews', items: [listed] } })
+  const first = (await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { type: 'reviews', items: [listed, { rating: 9 }] }
+  })).json()
+  const second = (await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { type: 'reviews', items: [listed] }
+  })).json()
+  await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: other.key,
+    store: other.storeId,
+    payload: { type: 'reviews', items: [listed] }
+  })
   const res = await call(app, { method: 'GET', url: '/v1/imports?limit=500', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200)
   const body = res.json()
@@ -80,9 +123,25 @@ t.test('GET /imports lists the store\'s imports newest first in the page envelop
 t.test('GET /imports filters by updatedSince and refuses a date outside 1970-9999', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items: [listed] } })
-  const later = await call(app, { method: 'GET', url: '/v1/imports?updatedSince=2999-01-01T00:00:00Z', key: tenant.key, store: tenant.storeId })
+  await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { type: 'reviews', items: [listed] }
+  })
+  const later = await call(app, {
+    method: 'GET',
+    url: '/v1/imports?updatedSince=2999-01-01T00:00:00Z',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.same(later.json().data, [])
-  const bad = await call(app, { method: 'GET', url: '/v1/imports?updatedSince=10000-01-01T00:00:00Z', key: tenant.key, store: tenant.storeId })
+  const bad = await call(app, {
+    method: 'GET',
+    url: '/v1/imports?updatedSince=10000-01-01T00:00:00Z',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.equal(bad.statusCode, 400)
 })

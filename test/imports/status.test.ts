@@ -7,7 +7,13 @@ const good = { productId: 'p1', rating: 5, body: 'Fine', authorName: 'Ann', writ
 async function imported (items: unknown[]) {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { type: 'reviews', items }
+  })
   const listed = (await call(app, { method: 'GET', url: '/v1/imports', key: tenant.key, store: tenant.storeId })).json().data[0]
   return { res, listed }
 }

@@ -9,9 +9,12 @@ import { drivenStore, ELSEWHERE } from './driven.js'
  */
 
 const STAMPS = new Set(['updatedAt', 'createdAt', 'lastUsedAt'])
-const withoutStamps = (v: unknown): unknown => Array.isArray(v)
-  ? v.map(withoutStamps)
-  : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !STAMPS.has(k)).map(([k, x]) => [k, withoutStamps(x)])) : v
+const withoutStamps = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(withoutStamps)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v).filter(([k]) => !STAMPS.has(k)).map(([k, x]) => [k, withoutStamps(x)]))
+      : v
 
 t.test('changes of different fields of one resource sent at once all hold, as if sent one after the other', async (t) => {
   const { doc, send } = await drivenStore(t)
@@ -32,7 +35,14 @@ t.test('changes of different fields of one resource sent at once all hold, as if
     for (const [field, property] of Object.entries(body?.properties ?? {})) {
       if (/Ids?$/.test(field)) continue
       const accepted: unknown[] = []
-      for (const candidate of [stored[field], value(property as never, 'y'), value(property as never, 'z'), typeof stored[field] === 'boolean' ? !stored[field] : undefined]) {
+      for (
+        const candidate of [
+          stored[field],
+          value(property as never, 'y'),
+          value(property as never, 'z'),
+          typeof stored[field] === 'boolean' ? !stored[field] : undefined
+        ]
+      ) {
         if (candidate === undefined || accepted.some((a) => JSON.stringify(a) === JSON.stringify(candidate))) continue
         if ((await send(method, target, { [field]: candidate })).statusCode === 200) accepted.push(candidate)
         if (accepted.length === 2) break

@@ -19,7 +19,9 @@ t.test('the same write sent three times at once never answers 5xx', async (t) =>
       if (!example || typeof example !== 'object') continue
       const answers = await Promise.all([1, 2, 3].map(() => send(method, path, example)))
       writes++
-      for (const res of answers) if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${path}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+      for (const res of answers) {
+        if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${path}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+      }
     }
   }
   t.same(failures, [])
@@ -32,12 +34,16 @@ t.test('the same change, action or delete of one resource sent three times at on
   await seedFromExamples(doc, ids, send, ELSEWHERE)
   const failures: string[] = []
   // Deletes last, so the changes and actions find their resources.
-  const operations = memberOperations(doc, ids, ELSEWHERE).filter((o) => o.method !== 'get').sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'))
+  const operations = memberOperations(doc, ids, ELSEWHERE).filter((o) => o.method !== 'get').sort((a, b) =>
+    Number(a.method === 'delete') - Number(b.method === 'delete')
+  )
   for (const { path, method, op } of operations) {
     const target = url(path, op)
     const payload = exampleOf(op) ?? (op.requestBody ? value(op.requestBody.content?.['application/json']?.schema, 'x') : undefined)
     const answers = await Promise.all([1, 2, 3].map(() => send(method, target, payload)))
-    for (const res of answers) if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${target}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+    for (const res of answers) {
+      if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${target}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+    }
   }
   t.same(failures, [])
   t.ok(operations.length >= 25, `${operations.length} operations sent three times at once`)
@@ -56,7 +62,9 @@ t.test('a delete sent three times at once deletes once: one answer succeeds unle
     if (succeeded === 0) continue
     deleted++
     // An operation whose repeat succeeds (retiring, unsubscribing) is idempotent by design; any other deletes once.
-    if ((await send('delete', target)).statusCode >= 300 && succeeded > 1) twice.push(`${target}: ${answers.map((r) => r.statusCode).join(', ')}`)
+    if ((await send('delete', target)).statusCode >= 300 && succeeded > 1) {
+      twice.push(`${target}: ${answers.map((r) => r.statusCode).join(', ')}`)
+    }
   }
   t.same(twice, [])
   t.ok(deleted >= 10, `${deleted} resources deleted`)
@@ -79,10 +87,15 @@ t.test('a change and a delete of one resource sent at once never answer 5xx, and
       const payload = exampleOf(change.op) ?? value(change.op.requestBody?.content?.['application/json']?.schema, 'x')
       const [changed, deleted] = await Promise.all([send(change.method, target, payload), send('delete', target)])
       pairs++
-      for (const res of [changed, deleted]) if (res.statusCode >= 500) failures.push(`${change.method.toUpperCase()}+DELETE ${path}: ${res.statusCode} ${res.body.slice(0, 200)}`)
+      for (const res of [changed, deleted]) {
+        if (res.statusCode >= 500) {
+          failures.push(`${change.method.toUpperCase()}+DELETE ${path}: ${res.statusCode} ${res.body.slice(0, 200)}`)
+        }
+      }
       if (deleted.statusCode !== 204 || changed.statusCode >= 300) continue
       // Straight from the log, newest first (event ids increase with time within a store).
-      const rows = await app.db('events').where({ store_env_id: tenant.storeId }).where('data', 'like', `%${id}%`).orderBy('id', 'desc').select('type', 'data')
+      const rows = await app.db('events').where({ store_env_id: tenant.storeId }).where('data', 'like', `%${id}%`).orderBy('id', 'desc')
+        .select('type', 'data')
       const last = rows.find((row: { data: string }) => JSON.parse(row.data).id === id)
       if (last && !last.type.endsWith('.deleted')) failures.push(`${path}: ${last.type} after the delete`)
     }

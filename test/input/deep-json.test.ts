@@ -22,7 +22,17 @@ t.test('a JSON body nested 10,000 levels deep is a 4xx for every operation that 
       const url = path.replace(/\{\w+\}/g, 'x')
       for (const [shape, payload] of Object.entries(DEEP)) {
         clock.advance(61_000) // a fresh budget for every request: the limits have tests of their own
-        const res = await app.inject({ method: method.toUpperCase() as 'POST', url, payload, headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${sent % 250}` } })
+        const res = await app.inject({
+          method: method.toUpperCase() as 'POST',
+          url,
+          payload,
+          headers: {
+            authorization: `Bearer ${tenant.key}`,
+            'x-store-env-id': tenant.storeId,
+            'content-type': 'application/json',
+            'x-forwarded-for': `198.51.100.${sent % 250}`
+          }
+        })
         sent++
         if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${path} (${shape}): ${res.statusCode} ${res.body.slice(0, 120)}`)
       }
@@ -34,7 +44,13 @@ t.test('a JSON body nested 10,000 levels deep is a 4xx for every operation that 
 
 t.test('a bulk body of the wrong shape names the type wanted', async (t) => {
   const { tenant, app } = await drivenStore(t)
-  const put = (payload: string) => app.inject({ method: 'PUT', url: '/v1/products', payload, headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, 'content-type': 'application/json' } })
+  const put = (payload: string) =>
+    app.inject({
+      method: 'PUT',
+      url: '/v1/products',
+      payload,
+      headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, 'content-type': 'application/json' }
+    })
   t.match((await put('[]')).json(), { code: 'invalid_request', errors: [{ message: 'must be an object' }] })
   t.match((await put('{"products":{}}')).json(), { code: 'invalid_request', errors: [{ path: 'products', message: 'must be an array' }] })
 })

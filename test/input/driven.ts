@@ -17,7 +17,14 @@ export async function drivenStore (t: Test) {
   const doc = await documentOf(app)
   const send = (method: string, target: string, payload?: unknown) => {
     clock.advance(61_000)
-    return call(app, { method: method.toUpperCase() as 'POST', url: target, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload: payload as object })
+    return call(app, {
+      method: method.toUpperCase() as 'POST',
+      url: target,
+      key: tenant.key,
+      store: tenant.storeId,
+      headers: { origin: 'https://shop.example' },
+      payload: payload as object
+    })
   }
   return { app, clock, tenant, doc, send }
 }

@@ -118,7 +118,12 @@ t.test('every error answer says it is JSON: not found, unauthenticated, invalid 
     await app.inject({ method: 'GET', url: '/v1/nope' }),
     await app.inject({ method: 'GET', url: '/v1/reviews' }),
     await app.inject({ method: 'POST', url: '/v1/products', headers: { 'content-type': 'application/json' }, payload: '{"' }),
-    await app.inject({ method: 'POST', url: '/v1/products', headers: { 'content-type': 'application/json' }, payload: `"${'x'.repeat(6 * 1024 * 1024)}"` })
+    await app.inject({
+      method: 'POST',
+      url: '/v1/products',
+      headers: { 'content-type': 'application/json' },
+      payload: `"${'x'.repeat(6 * 1024 * 1024)}"`
+    })
   ]
   t.same(answers.map((res) => res.statusCode), [404, 401, 400, 413])
   for (const res of answers) {

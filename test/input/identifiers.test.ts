@@ -9,7 +9,12 @@ t.test('a review id differing only in case or by a trailing space finds nothing'
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
-  const imported = await call(app, { method: 'POST', url: '/v1/imports', ...as, payload: { type: 'reviews', items: [{ productId: 'p', rating: 5, body: 'ok', authorName: 'Ann', writtenAt: '2026-01-01T00:00:00Z' }] } })
+  const imported = await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    ...as,
+    payload: { type: 'reviews', items: [{ productId: 'p', rating: 5, body: 'ok', authorName: 'Ann', writtenAt: '2026-01-01T00:00:00Z' }] }
+  })
   t.equal(imported.statusCode, 201)
   const [review] = (await call(app, { method: 'GET', url: '/v1/reviews', ...as })).json().data
   t.equal((await call(app, { method: 'GET', url: `/v1/reviews/${review.id}`, ...as })).statusCode, 200)

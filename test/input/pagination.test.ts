@@ -65,7 +65,9 @@ t.test('an absurd limit is clamped to 100, not an error', async (t) => {
 
 t.test('Infinity in any number of a querystring is 400 invalid_request, not a value past the bounds', async (t) => {
   const { get } = await setup(t)
-  for (const url of ['/v1/products?limit=Infinity', '/v1/reviews?rating=Infinity', '/v1/reviews?rating=-Infinity', '/v1/orders?page=-Infinity']) {
+  for (
+    const url of ['/v1/products?limit=Infinity', '/v1/reviews?rating=Infinity', '/v1/reviews?rating=-Infinity', '/v1/orders?page=-Infinity']
+  ) {
     const res = await get(url)
     t.equal(res.statusCode, 400, url)
     t.equal(res.json().code, 'invalid_request', url)

@@ -38,7 +38,11 @@ async function drive (app: FastifyInstance, tenant: Tenant, clock: ReturnType<ty
       headers: { origin: 'https://shop.example' },
       payload: payload as object
     })
-    if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${target.slice(0, 100)} with ${JSON.stringify(fill)}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+    if (res.statusCode >= 500) {
+      failures.push(
+        `${method.toUpperCase()} ${target.slice(0, 100)} with ${JSON.stringify(fill)}: ${res.statusCode} ${res.body.slice(0, 300)}`
+      )
+    }
     if (method !== 'get' && res.statusCode < 300) accepted++
     if (res.statusCode === 201 && !path.includes('{')) {
       const id = res.json().id
@@ -57,7 +61,9 @@ async function drive (app: FastifyInstance, tenant: Tenant, clock: ReturnType<ty
       }
       for (const p of (op.parameters ?? []) as Schema[]) {
         if (p.in !== 'query') continue
-        for (const fill of QUERY_FILLS) await send(method, path, op, fill, { [p.name]: value(p.schema, fill) }, method !== 'get' && body ? value(body, 'x') : undefined)
+        for (const fill of QUERY_FILLS) {
+          await send(method, path, op, fill, { [p.name]: value(p.schema, fill) }, method !== 'get' && body ? value(body, 'x') : undefined)
+        }
       }
     }
   }

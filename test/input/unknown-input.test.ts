@@ -31,7 +31,14 @@ async function walk (app: FastifyInstance, tenant: Tenant, clock: ReturnType<typ
     const payload = (probe === 'body' ? { ...(valid as object), unknownField: 1 } : valid) as object | undefined
     const query = probe === 'query' ? `?${name}=1` : ''
     clock.advance(61_000)
-    let res = await call(app, { method: method as 'POST', url: target + query, key: tenant.key, store: tenant.storeId, headers: { origin: 'https://shop.example' }, payload })
+    let res = await call(app, {
+      method: method as 'POST',
+      url: target + query,
+      key: tenant.key,
+      store: tenant.storeId,
+      headers: { origin: 'https://shop.example' },
+      payload
+    })
     // Routes only an owner may call (billing, the organization) are asked again as the owner.
     if (res.statusCode === 403 && res.json().code === 'role_forbidden') {
       res = await asPerson(app, tenant, tenant.owner, { method, url: target + query, payload })
@@ -66,7 +73,13 @@ t.test('every route of the JSON API that takes a body refuses an unknown body fi
 t.test('a bulk upsert with a field beside its list is refused, naming the field', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [], foo: 1 } })
+  const res = await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [], foo: 1 }
+  })
   t.equal(res.statusCode, 400)
   t.match(res.json(), { code: 'invalid_request', message: /foo is not a known field/ })
 })
@@ -74,7 +87,13 @@ t.test('a bulk upsert with a field beside its list is refused, naming the field'
 t.test('an import with an unknown field is refused, naming the field', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/imports', key: tenant.key, store: tenant.storeId, payload: { type: 'reviews', items: [], bogus: 1 } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/imports',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { type: 'reviews', items: [], bogus: 1 }
+  })
   t.equal(res.statusCode, 400)
   t.match(res.json(), { code: 'invalid_request', message: /bogus is not a known field/ })
 })
@@ -82,7 +101,12 @@ t.test('an import with an unknown field is refused, naming the field', async (t)
 t.test('updatedSince on a list that does not take it is refused instead of returning everything', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'GET', url: '/v1/account/stores?updatedSince=2026-01-01T00:00:00Z', key: tenant.key, store: tenant.storeId })
+  const res = await call(app, {
+    method: 'GET',
+    url: '/v1/account/stores?updatedSince=2026-01-01T00:00:00Z',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.equal(res.statusCode, 400)
   t.match(res.json(), { code: 'invalid_request', message: /querystring\.updatedSince is not a known field/ })
 })
@@ -90,7 +114,8 @@ t.test('updatedSince on a list that does not take it is refused instead of retur
 t.test('an operation without a body refuses a body with fields and accepts an empty one', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const send = (payload?: object) => call(app, { method: 'POST', url: '/v1/sending-domain/verify', key: tenant.key, store: tenant.storeId, payload })
+  const send = (payload?: object) =>
+    call(app, { method: 'POST', url: '/v1/sending-domain/verify', key: tenant.key, store: tenant.storeId, payload })
   const refused = await send({ force: true })
   t.equal(refused.statusCode, 400)
   t.match(refused.json(), { code: 'invalid_request', message: /force is not a known field/ })

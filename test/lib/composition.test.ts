@@ -16,7 +16,10 @@ t.before(() => { db = knex({ client: 'better-sqlite3', connection: { filename: '
 t.teardown(() => db.destroy())
 
 function compose (modules: ModuleManifest[]) {
-  return buildServices({ db, clock: manualClock(), config: testConfig({ databaseUrl: undefined, redisUrl: undefined }), redis: null }, modules) as unknown as Record<string, unknown>
+  return buildServices(
+    { db, clock: manualClock(), config: testConfig({ databaseUrl: undefined, redisUrl: undefined }), redis: null },
+    modules
+  ) as unknown as Record<string, unknown>
 }
 
 t.test('a module builds its service from another module\'s, named, whatever the order of the list', async (t) => {
@@ -57,13 +60,20 @@ t.test('services that need each other fail at start', async (t) => {
 })
 
 t.test('a service naming one nobody provides fails at start, naming it', async (t) => {
-  t.throws(() => compose([made({ name: 'lonely', services: { lonely: ({ missing }: { missing: unknown }) => missing } })]), /Could not build the service "lonely": .*missing/s)
+  t.throws(
+    () => compose([made({ name: 'lonely', services: { lonely: ({ missing }: { missing: unknown }) => missing } })]),
+    /Could not build the service "lonely": .*missing/s
+  )
 })
 
 t.test('a reaction to an event no module emits is refused at start', async (t) => {
-  t.throws(() => compose([
-    made({ name: 'listener', reactions: (bus: { on: (name: string, reaction: () => Promise<void>) => void }) => bus.on('review.published', async () => {}) })
-  ]), /Module listener reacts to "review.published", which no module emits/)
+  t.throws(() =>
+    compose([
+      made({
+        name: 'listener',
+        reactions: (bus: { on: (name: string, reaction: () => Promise<void>) => void }) => bus.on('review.published', async () => {})
+      })
+    ]), /Module listener reacts to "review.published", which no module emits/)
 })
 
 t.test('reactions run in the order of the module list, and each answer comes back to the emitter', async (t) => {
@@ -89,5 +99,8 @@ t.test('the real modules compose: every reaction listens to an event a module em
 t.test('a resource two modules declare is refused', async (t) => {
   t.ok(isResource('reviews'), 'the modules declared their resources on import')
   const policy = { read: 'viewer', write: 'owner', area: 'Insight', description: 'Someone else\'s reviews.' } as const
-  t.throws(() => declareResources([{ name: 'impostor', resources: { reviews: policy } }]), /Resource reviews is declared twice \(again by module impostor\)/)
+  t.throws(
+    () => declareResources([{ name: 'impostor', resources: { reviews: policy } }]),
+    /Resource reviews is declared twice \(again by module impostor\)/
+  )
 })

@@ -9,7 +9,16 @@ t.test('maskUrl replaces the password and keeps the rest as written', async (t) 
 })
 
 t.test('maskUrl leaves URLs without a password as they are', async (t) => {
-  for (const url of ['mysql://root@127.0.0.1:3306/test', 'redis://127.0.0.1:6379', 'mysql://root:@db/app', 'https://api.example/users/@me', '', 'not a url']) {
+  for (
+    const url of [
+      'mysql://root@127.0.0.1:3306/test',
+      'redis://127.0.0.1:6379',
+      'mysql://root:@db/app',
+      'https://api.example/users/@me',
+      '',
+      'not a url'
+    ]
+  ) {
     t.equal(maskUrl(url), url, url)
   }
 })
@@ -60,7 +69,12 @@ t.test('maskUrlsIn masks every URL in an error as inspect prints it, and nothing
 })
 
 t.test('maskUrlsIn masks URLs in a JSON log line and leaves email addresses and other fields alone', async (t) => {
-  const line = JSON.stringify({ msg: 'failed', url: 'redis://:S3cret@cache:6379', to: 'ops@example.test', note: 'see https://docs.example/x' })
+  const line = JSON.stringify({
+    msg: 'failed',
+    url: 'redis://:S3cret@cache:6379',
+    to: 'ops@example.test',
+    note: 'see https://docs.example/x'
+  })
   const masked = JSON.parse(maskUrlsIn(line))
   t.same(masked, { msg: 'failed', url: 'redis://:***@cache:6379', to: 'ops@example.test', note: 'see https://docs.example/x' })
   t.equal(maskUrlsIn('two: smtp://a:one@h and mysql://b:two@h.'), 'two: smtp://a:***@h and mysql://b:***@h.')

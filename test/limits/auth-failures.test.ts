@@ -4,7 +4,8 @@ import { build, call, manualClock } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 const BAD = 'svc_' + 'x'.repeat(40)
-const stores = (app: FastifyInstance, remoteAddress: string, key?: string) => call(app, { method: 'GET', url: '/v1/account/stores', key, remoteAddress })
+const stores = (app: FastifyInstance, remoteAddress: string, key?: string) =>
+  call(app, { method: 'GET', url: '/v1/account/stores', key, remoteAddress })
 
 function tally (statuses: number[]) {
   return statuses.reduce<Record<number, number>>((seen, s) => ({ ...seen, [s]: (seen[s] ?? 0) + 1 }), {})

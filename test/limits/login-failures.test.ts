@@ -18,7 +18,10 @@ t.test('concurrent wrong passwords for one email at /admin/login: only five are 
   const tenant = await makeTenant(app)
   const agent = new Agent(app)
   await agent.get('/admin/login')
-  const tries = Array.from({ length: CONCURRENT }, () => agent.post('/admin/login', { email: tenant.owner.email, password: 'not-the-password' }))
+  const tries = Array.from(
+    { length: CONCURRENT },
+    () => agent.post('/admin/login', { email: tenant.owner.email, password: 'not-the-password' })
+  )
   const statuses = (await Promise.all(tries)).map((r) => r.statusCode)
   t.same(tally(statuses), { 401: EMAIL_LOCK, 429: CONCURRENT - EMAIL_LOCK })
 })
@@ -28,7 +31,10 @@ t.test('concurrent wrong passwords for one email at the OAuth login: only five a
   const tenant = await makeTenant(app)
   const config = await discover(base, await makeClient(app))
   const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI, scope: 'read', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256'
+    redirect_uri: REDIRECT_URI,
+    scope: 'read',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256'
   })
   const browser = new Browser()
   const page = await browser.follow(url.href)
@@ -57,8 +63,23 @@ t.test('every spelling of an email that signs into the account spends its one lo
   await agent.get('/admin/login')
   const email = tenant.owner.email
   // MariaDB's default collation finds the account under each of these (case and accents ignored).
-  const spellings = [email.toUpperCase(), email.replace('example', 'exámple'), email.replace('example', 'exa\u0301mple'), ` ${email} `, email]
-  for (const spelling of spellings) t.equal((await agent.post('/admin/login', { email: spelling, password: 'not-the-password' })).statusCode, 401, spelling)
-  t.equal((await agent.post('/admin/login', { email: email.replace('example', 'exámple'), password: tenant.owner.password })).statusCode, 429)
-  t.equal((await agent.post('/admin/login', { email, password: tenant.owner.password })).statusCode, 429, 'the account is locked under every spelling')
+  const spellings = [
+    email.toUpperCase(),
+    email.replace('example', 'exámple'),
+    email.replace('example', 'exa\u0301mple'),
+    ` ${email} `,
+    email
+  ]
+  for (const spelling of spellings) {
+    t.equal((await agent.post('/admin/login', { email: spelling, password: 'not-the-password' })).statusCode, 401, spelling)
+  }
+  t.equal(
+    (await agent.post('/admin/login', { email: email.replace('example', 'exámple'), password: tenant.owner.password })).statusCode,
+    429
+  )
+  t.equal(
+    (await agent.post('/admin/login', { email, password: tenant.owner.password })).statusCode,
+    429,
+    'the account is locked under every spelling'
+  )
 })

@@ -12,19 +12,34 @@ import { makeTenant } from '../factories.js'
 interface Exchange { answer: string, error?: string, sentAll: boolean }
 
 /** Sends a request with a `size`-byte body as fast as the socket takes it, then reads the whole answer. */
-function exchange (port: number, path: string, headers: Record<string, string>, size: number, start = Buffer.alloc(0), end = Buffer.alloc(0)): Promise<Exchange> {
+function exchange (
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  size: number,
+  start = Buffer.alloc(0),
+  end = Buffer.alloc(0)
+): Promise<Exchange> {
   return new Promise((resolve) => {
     const result: Exchange = { answer: '', sentAll: false }
     const socket = connect(port, '127.0.0.1')
-    const head = [`POST ${path} HTTP/1.1`, 'host: 127.0.0.1', `content-length: ${size}`,
-      ...Object.entries({ 'content-type': 'application/json', ...headers }).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n')
+    const head = [
+      `POST ${path} HTTP/1.1`,
+      'host: 127.0.0.1',
+      `content-length: ${size}`,
+      ...Object.entries({ 'content-type': 'application/json', ...headers }).map(([name, value]) => `${name}: ${value}`),
+      '',
+      ''
+    ].join('\r\n')
     socket.setEncoding('utf8')
     socket.on('data', (chunk: string) => {
       result.answer += chunk
       // The whole answer is in once its JSON body has closed; the client then hangs up, as a browser would not.
       if (result.sentAll && result.answer.endsWith('}')) socket.end()
     })
-    socket.on('error', (err: NodeJS.ErrnoException) => { result.error = err.code ?? err.message })
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      result.error = err.code ?? err.message
+    })
     socket.on('close', () => resolve(result))
     socket.write(head)
     socket.write(start)
@@ -74,7 +89,11 @@ t.test('a multipart image over 10 MB gets its 413 payload_too_large over a real 
     Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="image"; filename="big.png"\r\ncontent-type: image/png\r\n\r\n`),
     Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])
   ])
-  const headers = { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: 'https://shop.example', 'x-store-env-id': tenant.storeId }
+  const headers = {
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+    origin: 'https://shop.example',
+    'x-store-env-id': tenant.storeId
+  }
   for (let i = 1; i <= 3; i++) {
     const result = await exchange(port, '/v1/uploads/image', headers, 11 * 1024 * 1024, start, Buffer.from(`\r\n--${boundary}--\r\n`))
     t.equal(result.error, undefined, `try ${i}: no reset while sending`)

@@ -10,11 +10,18 @@ const review = { productId: 'p1', rating: 5, body: 'Lovely', authorName: 'Ann', 
 
 async function shop (app: FastifyInstance): Promise<Tenant> {
   const tenant = await makeTenant(app, { origins: [ORIGIN] })
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'p1' }] }
+  })
   return tenant
 }
 
-const postReview = (app: FastifyInstance, store: string, origin = ORIGIN) => storefront(app, { url: '/v1/reviews', store, origin, ip: VISITOR, payload: review })
+const postReview = (app: FastifyInstance, store: string, origin = ORIGIN) =>
+  storefront(app, { url: '/v1/reviews', store, origin, ip: VISITOR, payload: review })
 
 t.test('a visitor IP that used up its review budget on one store can still post reviews to another store', async (t) => {
   const app = await build(t, { clock: manualClock() })
@@ -43,14 +50,25 @@ t.test('storefront calls refused before a store\'s budget applies carry the Rate
   for (const [store, origin, code] of refusals) {
     const res = await storefront(app, { method: 'GET', url: '/v1/storefront/summary?productId=p1', store, origin, ip: '203.0.113.9' })
     t.equal(res.json().code, code)
-    t.same([res.headers['ratelimit-limit'], res.headers['ratelimit-remaining'], res.headers['ratelimit-reset']], ['100', String(--remaining), '10'], code)
+    t.same([res.headers['ratelimit-limit'], res.headers['ratelimit-remaining'], res.headers['ratelimit-reset']], [
+      '100',
+      String(--remaining),
+      '10'
+    ], code)
   }
 })
 
 t.test('a visitor IP\'s refused storefront calls stop at its public budget, 100 in ten seconds, and resume after', async (t) => {
   const clock = manualClock()
   const app = await build(t, { clock })
-  const guess = (i: number) => storefront(app, { method: 'GET', url: '/v1/storefront/summary?productId=p1', store: `env_guess${i}`, origin: ORIGIN, ip: '203.0.113.10' })
+  const guess = (i: number) =>
+    storefront(app, {
+      method: 'GET',
+      url: '/v1/storefront/summary?productId=p1',
+      store: `env_guess${i}`,
+      origin: ORIGIN,
+      ip: '203.0.113.10'
+    })
   for (let i = 0; i < 100; i++) {
     const res = await guess(i)
     if (res.statusCode !== 404) t.fail(`guess ${i + 1}: ${res.statusCode}`)

@@ -9,8 +9,19 @@ t.test('settings start with rewards off and default tiers, and PUT replaces them
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
   const initial = (await call(app, { method: 'GET', url: '/v1/loyalty/settings', ...as })).json()
-  t.match(initial, { pointsPerUnit: 0, birthdayReward: { points: 0 }, referralReward: { referrerPoints: 0, refereePoints: 0 }, tiers: [{ name: 'bronze', minPoints: 0 }, { name: 'silver' }, { name: 'gold' }], updatedAt: null })
-  const body = { pointsPerUnit: 2, birthdayReward: { points: 200 }, referralReward: { referrerPoints: 500, refereePoints: 250 }, tiers: [{ name: 'vip', minPoints: 100 }] }
+  t.match(initial, {
+    pointsPerUnit: 0,
+    birthdayReward: { points: 0 },
+    referralReward: { referrerPoints: 0, refereePoints: 0 },
+    tiers: [{ name: 'bronze', minPoints: 0 }, { name: 'silver' }, { name: 'gold' }],
+    updatedAt: null
+  })
+  const body = {
+    pointsPerUnit: 2,
+    birthdayReward: { points: 200 },
+    referralReward: { referrerPoints: 500, refereePoints: 250 },
+    tiers: [{ name: 'vip', minPoints: 100 }]
+  }
   const put = await call(app, { method: 'PUT', url: '/v1/loyalty/settings', ...as, payload: body })
   t.equal(put.statusCode, 200)
   t.match(put.json(), body)
@@ -40,7 +51,10 @@ t.test('a transaction earns or spends points and the ledger keeps every entry, n
   const { c } = await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'c', email: 'c@example.com', firstName: 'Cy' }])
   const earned = await transact(app, as, c, { points: 1200, reason: 'Welcome', idempotencyKey: 'k1' })
   t.equal(earned.statusCode, 201)
-  t.match(earned.json(), { entry: { kind: 'api', points: 1200, balanceAfter: 1200, reason: 'Welcome', idempotencyKey: 'k1' }, account: { id: /^lya_/, balance: 1200, tier: 'silver' } })
+  t.match(earned.json(), {
+    entry: { kind: 'api', points: 1200, balanceAfter: 1200, reason: 'Welcome', idempotencyKey: 'k1' },
+    account: { id: /^lya_/, balance: 1200, tier: 'silver' }
+  })
   t.equal((await transact(app, as, c, { points: -200, reason: 'Redeemed', idempotencyKey: 'k2' })).statusCode, 201)
   const got = await account(app, as, c)
   t.match(got, { customerId: c, balance: 1000, lifetimePoints: 1200, tier: 'silver' })
@@ -88,7 +102,9 @@ t.test('parallel requests with one key apply once, and parallel spends never tak
   const body = { points: 100, reason: 'Promo', idempotencyKey: 'promo' }
   const same = await Promise.all(Array.from({ length: 8 }, (_, i) => transact(app, keys[i % 2], c, body)))
   t.same(same.map((r) => r.statusCode).sort(), [200, 200, 200, 200, 200, 200, 200, 201])
-  const spends = await Promise.all(Array.from({ length: 6 }, (_, i) => transact(app, keys[i % 2], c, { points: -30, reason: 'Spend', idempotencyKey: `s${i}` })))
+  const spends = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => transact(app, keys[i % 2], c, { points: -30, reason: 'Spend', idempotencyKey: `s${i}` }))
+  )
   t.same(spends.map((r) => r.statusCode).sort(), [201, 201, 201, 409, 409, 409])
   const after = await account(app, keys[0], c)
   t.equal(after.balance, 10)
@@ -100,7 +116,9 @@ t.test('parallel requests with one key all answer the entry and the account the 
   const tenant = await makeTenant(app)
   const { c } = await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'c' }])
   const keys = await Promise.all([0, 1].map(() => freshKey(app, tenant)))
-  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => transact(app, keys[i % 2], c, { points: 100, reason: 'Promo', idempotencyKey: 'first' })))
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => transact(app, keys[i % 2], c, { points: 100, reason: 'Promo', idempotencyKey: 'first' }))
+  )
   const made = answers.find((r) => r.statusCode === 201)!.json()
   t.match(made.account, { id: /^lya_/, balance: 100 })
   for (const replay of answers.filter((r) => r.statusCode === 200)) t.same(replay.json(), made)
@@ -121,7 +139,11 @@ t.test('transactions refuse zero, fractional, huge points and over-long keys or 
     t.equal(res.statusCode, 400, JSON.stringify(bad).slice(0, 80))
     t.equal(res.json().code, 'invalid_request')
   }
-  const max = await transact(app, await freshKey(app, tenant), c, { points: 1_000_000_000, reason: '😀'.repeat(500), idempotencyKey: '😀'.repeat(100) })
+  const max = await transact(app, await freshKey(app, tenant), c, {
+    points: 1_000_000_000,
+    reason: '😀'.repeat(500),
+    idempotencyKey: '😀'.repeat(100)
+  })
   t.equal(max.statusCode, 201)
 })
 
@@ -142,9 +164,19 @@ t.test('orders of a linked customer earn whole units times pointsPerUnit, once p
   const tenant = await makeTenant(app)
   const { c } = await makeCustomers(app, tenant.storeId, [{ platformCustomerId: 'c', email: 'c@example.com' }])
   await setSettings(app, tenant.storeId, { pointsPerUnit: 10 })
-  const orders = [{ platformOrderId: 'o1', customerEmail: 'c@example.com', total: 19.99 }, { platformOrderId: 'o2', customerEmail: 'c@example.com', total: 0.1 + 0.2 }, { platformOrderId: 'o3', customerEmail: 'c@example.com', total: 0 }]
+  const orders = [{ platformOrderId: 'o1', customerEmail: 'c@example.com', total: 19.99 }, {
+    platformOrderId: 'o2',
+    customerEmail: 'c@example.com',
+    total: 0.1 + 0.2
+  }, { platformOrderId: 'o3', customerEmail: 'c@example.com', total: 0 }]
   await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders } })
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: orders.map((o) => ({ ...o, customerName: 'changed' })) } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { orders: orders.map((o) => ({ ...o, customerName: 'changed' })) }
+  })
   const got = await account(app, { key: tenant.key, storeId: tenant.storeId }, c)
   t.equal(got.balance, 190)
   t.same(got.ledger.data.map((e: { kind: string, idempotencyKey: string }) => [e.kind, e.idempotencyKey]), [['order', 'o1']])

@@ -6,16 +6,28 @@ import type { StoreEnv } from '../../src/types.js'
 export type As = Pick<Tenant, 'key' | 'storeId'>
 
 /** Customers made through the service (no request budget spent): their ids by platform id. */
-export async function makeCustomers (app: FastifyInstance, storeId: string, items: Array<Record<string, unknown>>): Promise<Record<string, string>> {
+export async function makeCustomers (
+  app: FastifyInstance,
+  storeId: string,
+  items: Array<Record<string, unknown>>
+): Promise<Record<string, string>> {
   const store = (await app.services.stores.find(storeId)) as StoreEnv
   await app.services.customers.upsert(store, items)
-  const rows: Array<{ id: string, platform_customer_id: string }> = await app.db('customers').where({ store_env_id: storeId }).select('id', 'platform_customer_id')
+  const rows: Array<{ id: string, platform_customer_id: string }> = await app.db('customers').where({ store_env_id: storeId }).select(
+    'id',
+    'platform_customer_id'
+  )
   return Object.fromEntries(rows.map((r) => [r.platform_customer_id, r.id]))
 }
 
 export async function setSettings (app: FastifyInstance, storeId: string, settings: Record<string, unknown>) {
   const store = (await app.services.stores.find(storeId)) as StoreEnv
-  return app.services.loyalty.putSettings(store, { pointsPerUnit: 0, birthdayReward: { points: 0 }, referralReward: { referrerPoints: 0, refereePoints: 0 }, ...settings })
+  return app.services.loyalty.putSettings(store, {
+    pointsPerUnit: 0,
+    birthdayReward: { points: 0 },
+    referralReward: { referrerPoints: 0, refereePoints: 0 },
+    ...settings
+  })
 }
 
 /** A fresh admin key: each has its own per-second budget, so a test sending many requests spreads them. */

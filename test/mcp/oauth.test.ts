@@ -41,7 +41,11 @@ t.test('a bad token answers 401 invalid_credentials with error="invalid_token" i
   const { base } = await connected(t)
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: { authorization: 'Bearer svc_notakeynotakeynotakeynotakeynotakey', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: 'Bearer svc_notakeynotakeynotakeynotakeynotakey',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream'
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
   })
   t.equal(res.status, 401)

@@ -16,19 +16,27 @@ const OWNER_WRITES = /^\/v1\/(billing|orgs)\//
 
 /** One POST to /mcp as a raw JSON-RPC client sends it (the SDK's client never sends a batch or a malformed body). */
 function post (app: FastifyInstance, tenant: Tenant, payload: string, protocolVersion?: string) {
-  const headers: Record<string, string> = { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${tenant.key}`,
+    'x-store-env-id': tenant.storeId,
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json'
+  }
   if (protocolVersion) headers['mcp-protocol-version'] = protocolVersion
   return app.inject({ method: 'POST', url: '/mcp', headers, payload })
 }
 
-const toolsList = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })))
+const toolsList = (count: number) =>
+  JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })))
 
 t.test('every credential operation of the OpenAPI document has a tool for an admin key, but the owner\'s writes', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
   const operations = new Set((await client.listTools()).tools.map((tool) => tool._meta?.['evidence-hub/operation']))
-  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[], responses: Record<string, unknown>, 'x-scope'?: string }>> }
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+    paths: Record<string, Record<string, { security?: unknown[], responses: Record<string, unknown>, 'x-scope'?: string }>>
+  }
   let checked = 0
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -53,8 +61,12 @@ t.test('each tool is named as its operation\'s operationId in the OpenAPI docume
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
-  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId?: string }>> }
-  const idOf = new Map(Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [routeOf(method, path), op.operationId])))
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+    paths: Record<string, Record<string, { operationId?: string }>>
+  }
+  const idOf = new Map(
+    Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [routeOf(method, path), op.operationId]))
+  )
   const tools = (await client.listTools()).tools
   t.ok(tools.length > 30)
   for (const tool of tools) t.equal(tool.name, idOf.get(String(tool._meta?.['evidence-hub/operation'])), tool.name)
@@ -74,7 +86,9 @@ t.test('a tool call answers exactly what the same REST call answers', async (t) 
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const client = await connectClient(t, await baseOf(app), tenant.key, tenant.storeId)
-  const upserted = await callTool(client, 'upsert_products', { products: [{ platformProductId: 'p1', title: 'Mug' }, { platformProductId: 'p2' }] })
+  const upserted = await callTool(client, 'upsert_products', {
+    products: [{ platformProductId: 'p1', title: 'Mug' }, { platformProductId: 'p2' }]
+  })
   t.equal(upserted.isError, undefined)
   t.match(upserted.structuredContent, { received: 2, upserted: 2, failed: 0 })
   const listed = await callTool(client, 'list_products', { limit: 1 })
@@ -161,7 +175,13 @@ t.test('a store of another organization is refused with store_env_not_found', as
 t.test('?storeEnvId= on the URL names the store for hosts that cannot set headers', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'q1' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'q1' }] }
+  })
   const client = await connectClient(t, await baseOf(app), tenant.key, null, `/mcp?storeEnvId=${tenant.storeId}`)
   const res = await callTool(client, 'list_products')
   t.equal((res.structuredContent as { meta: { total: number } }).meta.total, 1)
@@ -186,7 +206,12 @@ t.test('an unknown tool is an MCP InvalidParams error', async (t) => {
 t.test('tools/call with params of the wrong shape is InvalidParams naming the field, not an internal error', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  for (const [params, field] of [[{ name: 123 }, 'params.name'], [{ name: 'list_reviews', arguments: 'x' }, 'params.arguments'], [{}, 'params.name']] as const) {
+  for (
+    const [params, field] of [[{ name: 123 }, 'params.name'], [{ name: 'list_reviews', arguments: 'x' }, 'params.arguments'], [
+      {},
+      'params.name'
+    ]] as const
+  ) {
     const res = await post(app, tenant, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }), '2025-06-18')
     t.equal(res.statusCode, 200, JSON.stringify(params))
     const { id, error } = res.json() as { id: number, error: { code: number, message: string } }
@@ -201,15 +226,30 @@ t.test('tools/call with arguments nested 10,000 levels deep is InvalidParams, no
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)
-  const res = await post(app, tenant, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_reviews","arguments":{"rating":${deep}}}}`, '2025-06-18')
+  const res = await post(
+    app,
+    tenant,
+    `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_reviews","arguments":{"rating":${deep}}}}`,
+    '2025-06-18'
+  )
   t.equal(res.statusCode, 200)
-  t.match(res.json(), { id: 3, error: { code: ErrorCode.InvalidParams, message: /the arguments of list_reviews are nested too deeply/ } }, res.body.slice(0, 300))
+  t.match(
+    res.json(),
+    { id: 3, error: { code: ErrorCode.InvalidParams, message: /the arguments of list_reviews are nested too deeply/ } },
+    res.body.slice(0, 300)
+  )
 })
 
 t.test('wrong params of the other requests are InvalidParams too: initialize, tools/list and resources/read', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  for (const [method, params, field] of [['initialize', {}, 'params.protocolVersion'], ['tools/list', { cursor: 5 }, 'params.cursor'], ['resources/read', { uri: 5 }, 'params.uri']] as const) {
+  for (
+    const [method, params, field] of [['initialize', {}, 'params.protocolVersion'], ['tools/list', { cursor: 5 }, 'params.cursor'], [
+      'resources/read',
+      { uri: 5 },
+      'params.uri'
+    ]] as const
+  ) {
     const res = await post(app, tenant, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), '2025-06-18')
     const { error } = res.json() as { error: { code: number, message: string } }
     t.equal(error.code, ErrorCode.InvalidParams, method)
@@ -224,7 +264,11 @@ t.test('malformed JSON is the JSON-RPC parse error (-32700, id null, HTTP 400) t
     const res = await post(app, tenant, payload, '2025-06-18')
     t.equal(res.statusCode, 400, JSON.stringify(payload))
     t.match(res.headers['content-type'], /^application\/json/)
-    t.match(res.json(), { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON', data: String } }, res.body.slice(0, 300))
+    t.match(res.json(), {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON', data: String }
+    }, res.body.slice(0, 300))
   }
 })
 
@@ -233,7 +277,11 @@ t.test('under MCP 2025-06-18, which removed JSON-RPC batching, a batch is refuse
   const tenant = await makeTenant(app)
   const res = await post(app, tenant, toolsList(2), '2025-06-18')
   t.equal(res.statusCode, 400)
-  t.match(res.json(), { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: /no JSON-RPC batches/ } }, res.body.slice(0, 300))
+  t.match(
+    res.json(),
+    { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: /no JSON-RPC batches/ } },
+    res.body.slice(0, 300)
+  )
 })
 
 t.test('a 2025-03-26 batch may hold no more requests than a credential may send in a second, as it is counted once', async (t) => {
@@ -241,7 +289,10 @@ t.test('a 2025-03-26 batch may hold no more requests than a credential may send 
   const tenant = await makeTenant(app)
   const eleven = await post(app, tenant, toolsList(11))
   t.equal(eleven.statusCode, 400)
-  t.match(eleven.json(), { id: null, error: { code: ErrorCode.InvalidRequest, message: /at most 10 requests other than tools\/call .* this one holds 11/ } }, eleven.body.slice(0, 300))
+  t.match(eleven.json(), {
+    id: null,
+    error: { code: ErrorCode.InvalidRequest, message: /at most 10 requests other than tools\/call .* this one holds 11/ }
+  }, eleven.body.slice(0, 300))
   t.equal(eleven.headers['ratelimit-remaining'], '9', 'the refusal is counted as one request')
   const ten = await post(app, tenant, toolsList(10), '2025-03-26')
   t.equal(ten.statusCode, 200)
@@ -254,7 +305,11 @@ t.test('an empty batch is refused as an Invalid Request', async (t) => {
   const tenant = await makeTenant(app)
   const res = await post(app, tenant, '[]')
   t.equal(res.statusCode, 400)
-  t.match(res.json(), { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the batch is empty' } })
+  t.match(res.json(), {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the batch is empty' }
+  })
 })
 
 t.test('bad arguments give an error result with the REST { message, code }', async (t) => {

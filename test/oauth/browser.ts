@@ -20,7 +20,9 @@ export class Browser {
   cookies = new Map<string, string>()
 
   async request (url: string, init: { method?: string, form?: Record<string, string | string[]> } = {}) {
-    const body = init.form ? new URLSearchParams(Object.entries(init.form).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x]))).toString() : undefined
+    const body = init.form
+      ? new URLSearchParams(Object.entries(init.form).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x]))).toString()
+      : undefined
     const res = await fetch(url, {
       method: init.method ?? (body ? 'POST' : 'GET'),
       redirect: 'manual',

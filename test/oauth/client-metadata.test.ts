@@ -20,6 +20,15 @@ t.test('an id that named no client is asked again, so a client registered meanwh
   const clients = oauthClients(app.db, app.clock)
   const id = 'ocl_registered_later_000'
   t.equal(await clients.metadata(id), undefined)
-  await app.db('oauth_clients').insert({ id, org_id: null, name: 'Later', secret_hash: null, redirect_uris: '["http://127.0.0.1:9/cb"]', public: true, created_by: 'test', created_at: app.clock() })
+  await app.db('oauth_clients').insert({
+    id,
+    org_id: null,
+    name: 'Later',
+    secret_hash: null,
+    redirect_uris: '["http://127.0.0.1:9/cb"]',
+    public: true,
+    created_by: 'test',
+    created_at: app.clock()
+  })
   t.equal((await clients.metadata(id))?.client_id, id)
 })

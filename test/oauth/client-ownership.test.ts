@@ -8,7 +8,13 @@ import { connect, connected, csrfOf, makeClient, openConsent, REDIRECT_URI, serv
 /** docs/contract/oauth.md#client-ownership: a client an organization registers is that organization's alone. */
 
 async function registerAs (app: FastifyInstance, tenant: Tenant, name = 'Zapier') {
-  const res = await call(app, { method: 'POST', url: '/v1/connectors/oauth-clients', key: tenant.key, store: tenant.storeId, payload: { name, redirectUris: [REDIRECT_URI] } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/oauth-clients',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name, redirectUris: [REDIRECT_URI] }
+  })
   if (res.statusCode !== 201) throw new Error(`registering a client failed: ${res.statusCode} ${res.body}`)
   return { id: res.json().clientId as string, secret: res.json().clientSecret as string }
 }
@@ -36,7 +42,9 @@ t.test('a consent posted anyway for the person\'s own organization is refused an
   const impostor = await makeTenant(app)
   const client = await registerAs(app, impostor)
   const { page, browser } = await openConsent({ base, client, person: victim.owner })
-  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form: { _csrf: csrfOf(page.text), org: victim.orgId, stores: [victim.storeId], role: 'editor' } })
+  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), {
+    form: { _csrf: csrfOf(page.text), org: victim.orgId, stores: [victim.storeId], role: 'editor' }
+  })
   t.equal(done.status, 403)
   t.notOk(done.location?.startsWith(REDIRECT_URI), 'no code goes to the client')
   t.same(await app.db('oauth_grants').where({ client_id: client.id }).select('id'), [])
@@ -52,7 +60,9 @@ t.test('a member of both organizations is offered only the registering organizat
   t.equal(page.status, 200)
   t.match(page.text, owner.storeId)
   t.notMatch(page.text, other.storeId)
-  const err = await connect({ base, client, person: owner.owner, org: other.orgId, stores: [other.storeId], role: 'editor' }).catch((e: Error) => e)
+  const err = await connect({ base, client, person: owner.owner, org: other.orgId, stores: [other.storeId], role: 'editor' }).catch((
+    e: Error
+  ) => e)
   t.match(String(err), /expected a redirect to the client, got 403/)
   const { tokens } = await connect({ base, client, person: owner.owner, org: owner.orgId, stores: [owner.storeId], role: 'editor' })
   t.equal(tokens.store_env_id, owner.storeId, 'its own organization connects as before')

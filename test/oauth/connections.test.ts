@@ -27,14 +27,22 @@ t.test('one organization cannot list or revoke another organization\'s connectio
   t.same(list.json().data, [])
   const revoke = await call(app, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: other.key, store: other.storeId })
   t.equal(revoke.statusCode, 404)
-  t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })).statusCode, 200, 'the token still works')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })).statusCode,
+    200,
+    'the token still works'
+  )
 })
 
 t.test('revoking a connection twice answers 204 both times', async (t) => {
   const { app, tokens, tenant } = await connected(t)
   const grantId = decodeJwt(tokens.access_token).grant_id as string
   for (let i = 0; i < 2; i++) {
-    t.equal((await call(app, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
+    t.equal(
+      (await call(app, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId }))
+        .statusCode,
+      204
+    )
   }
   t.same((await call(app, { method: 'GET', url: '/v1/connectors/connections', key: tenant.key, store: tenant.storeId })).json().data, [])
 })
@@ -43,7 +51,13 @@ t.test('an admin registers an OAuth client and sees its secret once; an editor c
   const { build } = await import('../helper.js')
   const app = await build(t)
   const tenant = await makeTenant(app)
-  const created = await call(app, { method: 'POST', url: '/v1/connectors/oauth-clients', key: tenant.key, store: tenant.storeId, payload: { name: 'Zap', redirectUris: ['https://zapier.example/return'] } })
+  const created = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/oauth-clients',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'Zap', redirectUris: ['https://zapier.example/return'] }
+  })
   t.equal(created.statusCode, 201, created.body)
   t.match(created.json().clientSecret, /^ocs_[0-9A-Za-z]{40}$/)
   const row = await app.db('oauth_clients').where({ id: created.json().clientId }).first()
@@ -56,8 +70,20 @@ t.test('an admin registers an OAuth client and sees its secret once; an editor c
   const otherList = (await call(app, { method: 'GET', url: '/v1/connectors/oauth-clients', key: other.key, store: other.storeId })).json()
   t.same(own(otherList), [], 'another organization does not see it')
   const editor = await makeKey(app, tenant, 'editor')
-  const refused = await call(app, { method: 'POST', url: '/v1/connectors/oauth-clients', key: editor.secret, store: tenant.storeId, payload: { name: 'Zap', redirectUris: ['https://zapier.example/return'] } })
+  const refused = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/oauth-clients',
+    key: editor.secret,
+    store: tenant.storeId,
+    payload: { name: 'Zap', redirectUris: ['https://zapier.example/return'] }
+  })
   t.equal(refused.statusCode, 403)
-  const bad = await call(app, { method: 'POST', url: '/v1/connectors/oauth-clients', key: tenant.key, store: tenant.storeId, payload: { name: 'Zap', redirectUris: ['http://zapier.example/return'] } })
+  const bad = await call(app, {
+    method: 'POST',
+    url: '/v1/connectors/oauth-clients',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'Zap', redirectUris: ['http://zapier.example/return'] }
+  })
   t.equal(bad.statusCode, 400, 'plain http is refused outside loopback')
 })

@@ -15,7 +15,13 @@ function app () {
   return served
 }
 
-interface Choice { org?: string, stores?: string[], role?: string, person?: Tenant['owner'], client?: { id: string, secret: string | null } }
+interface Choice {
+  org?: string
+  stores?: string[]
+  role?: string
+  person?: Tenant['owner']
+  client?: { id: string, secret: string | null }
+}
 
 /**
  * Posts `choice` on the consent page the tenant's owner (or `person`) reached for `client` (default: a fresh
@@ -26,7 +32,12 @@ async function consent (tenant: Tenant, choice: Choice) {
   const client = choice.client ?? await makeClient(server)
   const { page, browser } = await openConsent({ base, client, person: choice.person ?? tenant.owner })
   const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), {
-    form: { _csrf: csrfOf(page.text), org: choice.org ?? tenant.orgId, stores: choice.stores ?? [tenant.storeId], role: choice.role ?? 'editor' }
+    form: {
+      _csrf: csrfOf(page.text),
+      org: choice.org ?? tenant.orgId,
+      stores: choice.stores ?? [tenant.storeId],
+      role: choice.role ?? 'editor'
+    }
   })
   return { ...done, client }
 }
@@ -105,7 +116,13 @@ t.test('a consent names the organization that registered the client when the per
   const other = await makeTenant(server)
   await server.services.bootstrap.addMember(other.orgId, registering.owner.email, 'owner')
   const payload = { name: 'Team Zaps', redirectUris: [REDIRECT_URI] }
-  const created = await call(server, { method: 'POST', url: '/v1/connectors/oauth-clients', key: registering.key, store: registering.storeId, payload })
+  const created = await call(server, {
+    method: 'POST',
+    url: '/v1/connectors/oauth-clients',
+    key: registering.key,
+    store: registering.storeId,
+    payload
+  })
   const client = { id: created.json().clientId as string, secret: created.json().clientSecret as string }
   const done = await consent(registering, { org: other.orgId, stores: [other.storeId], client })
   t.equal(done.status, 403)
@@ -138,7 +155,14 @@ t.test('an agency member is offered a client\'s store, named with the client, an
   const { page } = await openConsent({ base, client: await makeClient(server), person: agency.owner })
   t.match(page.text, `(client: ${clientName})`)
   const oauthClient = await makeClient(server)
-  const { tokens } = await connect({ base, client: oauthClient, person: agency.owner, org: agency.orgId, stores: [client.storeId], role: 'editor' })
+  const { tokens } = await connect({
+    base,
+    client: oauthClient,
+    person: agency.owner,
+    org: agency.orgId,
+    stores: [client.storeId],
+    role: 'editor'
+  })
   t.equal((await call(server, { method: 'GET', url: '/v1/reviews', key: tokens.access_token, store: client.storeId })).statusCode, 200)
 })
 
@@ -147,7 +171,15 @@ t.test('a consent grants the OpenID and API scopes asked for, and is audited onc
   const tenant = await makeTenant(server)
   const client = await makeClient(server)
   const scope = 'openid offline_access reviews:read products:read'
-  const { tokens } = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId, tenant.storeId], role: 'viewer', scope })
+  const { tokens } = await connect({
+    base,
+    client,
+    person: tenant.owner,
+    org: tenant.orgId,
+    stores: [tenant.storeId, tenant.storeId],
+    role: 'viewer',
+    scope
+  })
   t.ok(tokens.refresh_token, 'offline_access was granted')
   t.ok(tokens.id_token, 'openid was granted')
   for (const resource of ['reviews', 'products']) {

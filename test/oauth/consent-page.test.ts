@@ -4,7 +4,8 @@ import { csrfOf, makeClient, openConsent, REDIRECT_URI, serve } from './oauth-he
 
 /** What a browser submits for the consent form as shown: the checked radio and boxes, the first role. */
 function defaultChoice (html: string): Record<string, string | string[]> {
-  const checked = (name: string) => [...html.matchAll(new RegExp(`<input type="(?:radio|checkbox)" name="${name}" value="([^"]+)" checked`, 'g'))].map((m) => m[1])
+  const checked = (name: string) =>
+    [...html.matchAll(new RegExp(`<input type="(?:radio|checkbox)" name="${name}" value="([^"]+)" checked`, 'g'))].map((m) => m[1])
   const role = /<select id="role" name="role"><option value="([^"]+)"/.exec(html)
   return { _csrf: csrfOf(html), org: checked('org')[0] ?? '', stores: checked('stores'), role: role?.[1] ?? '' }
 }

@@ -35,10 +35,25 @@ t.test('a person demoted below the grant\'s role loses the connection', async (t
   const { makeTenant } = await import('../factories.js')
   const tenant = await makeTenant(app)
   const member = await addMember(app, tenant, 'admin')
-  const { tokens } = await connect({ base, client: await makeClient(app), person: member, org: tenant.orgId, stores: [tenant.storeId], role: 'admin' })
+  const { tokens } = await connect({
+    base,
+    client: await makeClient(app),
+    person: member,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'admin'
+  })
   t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })).statusCode, 200)
   // Through the service the admin pages use, after the token has been served (and cached) once.
-  const owner = { type: 'person' as const, id: tenant.owner.id, orgId: tenant.orgId, role: 'owner' as const, scopes: [], personId: tenant.owner.id, storeIds: null }
+  const owner = {
+    type: 'person' as const,
+    id: tenant.owner.id,
+    orgId: tenant.orgId,
+    role: 'owner' as const,
+    scopes: [],
+    personId: tenant.owner.id,
+    storeIds: null
+  }
   await app.services.account.changeRole(owner, member.id, 'editor', null)
   const res = await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })
   t.equal(res.statusCode, 401)
@@ -47,7 +62,12 @@ t.test('a person demoted below the grant\'s role loses the connection', async (t
 t.test('revoking the connection stops its access token on the next request and is audited', async (t) => {
   const { app, tokens, tenant } = await connected(t)
   const grantId = decodeJwt(tokens.access_token).grant_id as string
-  const revoked = await call(app, { method: 'DELETE', url: `/v1/connectors/connections/${grantId}`, key: tenant.key, store: tenant.storeId })
+  const revoked = await call(app, {
+    method: 'DELETE',
+    url: `/v1/connectors/connections/${grantId}`,
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.equal(revoked.statusCode, 204)
   const res = await call(app, { method: 'GET', url: '/v1/account/stores', key: tokens.access_token, store: tenant.storeId })
   t.equal(res.statusCode, 401)
@@ -123,5 +143,9 @@ t.test('a token from another issuer is refused with 401 invalid_credentials', as
   t.equal(res.json().code, 'invalid_credentials')
   const sameIssuer = await new SignJWT({ ...claims, iss: `${base}/oauth` })
     .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'evil' }).sign(privateKey)
-  t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: sameIssuer, store: tenant.storeId })).statusCode, 401, 'nor one signed with a key that is not ours')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/account/stores', key: sameIssuer, store: tenant.storeId })).statusCode,
+    401,
+    'nor one signed with a key that is not ours'
+  )
 })

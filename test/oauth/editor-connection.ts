@@ -17,7 +17,15 @@ export async function stillWorks (app: FastifyInstance, tenant: Tenant, accessTo
 /** An editor of the tenant who connected the same client for themself. */
 export async function editorConnection (app: FastifyInstance, base: string, tenant: Tenant, client: { id: string, secret: string | null }) {
   const editor = await addMember(app, tenant, 'editor')
-  const { tokens } = await connect({ base, client, person: editor, org: tenant.orgId, stores: [tenant.storeId], role: 'editor', scope: 'connectors:write offline_access' })
+  const { tokens } = await connect({
+    base,
+    client,
+    person: editor,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'editor',
+    scope: 'connectors:write offline_access'
+  })
   return { editor, accessToken: tokens.access_token }
 }
 

@@ -8,7 +8,12 @@ t.test('an authorization request with a redirect URI that does not match exactly
   const { app, base } = await serve(t)
   const client = await makeClient(app)
   const config = await discover(base, client)
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: `${REDIRECT_URI}/extra`, scope: 'read', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' })
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: `${REDIRECT_URI}/extra`,
+    scope: 'read',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256'
+  })
   const res = await new Browser().request(url.href)
   t.equal(res.status, 400)
   t.match(res.text, /invalid_redirect_uri|redirect_uri did not match/)
@@ -32,7 +37,12 @@ t.test('a plain PKCE method is refused', async (t) => {
   const { app, base } = await serve(t)
   const client = await makeClient(app)
   const config = await discover(base, client)
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'read', code_challenge: oidc.randomPKCECodeVerifier(), code_challenge_method: 'plain' })
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'read',
+    code_challenge: oidc.randomPKCECodeVerifier(),
+    code_challenge_method: 'plain'
+  })
   const res = await new Browser().request(url.href)
   t.equal(new URL(res.location!).searchParams.get('error'), 'invalid_request')
 })
@@ -41,10 +51,22 @@ t.test('a replayed authorization code is refused with invalid_grant', async (t) 
   const { app, base } = await serve(t)
   const tenant = await makeTenant(app)
   const client = await makeClient(app)
-  const { config, callback, verifier } = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' })
+  const { config, callback, verifier } = await connect({
+    base,
+    client,
+    person: tenant.owner,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'editor'
+  })
   t.ok(config)
   const code = new URL(callback).searchParams.get('code')!
-  const replay = await tokenRequest(base, client, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier })
+  const replay = await tokenRequest(base, client, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier
+  })
   t.equal(replay.status, 400)
   t.equal(replay.body.error, 'invalid_grant')
 })
@@ -53,8 +75,20 @@ t.test('two redemptions of one authorization code at once: one is refused with i
   const { app, base } = await serve(t)
   const tenant = await makeTenant(app)
   const client = await makeClient(app)
-  const { callback, verifier } = await authorize({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' })
-  const params = { grant_type: 'authorization_code', code: new URL(callback).searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier }
+  const { callback, verifier } = await authorize({
+    base,
+    client,
+    person: tenant.owner,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'editor'
+  })
+  const params = {
+    grant_type: 'authorization_code',
+    code: new URL(callback).searchParams.get('code')!,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier
+  }
   const answers = await Promise.all([0, 1].map(() => tokenRequest(base, client, params)))
   t.same(answers.map((a) => a.status).sort(), [200, 400])
   t.equal(answers.find((a) => a.status === 400)!.body.error, 'invalid_grant')
@@ -71,7 +105,11 @@ t.test('a wrong client secret is refused with invalid_client', async (t) => {
   const res = await tokenRequest(base, { id: client.id, secret: 'ocs_wrong' }, { grant_type: 'refresh_token', refresh_token: 'anything' })
   t.equal(res.status, 401)
   t.equal(res.body.error, 'invalid_client')
-  const post = await tokenRequest(base, { id: client.id, secret: null }, { grant_type: 'refresh_token', refresh_token: 'anything', client_secret: client.secret! })
+  const post = await tokenRequest(base, { id: client.id, secret: null }, {
+    grant_type: 'refresh_token',
+    refresh_token: 'anything',
+    client_secret: client.secret!
+  })
   t.equal(post.body.error, 'invalid_grant', 'client_secret_post authenticates as well (the token itself is unknown)')
 })
 
@@ -80,7 +118,15 @@ t.test('a public client completes the flow with PKCE and no secret', async (t) =
   const tenant = await makeTenant(app)
   const client = await makeClient(app, { public: true })
   t.equal(client.secret, null)
-  const { tokens } = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'viewer', scope: 'read offline_access' })
+  const { tokens } = await connect({
+    base,
+    client,
+    person: tenant.owner,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'viewer',
+    scope: 'read offline_access'
+  })
   t.ok(tokens.access_token)
   t.equal(tokens.store_env_id, tenant.storeId)
 })
@@ -90,11 +136,17 @@ t.test('consent refuses a role above the person\'s own and stores of another org
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const client = await makeClient(app)
-  const err = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [other.storeId], role: 'editor' }).catch((e: Error) => e)
+  const err = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [other.storeId], role: 'editor' }).catch((
+    e: Error
+  ) => e)
   t.match(String(err), /expected a redirect to the client, got 400/)
-  const err2 = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'owner' }).catch((e: Error) => e)
+  const err2 = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'owner' }).catch((
+    e: Error
+  ) => e)
   t.match(String(err2), /got 400/)
-  const err3 = await connect({ base, client, person: tenant.owner, org: other.orgId, stores: [other.storeId], role: 'editor' }).catch((e: Error) => e)
+  const err3 = await connect({ base, client, person: tenant.owner, org: other.orgId, stores: [other.storeId], role: 'editor' }).catch((
+    e: Error
+  ) => e)
   t.match(String(err3), /got 400/, 'nor an organization the person does not belong to')
 })
 
@@ -103,7 +155,12 @@ t.test('a consent form without its CSRF token is refused', async (t) => {
   const tenant = await makeTenant(app)
   const client = await makeClient(app)
   const config = await discover(base, client)
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'read', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' })
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'read',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256'
+  })
   const browser = new Browser()
   const page = await browser.follow(url.href)
   const res = await browser.request(page.url + '/login', { form: { email: tenant.owner.email, password: tenant.owner.password } })

@@ -23,13 +23,28 @@ t.test('a person already signed in to the service (eh_session) skips the passwor
   await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'editor', browser })
   for (const name of [...browser.cookies.keys()]) if (name !== 'eh_session') browser.cookies.delete(name)
   t.ok(browser.cookies.has('eh_session'), 'only the shared person session is left')
-  const again = await connect({ base, client, person: { email: tenant.owner.email, password: 'not-the-password' }, org: tenant.orgId, stores: [tenant.storeId], role: 'viewer', browser })
+  const again = await connect({
+    base,
+    client,
+    person: { email: tenant.owner.email, password: 'not-the-password' },
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'viewer',
+    browser
+  })
   t.ok(again.tokens.access_token, 'connected without typing the password again')
 })
 
 t.test('the login form refuses a wrong password and shows the form again', async (t) => {
   const { app, base } = await serve(t)
   const tenant = await makeTenant(app)
-  const err = await connect({ base, client: await makeClient(app), person: { email: tenant.owner.email, password: 'wrong' }, org: tenant.orgId, stores: [tenant.storeId], role: 'editor' }).catch((e: Error) => e)
+  const err = await connect({
+    base,
+    client: await makeClient(app),
+    person: { email: tenant.owner.email, password: 'wrong' },
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'editor'
+  }).catch((e: Error) => e)
   t.match(String(err), /expected the consent page, got 401/)
 })

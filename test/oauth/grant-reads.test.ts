@@ -9,7 +9,8 @@ import { connect, makeClient, serve } from './oauth-helper.js'
  * the backstop age (pipeline/credential-cache.ts). Reads falling due together share one query, as API keys' do.
  */
 
-const probe = (app: Parameters<typeof call>[0], key: string, store: string) => call(app, { method: 'GET', url: '/v1/reviews/probe', key, store })
+const probe = (app: Parameters<typeof call>[0], key: string, store: string) =>
+  call(app, { method: 'GET', url: '/v1/reviews/probe', key, store })
 const grantIdOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).grant_id as string
 
 /** An app on a manual clock with `count` connections of its owner, each token served once. */
@@ -20,7 +21,14 @@ async function heldTokens (t: Test, count: number) {
   const client = await makeClient(app)
   const tokens: string[] = []
   for (let i = 0; i < count; i++) {
-    const { tokens: issued } = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'viewer' })
+    const { tokens: issued } = await connect({
+      base,
+      client,
+      person: tenant.owner,
+      org: tenant.orgId,
+      stores: [tenant.storeId],
+      role: 'viewer'
+    })
     tokens.push(issued.access_token)
     t.equal((await probe(app, issued.access_token, tenant.storeId)).statusCode, 200)
   }
@@ -38,7 +46,9 @@ function grantReads (app: Awaited<ReturnType<typeof heldTokens>>['app'], hashes:
   return { reads, stop: () => { app.db.off('query', listen) } }
 }
 
-t.test('grants past their backstop age together are read again in shared queries, each token still served meanwhile', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
+t.test('grants past their backstop age together are read again in shared queries, each token still served meanwhile', {
+  skip: onMysql ? false : 'nothing is kept without Redis'
+}, async (t) => {
   const { clock, app, tenant, tokens } = await heldTokens(t, 8)
   const hashes = new Set(tokens.map((token) => sha256(grantIdOf(token))))
   clock.advance(61_000)
@@ -51,7 +61,9 @@ t.test('grants past their backstop age together are read again in shared queries
   t.ok(reads.length < tokens.length / 2, `in a few queries (${reads.length}), not one per grant`)
 })
 
-t.test('a grant revoked without a marker update is refused once a shared backstop read has seen it', { skip: onMysql ? false : 'nothing is kept without Redis' }, async (t) => {
+t.test('a grant revoked without a marker update is refused once a shared backstop read has seen it', {
+  skip: onMysql ? false : 'nothing is kept without Redis'
+}, async (t) => {
   const { clock, app, tenant, tokens } = await heldTokens(t, 3)
   // A revocation whose marker update was lost (Redis failed past the retries): only the backstop can see it.
   await app.db('oauth_grants').where({ id: grantIdOf(tokens[1]) }).update({ revoked_at: clock() })
@@ -66,9 +78,20 @@ t.test('a grant whose provider row predates carrying its own id is read on its o
   const clock = manualClock()
   const { app, base } = await serve(t, { clock, routes: probeRoutes(['reviews']) })
   const tenant = await makeTenant(app)
-  const { tokens } = await connect({ base, client: await makeClient(app), person: tenant.owner, org: tenant.orgId, stores: [tenant.storeId], role: 'viewer' })
+  const { tokens } = await connect({
+    base,
+    client: await makeClient(app),
+    person: tenant.owner,
+    org: tenant.orgId,
+    stores: [tenant.storeId],
+    role: 'viewer'
+  })
   const grantId = grantIdOf(tokens.access_token)
-  t.equal(await app.db('oidc_models').where({ model: 'Grant', grant_id: grantId }).update({ grant_id: null }), 1, 'the grant\'s row carried its id')
+  t.equal(
+    await app.db('oidc_models').where({ model: 'Grant', grant_id: grantId }).update({ grant_id: null }),
+    1,
+    'the grant\'s row carried its id'
+  )
   const { reads, stop } = grantReads(app, new Set([sha256(grantId)]))
   t.teardown(stop)
   t.equal((await probe(app, tokens.access_token, tenant.storeId)).statusCode, 200)

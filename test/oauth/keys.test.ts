@@ -39,6 +39,9 @@ t.test('expired provider rows are removed by the cleanup', async (t) => {
     { model: 'Session', id_hash: `live-${now}`.padEnd(64, '0').slice(0, 64), payload: '{}', expires_at: Date.parse('2200-01-01T00:00:00Z') }
   ])
   await removeExpiredModels(app.db, now)
-  const left = await app.db('oidc_models').whereIn('id_hash', [`expired-${now}`.padEnd(64, '0').slice(0, 64), `live-${now}`.padEnd(64, '0').slice(0, 64)]).pluck('id_hash')
+  const left = await app.db('oidc_models').whereIn('id_hash', [
+    `expired-${now}`.padEnd(64, '0').slice(0, 64),
+    `live-${now}`.padEnd(64, '0').slice(0, 64)
+  ]).pluck('id_hash')
   t.same(left, [`live-${now}`.padEnd(64, '0').slice(0, 64)])
 })

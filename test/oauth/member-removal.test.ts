@@ -80,5 +80,8 @@ t.test('removing a teammate leaves their connections to other organizations alon
   await removeMember(app, tenant, member.id)
   const refreshed = await oidc.refreshTokenGrant(elsewhere.config, elsewhere.tokens.refresh_token!)
   t.equal(refreshed.store_env_id, other.storeId)
-  t.equal((await call(app, { method: 'GET', url: '/v1/account/stores', key: refreshed.access_token, store: other.storeId })).statusCode, 200)
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/account/stores', key: refreshed.access_token, store: other.storeId })).statusCode,
+    200
+  )
 })

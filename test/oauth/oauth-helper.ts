@@ -11,7 +11,10 @@ export { Browser, csrfOf, freePort }
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback'
 
 /** An app listening on real HTTP whose PUBLIC_URL (and so the issuer) is its own address. */
-export async function serve (t: Test, options: BuildOptions & { port?: number } = {}): Promise<{ app: FastifyInstance, base: string, port: number }> {
+export async function serve (
+  t: Test,
+  options: BuildOptions & { port?: number } = {}
+): Promise<{ app: FastifyInstance, base: string, port: number }> {
   // The issuer names the port, so it is chosen before the app is built; another process (any outgoing connection
   // takes an ephemeral port) may take it in between, and then a new port is tried.
   for (let attempt = 1; ; attempt++) {
@@ -29,7 +32,11 @@ export async function serve (t: Test, options: BuildOptions & { port?: number } 
 }
 
 export async function makeClient (app: FastifyInstance, options: { public?: boolean, redirectUris?: string[] } = {}) {
-  const created = await oauthClients(app.db, app.clock).create({ name: 'Automation Platform', redirectUris: options.redirectUris ?? [REDIRECT_URI], public: options.public })
+  const created = await oauthClients(app.db, app.clock).create({
+    name: 'Automation Platform',
+    redirectUris: options.redirectUris ?? [REDIRECT_URI],
+    public: options.public
+  })
   return { id: created.clientId, secret: created.clientSecret }
 }
 
@@ -66,7 +73,9 @@ export async function openConsent (d: Omit<Dance, 'org' | 'stores' | 'role'>) {
   const browser = d.browser ?? new Browser()
   let page = await browser.follow(url.href)
   if (page.text.includes('name="password"')) {
-    page = await browser.follow(page.url.replace(/\/?$/, '/login'), { form: { _csrf: csrfOf(page.text), email: d.person.email, password: d.person.password } })
+    page = await browser.follow(page.url.replace(/\/?$/, '/login'), {
+      form: { _csrf: csrfOf(page.text), email: d.person.email, password: d.person.password }
+    })
   }
   return { config, verifier, state, browser, page }
 }
@@ -75,8 +84,12 @@ export async function openConsent (d: Omit<Dance, 'org' | 'stores' | 'role'>) {
 export async function authorize (d: Dance) {
   const { config, verifier, state, browser, page } = await openConsent(d)
   if (!page.text.includes('name="stores"')) throw new Error(`expected the consent page, got ${page.status}: ${page.text.slice(0, 300)}`)
-  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form: { _csrf: csrfOf(page.text), org: d.org, stores: d.stores, role: d.role } })
-  if (!done.location?.startsWith(REDIRECT_URI)) throw new Error(`expected a redirect to the client, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
+  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), {
+    form: { _csrf: csrfOf(page.text), org: d.org, stores: d.stores, role: d.role }
+  })
+  if (!done.location?.startsWith(REDIRECT_URI)) {
+    throw new Error(`expected a redirect to the client, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
+  }
   return { config, verifier, state, browser, callback: done.location }
 }
 
@@ -88,12 +101,23 @@ export async function connect (d: Dance) {
 }
 
 /** An app on real HTTP, a fresh tenant, a registered client, and a finished connection. */
-export async function connected (t: Test, options: BuildOptions & { role?: string, scope?: string, stores?: (tenant: Tenant) => string[] } = {}) {
+export async function connected (
+  t: Test,
+  options: BuildOptions & { role?: string, scope?: string, stores?: (tenant: Tenant) => string[] } = {}
+) {
   const { role, scope, stores, ...buildOptions } = options
   const { app, base, port } = await serve(t, buildOptions)
   const tenant = await makeTenant(app)
   const client = await makeClient(app)
-  const flow = await connect({ base, client, person: tenant.owner, org: tenant.orgId, stores: stores ? stores(tenant) : [tenant.storeId], role: role ?? 'editor', scope })
+  const flow = await connect({
+    base,
+    client,
+    person: tenant.owner,
+    org: tenant.orgId,
+    stores: stores ? stores(tenant) : [tenant.storeId],
+    role: role ?? 'editor',
+    scope
+  })
   return { app, base, port, tenant, client, ...flow }
 }
 

@@ -31,7 +31,10 @@ t.test('an automation platform built on @fastify/oauth2 connects and calls the A
     pkce: 'S256'
   })
   platform.get('/callback', async function (request, reply) {
-    const { token } = await (this as unknown as { evidenceHub: OAuth2Namespace }).evidenceHub.getAccessTokenFromAuthorizationCodeFlow(request, reply)
+    const { token } = await (this as unknown as { evidenceHub: OAuth2Namespace }).evidenceHub.getAccessTokenFromAuthorizationCodeFlow(
+      request,
+      reply
+    )
     return token
   })
   await platform.listen({ port: platformPort, host: '127.0.0.1' })
@@ -41,8 +44,12 @@ t.test('an automation platform built on @fastify/oauth2 connects and calls the A
   t.ok(start.location?.startsWith(`${base}/oauth/auth?`), 'the platform sends the browser to our authorization endpoint')
   t.equal(new URL(start.location!).searchParams.get('code_challenge_method'), 'S256')
   const login = await browser.follow(start.location!)
-  const consent = await browser.follow(login.url + '/login', { form: { _csrf: csrfOf(login.text), email: tenant.owner.email, password: tenant.owner.password } })
-  const done = await browser.follow(consent.url + '/consent', { form: { _csrf: csrfOf(consent.text), org: tenant.orgId, stores: tenant.storeId, role: 'viewer' } })
+  const consent = await browser.follow(login.url + '/login', {
+    form: { _csrf: csrfOf(login.text), email: tenant.owner.email, password: tenant.owner.password }
+  })
+  const done = await browser.follow(consent.url + '/consent', {
+    form: { _csrf: csrfOf(consent.text), org: tenant.orgId, stores: tenant.storeId, role: 'viewer' }
+  })
   t.ok(done.location?.startsWith(`${platformBase}/callback?`))
   const callback = await browser.request(done.location!)
   t.equal(callback.status, 200, 'the platform redeemed the code')

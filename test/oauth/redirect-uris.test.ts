@@ -5,7 +5,13 @@ import { makeTenant } from '../factories.js'
 const register = async (redirectUri: string) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  return call(app, { method: 'POST', url: '/v1/connectors/oauth-clients', key: tenant.key, store: tenant.storeId, payload: { name: 'Probe', redirectUris: [redirectUri] } })
+  return call(app, {
+    method: 'POST',
+    url: '/v1/connectors/oauth-clients',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { name: 'Probe', redirectUris: [redirectUri] }
+  })
 }
 
 t.test('a wildcard redirect URI is refused with 400', async (t) => {

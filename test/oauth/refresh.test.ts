@@ -51,8 +51,14 @@ t.test('a refresh grant reads the token with its grant, connection, membership a
 
 t.test('a grant whose row does not carry its own id (written before rows did) is read on its own, and the refresh still rotates', async (t) => {
   const { app, config, tokens } = await connected(t)
-  const { grant_id: grantId } = await app.db('oidc_models').where({ model: 'RefreshToken', id_hash: sha256(tokens.refresh_token!) }).first('grant_id')
-  t.equal(await app.db('oidc_models').where({ model: 'Grant', grant_id: grantId }).update({ grant_id: null }), 1, 'the grant\'s row carried its id')
+  const { grant_id: grantId } = await app.db('oidc_models').where({ model: 'RefreshToken', id_hash: sha256(tokens.refresh_token!) }).first(
+    'grant_id'
+  )
+  t.equal(
+    await app.db('oidc_models').where({ model: 'Grant', grant_id: grantId }).update({ grant_id: null }),
+    1,
+    'the grant\'s row carried its id'
+  )
   const statements = statementsOf(t, app)
   const next = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
   t.ok(next.access_token)

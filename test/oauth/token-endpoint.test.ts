@@ -38,7 +38,10 @@ t.test('a Bearer header does not authenticate a client at the token endpoint', a
 t.test('Basic client authentication still works at the token endpoint', async (t) => {
   const { base, client, tokens } = await connected(t)
   const basic = Buffer.from(`${client.id}:${client.secret}`).toString('base64')
-  const res = await refreshRequest(base, { authorization: `Basic ${basic}` }, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! })
+  const res = await refreshRequest(base, { authorization: `Basic ${basic}` }, {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token!
+  })
   t.equal(res.status, 200, String(res.body.error_description ?? 'ok'))
   t.ok(res.body.access_token)
 })

@@ -6,7 +6,11 @@ import { createRequire } from 'node:module'
 import { Ajv } from 'ajv'
 import { addApiFormats } from '../../src/lib/formats.js'
 
-type Operation = { security?: unknown[], parameters?: Array<{ in: string, name: string, required?: boolean }>, responses: Record<string, { description: string, content?: Record<string, { schema: { properties?: { code?: { enum?: string[] } } } }> }> }
+type Operation = {
+  security?: unknown[]
+  parameters?: Array<{ in: string, name: string, required?: boolean }>
+  responses: Record<string, { description: string, content?: Record<string, { schema: { properties?: { code?: { enum?: string[] } } } }> }>
+}
 
 async function documentOf (app: FastifyInstance) {
   const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
@@ -97,7 +101,9 @@ t.test('an operation documents the refusals its pipeline and its service can giv
   const app = await sharedApp()
   const { operations } = await documentOf(app)
   const put = codesOf(operations.get('PUT /v1/products')!)
-  for (const code of ['batch_too_large', 'role_read_only', 'insufficient_scope', 'rate_limited', 'invalid_request', 'subscription_expired']) t.ok(put.includes(code), `PUT /v1/products: ${code}`)
+  for (
+    const code of ['batch_too_large', 'role_read_only', 'insufficient_scope', 'rate_limited', 'invalid_request', 'subscription_expired']
+  ) t.ok(put.includes(code), `PUT /v1/products: ${code}`)
   const list = codesOf(operations.get('GET /v1/reviews')!)
   t.notOk(list.includes('role_read_only'), 'a read cannot be refused as a write')
   t.ok(codesOf(operations.get('POST /v1/outbound-webhooks')!).includes('plan_required'))
@@ -109,9 +115,16 @@ t.test('an operation documents the refusals its pipeline and its service can giv
 t.test('success responses are named after their status and operation, never "Default Response"', async (t) => {
   const app = await sharedApp()
   const { operations } = await documentOf(app)
-  const unnamed = [...operations].flatMap(([name, op]) => Object.entries(op.responses).filter(([, r]) => !r.description || r.description === 'Default Response').map(([status]) => `${name} ${status}`))
+  const unnamed = [...operations].flatMap(([name, op]) =>
+    Object.entries(op.responses).filter(([, r]) => !r.description || r.description === 'Default Response').map(([status]) =>
+      `${name} ${status}`
+    )
+  )
   t.same(unnamed, [])
-  t.equal(operations.get('POST /v1/api-keys')!.responses['201'].description, 'Created: Create an API key; the secret is in this response only')
+  t.equal(
+    operations.get('POST /v1/api-keys')!.responses['201'].description,
+    'Created: Create an API key; the secret is in this response only'
+  )
 })
 
 t.test('every JSON request body has an example, and each example is valid against the operation\'s own schema', async (t) => {
@@ -122,7 +135,19 @@ t.test('every JSON request body has an example, and each example is valid agains
   ;(createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv)(ajv)
   addApiFormats(ajv)
   let checked = 0
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object, example?: unknown, examples?: Record<string, { value: unknown }> }> } }>>)) {
+  for (
+    const [path, item] of Object.entries(
+      doc.paths as Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: { content: Record<string, { schema: object, example?: unknown, examples?: Record<string, { value: unknown }> }> }
+          }
+        >
+      >
+    )
+  ) {
     for (const [method, op] of Object.entries(item)) {
       const media = op.requestBody?.content['application/json']
       if (!media) continue

@@ -34,7 +34,10 @@ t.test('an order of 500 line items with the longest product ids is stored and se
 
 t.test('line items of 4-byte characters, NUL and control characters are stored as sent', async (t) => {
   const { app, tenant } = await setup(t)
-  const lineItems = Array.from({ length: 500 }, (_, i) => ({ platformProductId: `${i}`.padEnd(191, i % 2 ? '\u0001' : '\u0000'), quantity: 1 }))
+  const lineItems = Array.from(
+    { length: 500 },
+    (_, i) => ({ platformProductId: `${i}`.padEnd(191, i % 2 ? '\u0001' : '\u0000'), quantity: 1 })
+  )
   lineItems[0].platformProductId = '😀'.repeat(95)
   const res = await putOrders(app, tenant, [{ platformOrderId: 'odd', customerName: '😀'.repeat(200), lineItems }])
   t.same(res.json(), { received: 1, upserted: 1, failed: 0, errors: [] })
@@ -53,9 +56,17 @@ t.test('more than 500 line items is a per-item error and the neighbours are stor
 
 t.test('an order whose products all carry 500-character exclusion reasons is skipped with a reason that fits', async (t) => {
   const { app, tenant } = await setup(t)
-  const products = Array.from({ length: 20 }, (_, i) => ({ platformProductId: longId(i), excludedFromReviewRequests: true, exclusionReason: '😀'.repeat(500) }))
+  const products = Array.from(
+    { length: 20 },
+    (_, i) => ({ platformProductId: longId(i), excludedFromReviewRequests: true, exclusionReason: '😀'.repeat(500) })
+  )
   t.equal((await putProducts(app, tenant, products)).json().upserted, 20)
-  const order = { platformOrderId: 'excluded', customerEmail: 'ann@example.test', fulfilledAt: '2026-11-23T12:00:00Z', lineItems: products.map((p) => ({ platformProductId: p.platformProductId, quantity: 1 })) }
+  const order = {
+    platformOrderId: 'excluded',
+    customerEmail: 'ann@example.test',
+    fulfilledAt: '2026-11-23T12:00:00Z',
+    lineItems: products.map((p) => ({ platformProductId: p.platformProductId, quantity: 1 }))
+  }
   const res = await putOrders(app, tenant, [order, { platformOrderId: 'neighbour' }])
   t.same(res.json(), { received: 2, upserted: 2, failed: 0, errors: [] })
   const request = (await getOrder(app, tenant, 'excluded')).json().reviewRequest
@@ -70,8 +81,17 @@ t.test('a due request whose products were all excluded since is skipped with a r
   const { app, tenant, clock } = await setup(t)
   const ids = Array.from({ length: 20 }, (_, i) => longId(i))
   await putProducts(app, tenant, ids.map((id) => ({ platformProductId: id })))
-  await putOrders(app, tenant, [{ platformOrderId: 'o', customerEmail: 'ann@example.test', fulfilledAt: '2026-11-23T12:00:00Z', lineItems: ids.map((id) => ({ platformProductId: id, quantity: 1 })) }])
-  await putProducts(app, tenant, ids.map((id) => ({ platformProductId: id, excludedFromReviewRequests: true, exclusionReason: 'r'.repeat(500) })))
+  await putOrders(app, tenant, [{
+    platformOrderId: 'o',
+    customerEmail: 'ann@example.test',
+    fulfilledAt: '2026-11-23T12:00:00Z',
+    lineItems: ids.map((id) => ({ platformProductId: id, quantity: 1 }))
+  }])
+  await putProducts(
+    app,
+    tenant,
+    ids.map((id) => ({ platformProductId: id, excludedFromReviewRequests: true, exclusionReason: 'r'.repeat(500) }))
+  )
   clock.advance(72 * HOUR)
   t.equal(await app.services.reviewRequests.runDue(tenant.storeId), 1)
   const request = (await getOrder(app, tenant, 'o')).json().reviewRequest
@@ -81,22 +101,47 @@ t.test('a due request whose products were all excluded since is skipped with a r
 
 t.test('an order fulfilled on 9999-12-30 is stored unscheduled with a reason, and served', async (t) => {
   const { app, tenant } = await setup(t)
-  const res = await putOrders(app, tenant, [{ platformOrderId: 'late', customerEmail: 'ann@example.test', fulfilledAt: '9999-12-30T00:00:00Z', lineItems: [{ platformProductId: 'p', quantity: 1 }] }])
+  const res = await putOrders(app, tenant, [{
+    platformOrderId: 'late',
+    customerEmail: 'ann@example.test',
+    fulfilledAt: '9999-12-30T00:00:00Z',
+    lineItems: [{ platformProductId: 'p', quantity: 1 }]
+  }])
   t.same(res.json(), { received: 1, upserted: 1, failed: 0, errors: [] })
   const got = await getOrder(app, tenant, 'late')
   t.equal(got.statusCode, 200)
-  t.match(got.json(), { fulfilledAt: '9999-12-30T00:00:00.000Z', reviewRequest: { state: 'skipped', reason: /after 9999/, scheduledFor: null } })
+  t.match(got.json(), {
+    fulfilledAt: '9999-12-30T00:00:00.000Z',
+    reviewRequest: { state: 'skipped', reason: /after 9999/, scheduledFor: null }
+  })
   t.equal((await listOrders(app, tenant)).statusCode, 200)
 })
 
 t.test('dates outside 1970-9999 or off the calendar are per-item errors and the neighbours are stored', async (t) => {
   const { app, tenant } = await setup(t)
-  const bad = ['2027-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '1970-01-01T00:30:00+01:00',
-    '9999-12-31T23:00:00-02:00', '2027-01-01T24:00:00Z', '2027-13-01T00:00:00Z', '2027-01-01', '2027-01-01T00:00:00', '+010000-01-01T00:00:00Z']
-  const orders = [...bad.map((placedAt, i) => ({ platformOrderId: `bad-${i}`, placedAt })), { platformOrderId: 'ok-1', placedAt: '1970-01-01T00:00:00Z' }, { platformOrderId: 'ok-2', placedAt: '2028-02-29T23:59:59.999+00:00' }]
+  const bad = [
+    '2027-02-30T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '0000-01-01T00:00:00Z',
+    '1969-12-31T23:59:59Z',
+    '1970-01-01T00:30:00+01:00',
+    '9999-12-31T23:00:00-02:00',
+    '2027-01-01T24:00:00Z',
+    '2027-13-01T00:00:00Z',
+    '2027-01-01',
+    '2027-01-01T00:00:00',
+    '+010000-01-01T00:00:00Z'
+  ]
+  const orders = [...bad.map((placedAt, i) => ({ platformOrderId: `bad-${i}`, placedAt })), {
+    platformOrderId: 'ok-1',
+    placedAt: '1970-01-01T00:00:00Z'
+  }, { platformOrderId: 'ok-2', placedAt: '2028-02-29T23:59:59.999+00:00' }]
   const body = (await putOrders(app, tenant, orders)).json()
   t.equal(body.failed, bad.length)
-  t.same(body.errors.map((e: { platformId: string, code: string }) => [e.platformId, e.code]), bad.map((_, i) => [`bad-${i}`, 'invalid_item']))
+  t.same(
+    body.errors.map((e: { platformId: string, code: string }) => [e.platformId, e.code]),
+    bad.map((_, i) => [`bad-${i}`, 'invalid_item'])
+  )
   t.match(body.errors[0].message, /placedAt/)
   const stored = (await listOrders(app, tenant)).json().data
   t.same(stored.map((o: { placedAt: string }) => o.placedAt).sort(), ['1970-01-01T00:00:00.000Z', '2028-02-29T23:59:59.999Z'])
@@ -116,8 +161,13 @@ t.test('a total with more than two decimals is stored rounded to the cent, and r
 
 t.test('totals and quantities out of range are per-item errors', async (t) => {
   const { app, tenant } = await setup(t)
-  const bad = [{ total: 1e300 }, { total: -0.01 }, { total: 999_999_999_999.999 }, { lineItems: [{ platformProductId: 'p', quantity: 1e300 }] }, { lineItems: [{ platformProductId: 'p', quantity: 1.5 }] }]
-  const body = (await putOrders(app, tenant, [...bad.map((fields, i) => ({ platformOrderId: `bad-${i}`, ...fields })), { platformOrderId: 'max', total: 999_999_999_999 }])).json()
+  const bad = [{ total: 1e300 }, { total: -0.01 }, { total: 999_999_999_999.999 }, {
+    lineItems: [{ platformProductId: 'p', quantity: 1e300 }]
+  }, { lineItems: [{ platformProductId: 'p', quantity: 1.5 }] }]
+  const body = (await putOrders(app, tenant, [...bad.map((fields, i) => ({ platformOrderId: `bad-${i}`, ...fields })), {
+    platformOrderId: 'max',
+    total: 999_999_999_999
+  }])).json()
   t.equal(body.failed, bad.length)
   t.equal((await getOrder(app, tenant, 'max')).json().total, 999_999_999_999)
 })

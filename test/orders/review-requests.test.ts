@@ -15,13 +15,25 @@ async function setup (t: Parameters<typeof build>[0], config = {}) {
     url: '/v1/products',
     key: tenant.key,
     store: tenant.storeId,
-    payload: { products: [{ platformProductId: 'mug', title: 'Mug', url: 'https://shop.example/mug' }, { platformProductId: 'card', title: 'Gift card', excludedFromReviewRequests: true, exclusionReason: 'gift cards are not reviewed' }] }
+    payload: {
+      products: [{ platformProductId: 'mug', title: 'Mug', url: 'https://shop.example/mug' }, {
+        platformProductId: 'card',
+        title: 'Gift card',
+        excludedFromReviewRequests: true,
+        exclusionReason: 'gift cards are not reviewed'
+      }]
+    }
   })
   return { app, tenant, clock }
 }
 
 const order = (fields: Record<string, unknown> = {}) => ({
-  platformOrderId: 'o-1', customerEmail: 'ann@example.test', customerName: 'Ann', fulfilledAt: FULFILLED, lineItems: [{ platformProductId: 'mug', quantity: 1 }], ...fields
+  platformOrderId: 'o-1',
+  customerEmail: 'ann@example.test',
+  customerName: 'Ann',
+  fulfilledAt: FULFILLED,
+  lineItems: [{ platformProductId: 'mug', quantity: 1 }],
+  ...fields
 })
 
 async function upsert (app: FastifyInstance, tenant: Tenant, item: Record<string, unknown>) {
@@ -98,20 +110,29 @@ t.test('a due request is sent through the local outbox and moves to sent', async
 t.test('a request the scheduler moves on moves its order\'s updatedAt, so incremental syncs of GET /orders see it', async (t) => {
   const { app, tenant, clock } = await setup(t)
   await upsert(app, tenant, order())
-  const list = async (query: string) => (await call(app, { method: 'GET', url: `/v1/orders?${query}`, key: tenant.key, store: tenant.storeId })).json()
+  const list = async (query: string) =>
+    (await call(app, { method: 'GET', url: `/v1/orders?${query}`, key: tenant.key, store: tenant.storeId })).json()
   const first = await list('updatedSince=2000-01-01T00:00:00Z')
   clock.advance(48 * HOUR)
   const sentAt = new Date(clock()).toISOString()
   await app.services.reviewRequests.runDue(tenant.storeId)
   const next = await list(`cursor=${first.meta.nextCursor}`)
-  t.same(next.data.map((o: { reviewRequest: { state: string }, updatedAt: string }) => [o.reviewRequest.state, o.updatedAt]), [['sent', sentAt]])
+  t.same(next.data.map((o: { reviewRequest: { state: string }, updatedAt: string }) => [o.reviewRequest.state, o.updatedAt]), [[
+    'sent',
+    sentAt
+  ]])
   t.equal((await list(`updatedSince=${sentAt}`)).meta.total, 1)
 })
 
 t.test('a subject cut to its maximum ends in whole characters, in the message log and in the mail', async (t) => {
   const { app, tenant, clock } = await setup(t)
   const as = { key: tenant.key, store: tenant.storeId }
-  await call(app, { method: 'PUT', url: '/v1/email/templates/review_request', ...as, payload: { subject: 'Hi {{customerName}}', body: 'Tell us about {{orderId}}' } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/email/templates/review_request',
+    ...as,
+    payload: { subject: 'Hi {{customerName}}', body: 'Tell us about {{orderId}}' }
+  })
   // 200 emoji, the longest name: "Hi " and 297 of them fill the 300 characters a subject may hold.
   const name = '😀'.repeat(200)
   await upsert(app, tenant, order({ customerName: name }))
@@ -137,7 +158,13 @@ t.test('a request the mail transport refuses moves to failed with the reason', a
 t.test('a product excluded after scheduling makes the due request skipped, naming it', async (t) => {
   const { app, tenant, clock } = await setup(t)
   await upsert(app, tenant, order())
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'mug', excludedFromReviewRequests: true, exclusionReason: 'recalled' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'mug', excludedFromReviewRequests: true, exclusionReason: 'recalled' }] }
+  })
   clock.advance(48 * HOUR)
   await app.services.reviewRequests.runDue(tenant.storeId)
   const request = await requestOf(app, tenant)

@@ -4,8 +4,13 @@ import { addMember, asPerson, makeTenant, type Tenant } from '../factories.js'
 
 type App = Awaited<ReturnType<typeof sharedApp>>
 
-const transfer = (app: App, tenant: Tenant, personId: string, by: { id: string, role?: 'owner' | 'admin' } = { id: tenant.owner.id }, type?: 'oauth') =>
-  asPerson(app, tenant, by, { method: 'POST', url: '/v1/orgs/current/transfer-ownership', payload: { personId }, type })
+const transfer = (
+  app: App,
+  tenant: Tenant,
+  personId: string,
+  by: { id: string, role?: 'owner' | 'admin' } = { id: tenant.owner.id },
+  type?: 'oauth'
+) => asPerson(app, tenant, by, { method: 'POST', url: '/v1/orgs/current/transfer-ownership', payload: { personId }, type })
 
 const roleOf = async (app: App, tenant: Tenant, personId: string) =>
   (await app.db('memberships').where({ org_id: tenant.orgId, person_id: personId }).first())?.role
@@ -21,10 +26,17 @@ t.test('GET /orgs/current shows the credential\'s organization and its owners', 
 t.test('the owner renames the organization, trimmed and audited', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await asPerson(app, tenant, { id: tenant.owner.id }, { method: 'PATCH', url: '/v1/orgs/current', payload: { name: '  Northwind Outfitters ' } })
+  const res = await asPerson(app, tenant, { id: tenant.owner.id }, {
+    method: 'PATCH',
+    url: '/v1/orgs/current',
+    payload: { name: '  Northwind Outfitters ' }
+  })
   t.equal(res.statusCode, 200)
   t.equal(res.json().name, 'Northwind Outfitters')
-  t.equal((await call(app, { method: 'GET', url: '/v1/orgs/current', key: tenant.key, store: tenant.storeId })).json().name, 'Northwind Outfitters')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/orgs/current', key: tenant.key, store: tenant.storeId })).json().name,
+    'Northwind Outfitters'
+  )
   const entry = await app.db('audit_log').where({ org_id: tenant.orgId, action: 'org.renamed' }).first()
   t.match(JSON.parse(entry.details), { to: 'Northwind Outfitters' })
   t.equal(entry.actor, `person:${tenant.owner.id}`)
@@ -33,13 +45,21 @@ t.test('the owner renames the organization, trimmed and audited', async (t) => {
 t.test('a rename by an admin is refused, and so are blank, over-long or odd names', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  t.equal((await call(app, { method: 'PATCH', url: '/v1/orgs/current', key: tenant.key, store: tenant.storeId, payload: { name: 'Mine now' } })).json().code, 'role_forbidden')
+  t.equal(
+    (await call(app, { method: 'PATCH', url: '/v1/orgs/current', key: tenant.key, store: tenant.storeId, payload: { name: 'Mine now' } }))
+      .json().code,
+    'role_forbidden'
+  )
   for (const name of ['', '   ', 'x'.repeat(201), 42, null]) {
     const res = await asPerson(app, tenant, { id: tenant.owner.id }, { method: 'PATCH', url: '/v1/orgs/current', payload: { name } })
     t.equal(res.statusCode, 400, JSON.stringify(name).slice(0, 20))
     t.equal(res.json().code, 'invalid_request')
   }
-  const emoji = await asPerson(app, tenant, { id: tenant.owner.id }, { method: 'PATCH', url: '/v1/orgs/current', payload: { name: '🦊'.repeat(200) } })
+  const emoji = await asPerson(app, tenant, { id: tenant.owner.id }, {
+    method: 'PATCH',
+    url: '/v1/orgs/current',
+    payload: { name: '🦊'.repeat(200) }
+  })
   t.equal(emoji.statusCode, 200, '200 four-byte characters fit the column')
 })
 
@@ -95,7 +115,16 @@ t.test('admins, keys and OAuth tokens cannot transfer ownership', async (t) => {
   const tenant = await makeTenant(app)
   const admin = await addMember(app, tenant, 'admin')
   t.equal((await transfer(app, tenant, admin.id, { id: admin.id, role: 'admin' })).json().code, 'role_forbidden')
-  t.equal((await call(app, { method: 'POST', url: '/v1/orgs/current/transfer-ownership', key: tenant.key, store: tenant.storeId, payload: { personId: admin.id } })).json().code, 'role_forbidden')
+  t.equal(
+    (await call(app, {
+      method: 'POST',
+      url: '/v1/orgs/current/transfer-ownership',
+      key: tenant.key,
+      store: tenant.storeId,
+      payload: { personId: admin.id }
+    })).json().code,
+    'role_forbidden'
+  )
   t.equal((await transfer(app, tenant, admin.id, { id: tenant.owner.id }, 'oauth')).json().code, 'credential_not_allowed')
   t.equal(await roleOf(app, tenant, admin.id), 'admin')
 })
@@ -104,7 +133,11 @@ t.test('a transfer body must name a person id of sensible length', async (t) => 
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const payload of [{}, { personId: '' }, { personId: 'x'.repeat(41) }, { personId: 7 }, { personId: 'usr_x', role: 'owner' }]) {
-    const res = await asPerson(app, tenant, { id: tenant.owner.id }, { method: 'POST', url: '/v1/orgs/current/transfer-ownership', payload })
+    const res = await asPerson(app, tenant, { id: tenant.owner.id }, {
+      method: 'POST',
+      url: '/v1/orgs/current/transfer-ownership',
+      payload
+    })
     t.equal(res.statusCode, 400, JSON.stringify(payload).slice(0, 30))
   }
 })

@@ -6,7 +6,11 @@ import { as, owner, person } from './support.js'
 import { connect, makeClient, openConsent, serve } from '../oauth/oauth-helper.js'
 
 /** A client organization, an agency with a member of `memberRole`, and (unless `role` is null) a grant of `role`. */
-async function setUp (app: FastifyInstance, role: 'admin' | 'editor' | 'viewer' | null, memberRole: 'owner' | 'admin' | 'editor' = 'admin') {
+async function setUp (
+  app: FastifyInstance,
+  role: 'admin' | 'editor' | 'viewer' | null,
+  memberRole: 'owner' | 'admin' | 'editor' = 'admin'
+) {
   const client = await makeTenant(app)
   const agency = await makeTenant(app)
   const member = await addMember(app, agency, memberRole)
@@ -75,7 +79,10 @@ t.test('a partner\'s person acts with the lesser of their role and the grant', a
   // Granted admin, the agency's editor stays an editor: no audit log (admin only), but product writes.
   const editor = await setUp(app, 'admin', 'editor')
   t.equal((await as(app, editor.partner, 'GET', '/account/audit-log', editor.client.storeId)).json().code, 'role_forbidden')
-  t.equal((await as(app, editor.partner, 'PUT', '/products', editor.client.storeId, { products: [{ platformProductId: 'p1' }] })).statusCode, 200)
+  t.equal(
+    (await as(app, editor.partner, 'PUT', '/products', editor.client.storeId, { products: [{ platformProductId: 'p1' }] })).statusCode,
+    200
+  )
   // Granted admin, the agency's owner acts as admin: the audit log, but no billing or org writes.
   const ownerOfAgency = await setUp(app, 'admin', 'owner')
   t.equal((await as(app, ownerOfAgency.partner, 'GET', '/account/audit-log', ownerOfAgency.client.storeId)).statusCode, 200)
@@ -109,7 +116,11 @@ t.test('every request of a partner lands in the client\'s audit log with the par
   const log = (await call(app, { method: 'GET', url: '/v1/account/audit-log', key: client.key, store: client.storeId })).json().data
   const requests = log.filter((e: { action: string }) => e.action === 'partner.request')
   t.equal(requests.length, 2)
-  t.match(requests[1], { actor: `person:${member.id}`, subject: `store:${client.storeId}`, details: { partnerOrgId: agency.orgId, personId: member.id, method: 'PUT', route: '/v1/products', status: 200 } })
+  t.match(requests[1], {
+    actor: `person:${member.id}`,
+    subject: `store:${client.storeId}`,
+    details: { partnerOrgId: agency.orgId, personId: member.id, method: 'PUT', route: '/v1/products', status: 200 }
+  })
   t.match(requests[0], { details: { method: 'DELETE', status: 404 } })
   const own = (await call(app, { method: 'GET', url: '/v1/account/audit-log', key: agency.key, store: agency.storeId })).json().data
   t.notOk(own.some((e: { action: string }) => e.action === 'partner.request'))
@@ -158,12 +169,24 @@ t.test('an agency member connects a client\'s store by OAuth, acts there with th
   const agency = await makeTenant(app)
   const member = await addMember(app, agency, 'admin')
   const clientOwner = owner(client)
-  await app.injectAs(clientOwner, { method: 'POST', url: '/v1/orgs/current/partners', payload: { partnerOrgId: agency.orgId, role: 'viewer' } })
+  await app.injectAs(clientOwner, {
+    method: 'POST',
+    url: '/v1/orgs/current/partners',
+    payload: { partnerOrgId: agency.orgId, role: 'viewer' }
+  })
 
   const oauthClient = await makeClient(app)
   const { page } = await openConsent({ base, client: oauthClient, person: member, scope: 'read write' })
   t.match(page.text, client.storeId, 'the consent screen offers the client\'s store under the agency')
-  const { tokens } = await connect({ base, client: oauthClient, person: member, org: agency.orgId, stores: [client.storeId], role: 'admin', scope: 'read write' })
+  const { tokens } = await connect({
+    base,
+    client: oauthClient,
+    person: member,
+    org: agency.orgId,
+    stores: [client.storeId],
+    role: 'admin',
+    scope: 'read write'
+  })
   const token = tokens.access_token
 
   t.equal((await call(app, { method: 'GET', url: '/v1/products', key: token, store: client.storeId })).statusCode, 200)

@@ -10,5 +10,10 @@ export function person (orgId: string, personId: string, role: Role): Credential
 export const owner = (tenant: Tenant) => person(tenant.orgId, tenant.owner.id, 'owner')
 
 export function as (app: FastifyInstance, credential: Credential, method: string, url: string, store?: string, payload?: unknown) {
-  return app.injectAs(credential, { method: method as InjectOptions['method'], url: `/v1${url}`, headers: store ? { 'x-store-env-id': store } : {}, payload: payload as InjectOptions['payload'] })
+  return app.injectAs(credential, {
+    method: method as InjectOptions['method'],
+    url: `/v1${url}`,
+    headers: store ? { 'x-store-env-id': store } : {},
+    payload: payload as InjectOptions['payload']
+  })
 }

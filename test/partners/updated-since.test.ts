@@ -41,10 +41,20 @@ t.test('a partner\'s clients listed with updatedSince are the grants made or cha
   const { app, client, first, second } = await grants(t)
   const member = await addMember(app, first, 'admin')
   const list = async (query: string) => (await as(app, person(first.orgId, member.id, 'admin'), 'GET', `/partner/clients${query}`)).json()
-  t.match((await list('?updatedSince=2026-11-20T10:02:00.000Z')).data, [{ orgId: client.orgId, role: 'editor', grantedAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-20T10:02:00.000Z' }])
+  t.match((await list('?updatedSince=2026-11-20T10:02:00.000Z')).data, [{
+    orgId: client.orgId,
+    role: 'editor',
+    grantedAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:02:00.000Z'
+  }])
   t.same((await list('?updatedSince=2026-11-20T10:03:00.000Z')).data, [])
   const otherMember = await addMember(app, second, 'admin')
-  t.same((await as(app, person(second.orgId, otherMember.id, 'admin'), 'GET', '/partner/clients?updatedSince=2026-11-20T10:02:00.000Z')).json().data, [], 'the second partner\'s grant is older')
+  t.same(
+    (await as(app, person(second.orgId, otherMember.id, 'admin'), 'GET', '/partner/clients?updatedSince=2026-11-20T10:02:00.000Z')).json()
+      .data,
+    [],
+    'the second partner\'s grant is older'
+  )
 })
 
 t.test('updatedSince on the partner lists that is not a date is a 400 invalid_request', async (t) => {

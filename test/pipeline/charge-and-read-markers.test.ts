@@ -6,7 +6,10 @@ import { marker } from '../../src/lib/freshness.js'
 
 /** Routes answering the marker values this request's limiter call read, and a route that authenticates itself. */
 async function markerProbes (app: FastifyInstance) {
-  const seen = async (request: { storeMarker: string | null, keptSeen: string | null }) => ({ storeMarker: request.storeMarker, keptSeen: request.keptSeen })
+  const seen = async (request: { storeMarker: string | null, keptSeen: string | null }) => ({
+    storeMarker: request.storeMarker,
+    keptSeen: request.keptSeen
+  })
   app.get('/v1/reviews/kept', { config: { keptUnder: 'reviews' } }, seen)
   app.get('/v1/reviews/plain', seen)
   app.get('/v1/reviews/unscoped', { config: { storeScoped: false } }, seen)
@@ -38,7 +41,11 @@ t.test('a warm request is one Redis call and no SQL', { skip: onMysql ? false : 
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews/kept', key: tenant.key, store: tenant.storeId })).statusCode, 200)
   t.same(queries, [])
   t.equal(commands.length, 1)
-  t.match(commands[0], /^evalsha .*gen:key:.*gen:store:.*gen:reviews:/, 'the limiter script, which also read the key\'s, the store\'s and the kept markers')
+  t.match(
+    commands[0],
+    /^evalsha .*gen:key:.*gen:store:.*gen:reviews:/,
+    'the limiter script, which also read the key\'s, the store\'s and the kept markers'
+  )
 })
 
 t.test('the limiter call reads the store\'s marker and the route\'s kept marker, each moving on its own', async (t) => {
@@ -60,7 +67,9 @@ t.test('the limiter call reads the store\'s marker and the route\'s kept marker,
   t.equal(afterStore.keptSeen, afterReviews.keptSeen, 'the reviews marker stays')
 })
 
-t.test('a route that keeps nothing reads only the store marker, and one without a store none', { skip: onMysql ? false : 'no Redis on the embedded half' }, async (t) => {
+t.test('a route that keeps nothing reads only the store marker, and one without a store none', {
+  skip: onMysql ? false : 'no Redis on the embedded half'
+}, async (t) => {
   const app = await build(t, { routes: markerProbes })
   const tenant = await makeTenant(app)
   const plain = (await call(app, { method: 'GET', url: '/v1/reviews/plain', key: tenant.key, store: tenant.storeId })).json()

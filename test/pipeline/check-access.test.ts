@@ -24,7 +24,11 @@ t.test('the refusals come in order: role, then subscription, then plan', async (
   const app = await build(t, { routes: gated })
   const lapsed = await makeTenant(app, { plan: 'growth', status: 'lapsed' })
   const viewer = await makeKey(app, lapsed, 'viewer')
-  t.equal(await codeOf(app, 'POST', '/v1/reviews/pro', viewer.secret, lapsed.storeId), 'role_read_only', 'a viewer\'s write, before the lapse')
+  t.equal(
+    await codeOf(app, 'POST', '/v1/reviews/pro', viewer.secret, lapsed.storeId),
+    'role_read_only',
+    'a viewer\'s write, before the lapse'
+  )
   t.equal(await codeOf(app, 'GET', '/v1/reviews/pro', lapsed.key, lapsed.storeId), 'subscription_expired', 'the lapse, before the plan')
   await app.services.bootstrap.setPlan({ store: lapsed.storeId, plan: 'growth', status: 'active' })
   t.equal(await codeOf(app, 'GET', '/v1/reviews/pro', lapsed.key, lapsed.storeId), 'plan_required')

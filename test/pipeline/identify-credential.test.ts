@@ -58,9 +58,17 @@ t.test('a person\'s credential is refused once the person left the organization 
   known.set('tok-editor', personOf(tenant, editor.id, 'editor'))
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews/probe', key: 'tok-admin', store: tenant.storeId })).statusCode, 200)
   t.equal((await call(app, { method: 'GET', url: '/v1/reviews/probe', key: 'tok-editor', store: tenant.storeId })).statusCode, 200)
-  t.equal((await call(app, { method: 'GET', url: '/v1/reviews/probe', key: 'tok-editor-as-admin', store: tenant.storeId })).json().code, 'invalid_credentials', 'a role above the membership\'s')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/reviews/probe', key: 'tok-editor-as-admin', store: tenant.storeId })).json().code,
+    'invalid_credentials',
+    'a role above the membership\'s'
+  )
   await app.db('memberships').where({ org_id: tenant.orgId, person_id: admin.id }).delete()
-  t.equal((await call(app, { method: 'GET', url: '/v1/reviews/probe', key: 'tok-admin', store: tenant.storeId })).json().code, 'invalid_credentials', 'no membership any more')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/reviews/probe', key: 'tok-admin', store: tenant.storeId })).json().code,
+    'invalid_credentials',
+    'no membership any more'
+  )
 })
 
 t.test('a credential that says its membership was checked is not checked again', async (t) => {

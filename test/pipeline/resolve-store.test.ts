@@ -7,7 +7,15 @@ import type { Credential } from '../../src/types.js'
 
 /** A probe answering the store and credential the request acts with. */
 async function storeProbe (app: FastifyInstance) {
-  app.get('/v1/reviews/acting', async (request) => ({ store: request.store?.id ?? null, plan: request.store?.plan ?? null, orgId: request.credential?.orgId, role: request.credential?.role }))
+  app.get(
+    '/v1/reviews/acting',
+    async (request) => ({
+      store: request.store?.id ?? null,
+      plan: request.store?.plan ?? null,
+      orgId: request.credential?.orgId,
+      role: request.credential?.role
+    })
+  )
 }
 
 t.test('a warm store comes from memory while its marker holds, and from the database once it moved', async (t) => {
@@ -30,7 +38,11 @@ t.test('a credential restricted to some stores gets store_env_not_found for the 
   const tenant = await makeTenant(app)
   const second = await makeStore(app, tenant)
   const restricted: Credential = { ...owner(tenant), storeIds: [tenant.storeId] }
-  const inGrant = await app.injectAs(restricted, { method: 'GET', url: '/v1/reviews/acting', headers: { 'x-store-env-id': tenant.storeId } })
+  const inGrant = await app.injectAs(restricted, {
+    method: 'GET',
+    url: '/v1/reviews/acting',
+    headers: { 'x-store-env-id': tenant.storeId }
+  })
   t.equal(inGrant.json().store, tenant.storeId)
   const outside = await app.injectAs(restricted, { method: 'GET', url: '/v1/reviews/acting', headers: { 'x-store-env-id': second } })
   t.equal(outside.statusCode, 404)
@@ -42,8 +54,15 @@ t.test('on a client\'s store a partner acts as the client\'s organization with t
   const client = await makeTenant(app)
   const agency = await makeTenant(app)
   const member = await addMember(app, agency, 'admin')
-  t.equal((await as(app, owner(client), 'POST', '/orgs/current/partners', undefined, { partnerOrgId: agency.orgId, role: 'editor' })).statusCode, 201)
-  const res = await app.injectAs(person(agency.orgId, member.id, 'admin'), { method: 'GET', url: '/v1/reviews/acting', headers: { 'x-store-env-id': client.storeId } })
+  t.equal(
+    (await as(app, owner(client), 'POST', '/orgs/current/partners', undefined, { partnerOrgId: agency.orgId, role: 'editor' })).statusCode,
+    201
+  )
+  const res = await app.injectAs(person(agency.orgId, member.id, 'admin'), {
+    method: 'GET',
+    url: '/v1/reviews/acting',
+    headers: { 'x-store-env-id': client.storeId }
+  })
   t.same(res.json(), { store: client.storeId, plan: 'growth', orgId: client.orgId, role: 'editor' })
 })
 

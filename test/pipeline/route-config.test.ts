@@ -44,5 +44,12 @@ t.test('a route that names its resource is checked against it, not against its p
 })
 
 t.test('a /v1 route whose first segment is no resource, and that names none, stops the app from starting', async (t) => {
-  await t.rejects(build(t, { routes: async (app) => { app.get('/v1/nonsense/probe', async () => ({})) } }), /needs config\.resource: "nonsense" is not a resource/)
+  await t.rejects(
+    build(t, {
+      routes: async (app) => {
+        app.get('/v1/nonsense/probe', async () => ({}))
+      }
+    }),
+    /needs config\.resource: "nonsense" is not a resource/
+  )
 })

@@ -35,7 +35,11 @@ t.test('the platform listing shows that the credentials are set and when, never 
   const set = await put(app, tenant, { storeHash: STORE_HASH, accessToken: TOKEN })
   const res = await listing(app, tenant)
   t.equal(res.statusCode, 200)
-  t.match(res.json().data, [{ platform: 'bigcommerce', secretSet: false, apiCredentials: { updatedAt: set.json().apiCredentials.updatedAt } }])
+  t.match(res.json().data, [{
+    platform: 'bigcommerce',
+    secretSet: false,
+    apiCredentials: { updatedAt: set.json().apiCredentials.updatedAt }
+  }])
   t.notMatch(res.body, TOKEN)
   t.notMatch(res.body, STORE_HASH)
 })
@@ -80,9 +84,17 @@ t.test('malformed credentials are refused with a 400 that names the field, and n
     ['a token of 201 characters', { storeHash: STORE_HASH, accessToken: 'x'.repeat(201) }, 'accessToken'],
     ['no token', { storeHash: STORE_HASH }, 'accessToken'],
     ['a script URL', { storeHash: STORE_HASH, accessToken: TOKEN, storefrontUrl: 'javascript:alert(1)' }, 'storefrontUrl'],
-    ['a URL with credentials', { storeHash: STORE_HASH, accessToken: TOKEN, storefrontUrl: 'https://user:pw@shop.example.com' }, 'storefrontUrl'],
+    [
+      'a URL with credentials',
+      { storeHash: STORE_HASH, accessToken: TOKEN, storefrontUrl: 'https://user:pw@shop.example.com' },
+      'storefrontUrl'
+    ],
     ['a URL with a query', { storeHash: STORE_HASH, accessToken: TOKEN, storefrontUrl: 'https://shop.example.com/?a=1' }, 'storefrontUrl'],
-    ['an over-long URL', { storeHash: STORE_HASH, accessToken: TOKEN, storefrontUrl: `https://shop.example.com/${'a'.repeat(1000)}` }, 'storefrontUrl'],
+    [
+      'an over-long URL',
+      { storeHash: STORE_HASH, accessToken: TOKEN, storefrontUrl: `https://shop.example.com/${'a'.repeat(1000)}` },
+      'storefrontUrl'
+    ],
     ['an unknown field', { storeHash: STORE_HASH, accessToken: TOKEN, clientSecret: 'x' }, 'clientSecret']
   ]
   for (const [name, payload, field] of cases) {
@@ -105,7 +117,13 @@ t.test('the credentials follow the role and scope rules of the platform secret',
   t.equal((await put(app, tenant, payload, viewer.secret)).json().code, 'role_read_only')
   t.equal((await put(app, tenant, payload, readOnly.secret)).json().code, 'insufficient_scope')
   t.equal((await remove(app, tenant, readOnly.secret)).json().code, 'insufficient_scope')
-  const secret = await call(app, { method: 'PUT', url: '/v1/webhooks/platforms/bigcommerce', key: readOnly.secret, store: tenant.storeId, payload: { secret: 'a-signing-secret' } })
+  const secret = await call(app, {
+    method: 'PUT',
+    url: '/v1/webhooks/platforms/bigcommerce',
+    key: readOnly.secret,
+    store: tenant.storeId,
+    payload: { secret: 'a-signing-secret' }
+  })
   t.equal(secret.json().code, 'insufficient_scope', 'as for the secret')
   t.equal((await put(app, tenant, payload, editor.secret)).statusCode, 200)
 })
@@ -123,7 +141,10 @@ t.test('one store cannot see, replace or remove another store\'s credentials', a
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   await put(app, tenant, { storeHash: STORE_HASH, accessToken: TOKEN })
-  t.equal((await put(app, other, { storeHash: 'otherhash', accessToken: `${TOKEN}-other` }, other.key, tenant.storeId)).json().code, 'store_env_not_found')
+  t.equal(
+    (await put(app, other, { storeHash: 'otherhash', accessToken: `${TOKEN}-other` }, other.key, tenant.storeId)).json().code,
+    'store_env_not_found'
+  )
   t.equal((await remove(app, other, other.key, tenant.storeId)).json().code, 'store_env_not_found')
   t.same((await listing(app, other)).json().data, [])
   t.equal((await remove(app, other)).statusCode, 404, 'the other store has none of its own')

@@ -2,7 +2,17 @@ import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { call, loggedApp } from '../helper.js'
 import { makeTenant, type Tenant } from '../factories.js'
-import { BC_SECRET, deliverBigCommerce, fakeBigCommerce, fixture, json, jsonList, nextDeliveryId, scopeBody, type FakeBigCommerce } from './bigcommerce.js'
+import {
+  BC_SECRET,
+  deliverBigCommerce,
+  fakeBigCommerce,
+  fixture,
+  json,
+  jsonList,
+  nextDeliveryId,
+  scopeBody,
+  type FakeBigCommerce
+} from './bigcommerce.js'
 
 /**
  * BigCommerce deliveries name a record by id; the service reads it from the store's Management API, here a real
@@ -19,16 +29,28 @@ interface Setup { app: FastifyInstance, api: FakeBigCommerce, tenant: Tenant, li
 /** An app reading BigCommerce at the local server, and a store with the signing secret and (unless told) API credentials. */
 async function setup (t: Test, options: { credentials?: boolean, timeoutMs?: number } = {}): Promise<Setup> {
   const api = await fakeBigCommerce(t)
-  const { app, lines } = await loggedApp(t, { config: { bigcommerceApiUrl: api.url, bigcommerceApiTimeoutMs: options.timeoutMs ?? 2000, logLevel: 'info' } })
+  const { app, lines } = await loggedApp(t, {
+    config: { bigcommerceApiUrl: api.url, bigcommerceApiTimeoutMs: options.timeoutMs ?? 2000, logLevel: 'info' }
+  })
   const tenant = await makeTenant(app)
-  await call(app, { method: 'PUT', url: '/v1/webhooks/platforms/bigcommerce', key: tenant.key, store: tenant.storeId, payload: { secret: BC_SECRET } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/webhooks/platforms/bigcommerce',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { secret: BC_SECRET }
+  })
   if (options.credentials !== false) await setCredentials(app, tenant)
   return { app, api, tenant, lines }
 }
 
 async function setCredentials (app: FastifyInstance, tenant: Tenant, accessToken = TOKEN) {
   const res = await call(app, {
-    method: 'PUT', url: '/v1/webhooks/platforms/bigcommerce/credentials', key: tenant.key, store: tenant.storeId, payload: { storeHash: STORE_HASH, accessToken, storefrontUrl: 'https://shop.example.com' }
+    method: 'PUT',
+    url: '/v1/webhooks/platforms/bigcommerce/credentials',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { storeHash: STORE_HASH, accessToken, storefrontUrl: 'https://shop.example.com' }
   })
   if (res.statusCode !== 200) throw new Error(res.body)
 }
@@ -53,7 +75,8 @@ t.test('a product created at BigCommerce is read from its API with the store\'s 
   t.match((await get(app, tenant, '/v1/products/174')).json(), {
     title: '1L Le Parfait Jar',
     url: 'https://shop.example.com/all/1l-le-parfait-jar/',
-    imageUrl: 'https://cdn8.bigcommerce.com/s-id30h7ohwf/products/158/images/382/foglinenbeigestripetowel1b_1024x1024__83011__60806.1534344511.560.850.jpg?c=2',
+    imageUrl:
+      'https://cdn8.bigcommerce.com/s-id30h7ohwf/products/158/images/382/foglinenbeigestripetowel1b_1024x1024__83011__60806.1534344511.560.850.jpg?c=2',
     platformUpdatedAt: '2018-09-05T20:42:07.000Z'
   })
   t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 1)
@@ -84,8 +107,18 @@ t.test('an order whose status changes to Shipped is fulfilled at its shipping da
   const { app, api, tenant } = await setup(t)
   serveOrder(api)
   await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-order-created.json'))
-  serveOrder(api, { status_id: 2, status: 'Shipped', date_shipped: 'Wed, 13 Mar 2019 16:35:37 +0000', date_modified: 'Wed, 13 Mar 2019 16:35:37 +0000', items_shipped: 4 })
-  const res = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-order-status-updated.json').toString().replace('173331', '218'))
+  serveOrder(api, {
+    status_id: 2,
+    status: 'Shipped',
+    date_shipped: 'Wed, 13 Mar 2019 16:35:37 +0000',
+    date_modified: 'Wed, 13 Mar 2019 16:35:37 +0000',
+    items_shipped: 4
+  })
+  const res = await deliverBigCommerce(
+    app,
+    tenant.storeId,
+    fixture('bigcommerce-order-status-updated.json').toString().replace('173331', '218')
+  )
   t.equal(res.json().outcome, 'applied')
   const order = (await get(app, tenant, '/v1/orders/218')).json()
   t.equal(order.fulfilledAt, '2019-03-13T16:35:37.000Z')
@@ -98,7 +131,10 @@ t.test('without API credentials a product or order notification is acknowledged 
   const id = nextDeliveryId()
   const res = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-created.json'), { id })
   t.same(res.json(), { received: true, duplicate: false, outcome: 'ignored' })
-  t.match((await receipt(app, tenant.storeId, id)).detail, /no BigCommerce API credentials.*PUT \/v1\/webhooks\/platforms\/bigcommerce\/credentials/)
+  t.match(
+    (await receipt(app, tenant.storeId, id)).detail,
+    /no BigCommerce API credentials.*PUT \/v1\/webhooks\/platforms\/bigcommerce\/credentials/
+  )
   t.same(api.requests, [])
   t.equal((await get(app, tenant, '/v1/products/174')).statusCode, 404)
 })
@@ -169,7 +205,13 @@ t.test('the access token is in no answer, receipt or log line, whatever BigComme
 t.test('a store\'s deliveries are read with its own credentials only', async (t) => {
   const { app, api, tenant } = await setup(t)
   const other = await makeTenant(app)
-  await call(app, { method: 'PUT', url: '/v1/webhooks/platforms/bigcommerce', key: other.key, store: other.storeId, payload: { secret: BC_SECRET } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/webhooks/platforms/bigcommerce',
+    key: other.key,
+    store: other.storeId,
+    payload: { secret: BC_SECRET }
+  })
   api.answer(PRODUCT_PATH, 200, json('bigcommerce-api-product.json'))
   const res = await deliverBigCommerce(app, other.storeId, fixture('bigcommerce-product-created.json'))
   t.equal(res.json().outcome, 'ignored', 'the other store has no credentials, and never borrows these')
@@ -183,7 +225,13 @@ t.test('a store\'s deliveries are read with its own credentials only', async (t)
 
 t.test('an archived BigCommerce order is removed without reading the API, as a deletion', async (t) => {
   const { app, api, tenant } = await setup(t)
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: '218', customerEmail: 'janedoe@example.com' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { orders: [{ platformOrderId: '218', customerEmail: 'janedoe@example.com' }] }
+  })
   const res = await deliverBigCommerce(app, tenant.storeId, scopeBody('store/order/archived', 'order', 218))
   t.equal(res.json().outcome, 'applied')
   t.equal((await get(app, tenant, '/v1/orders/218')).statusCode, 404)
@@ -214,7 +262,9 @@ t.test('an order created already Completed is fulfilled at its last change and i
 t.test('an answer whose fields break the item rules is recorded as rejected, never a 500', async (t) => {
   const { app, api, tenant } = await setup(t)
   const product = json('bigcommerce-api-product.json')
-  api.answer(PRODUCT_PATH, 200, { data: { ...(product.data as object), name: 'é'.repeat(5000), date_modified: '0000-01-01T00:00:00+00:00' } })
+  api.answer(PRODUCT_PATH, 200, {
+    data: { ...(product.data as object), name: 'é'.repeat(5000), date_modified: '0000-01-01T00:00:00+00:00' }
+  })
   const id = nextDeliveryId()
   const res = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-created.json'), { id })
   t.same(res.json(), { received: true, duplicate: false, outcome: 'rejected' })

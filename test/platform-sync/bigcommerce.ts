@@ -19,7 +19,12 @@ let deliveries = 0
 export const nextDeliveryId = () => `msg_${Date.now()}-${++deliveries}`
 
 /** POSTs a signed BigCommerce delivery; the same `id` again is BigCommerce's retry of it. */
-export function deliverBigCommerce (app: FastifyInstance, storeId: string, body: Buffer | string, options: { id?: string, at?: number } = {}) {
+export function deliverBigCommerce (
+  app: FastifyInstance,
+  storeId: string,
+  body: Buffer | string,
+  options: { id?: string, at?: number } = {}
+) {
   const id = options.id ?? nextDeliveryId()
   const at = options.at ?? Math.floor(Date.now() / 1000)
   const raw = Buffer.from(body)
@@ -27,14 +32,26 @@ export function deliverBigCommerce (app: FastifyInstance, storeId: string, body:
   return app.inject({
     method: 'POST',
     url: `/v1/webhooks/bigcommerce/${storeId}`,
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(at),
+      'webhook-signature': `v1,${signature}`
+    },
     payload: raw
   })
 }
 
 /** A delivery body of the documented shape for a scope and a record id. */
 export const scopeBody = (scope: string, type: 'product' | 'order', id: number) =>
-  JSON.stringify({ scope, store_id: '1025646', data: { type, id }, hash: 'dd70c0976e06b67aaf671e73f49dcb79230ebf9d', created_at: 1561479335, producer: 'stores/{store_hash}' })
+  JSON.stringify({
+    scope,
+    store_id: '1025646',
+    data: { type, id },
+    hash: 'dd70c0976e06b67aaf671e73f49dcb79230ebf9d',
+    created_at: 1561479335,
+    producer: 'stores/{store_hash}'
+  })
 
 export interface SeenRequest { method: string, url: string, token: string | undefined, accept: string | undefined }
 interface Answer { status: number, body?: unknown, delayMs?: number }

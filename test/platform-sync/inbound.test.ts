@@ -15,12 +15,24 @@ let deliveries = 0
 const nextId = () => `dlv-${Date.now()}-${++deliveries}`
 
 async function setSecret (app: FastifyInstance, tenant: Tenant, platform: string, secret: string) {
-  const res = await call(app, { method: 'PUT', url: `/v1/webhooks/platforms/${platform}`, key: tenant.key, store: tenant.storeId, payload: { secret } })
+  const res = await call(app, {
+    method: 'PUT',
+    url: `/v1/webhooks/platforms/${platform}`,
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { secret }
+  })
   if (res.statusCode !== 200) throw new Error(res.body)
   return res
 }
 
-function shopify (app: FastifyInstance, storeId: string, topic: string, body: Buffer | string, options: { id?: string, secret?: string, hmac?: string | null } = {}) {
+function shopify (
+  app: FastifyInstance,
+  storeId: string,
+  topic: string,
+  body: Buffer | string,
+  options: { id?: string, secret?: string, hmac?: string | null } = {}
+) {
   const hmac = options.hmac === undefined ? base64Hmac(options.secret ?? SHOPIFY_SECRET, body) : options.hmac
   return app.inject({
     method: 'POST',
@@ -40,7 +52,12 @@ function woocommerce (app: FastifyInstance, storeId: string, topic: string, body
   return app.inject({
     method: 'POST',
     url: `/v1/webhooks/woocommerce/${storeId}`,
-    headers: { 'content-type': 'application/json', 'x-wc-webhook-topic': topic, 'x-wc-webhook-delivery-id': nextId(), 'x-wc-webhook-signature': base64Hmac(WOO_SECRET, body) },
+    headers: {
+      'content-type': 'application/json',
+      'x-wc-webhook-topic': topic,
+      'x-wc-webhook-delivery-id': nextId(),
+      'x-wc-webhook-signature': base64Hmac(WOO_SECRET, body)
+    },
     payload: body
   })
 }
@@ -50,7 +67,10 @@ const eventCount = async (app: FastifyInstance, storeId: string, type: string) =
   Number((await app.db('events').where({ store_env_id: storeId, type }).count({ n: '*' }))[0].n)
 
 function withProduct (changes: Record<string, unknown>): string {
-  return JSON.stringify({ ...JSON.parse(fixture('shopify-products-create.json').toString().replace('"id": 788032119674292922', '"id": "788032119674292922"')), ...changes })
+  return JSON.stringify({
+    ...JSON.parse(fixture('shopify-products-create.json').toString().replace('"id": 788032119674292922', '"id": "788032119674292922"')),
+    ...changes
+  })
 }
 
 t.test('a platform secret is stored encrypted and never shown again', async (t) => {
@@ -69,8 +89,16 @@ t.test('a platform secret is stored encrypted and never shown again', async (t) 
 t.test('a platform secret outside its bounds or an unknown platform is a 400', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  for (const [platform, secret] of [['shopify', 'x'.repeat(501)], ['shopify', 'short'], ['magento', SHOPIFY_SECRET], ['shopify', 42]] as const) {
-    const res = await call(app, { method: 'PUT', url: `/v1/webhooks/platforms/${platform}`, key: tenant.key, store: tenant.storeId, payload: { secret } })
+  for (
+    const [platform, secret] of [['shopify', 'x'.repeat(501)], ['shopify', 'short'], ['magento', SHOPIFY_SECRET], ['shopify', 42]] as const
+  ) {
+    const res = await call(app, {
+      method: 'PUT',
+      url: `/v1/webhooks/platforms/${platform}`,
+      key: tenant.key,
+      store: tenant.storeId,
+      payload: { secret }
+    })
     t.equal(res.statusCode, 400, `${platform} ${String(secret).slice(0, 10)}`)
     t.equal(res.json().code, 'invalid_request')
   }
@@ -84,7 +112,11 @@ t.test('a Shopify product notification signed as documented is applied as a prod
   t.equal(res.statusCode, 200)
   t.same(res.json(), { received: true, duplicate: false, outcome: 'applied' })
   const product = (await get(app, tenant, '/v1/products/788032119674292922')).json()
-  t.match(product, { title: 'Example T-Shirt', url: 'https://example.myshopify.com/products/example-t-shirt', platformUpdatedAt: '2022-01-01T00:00:00.000Z' })
+  t.match(product, {
+    title: 'Example T-Shirt',
+    url: 'https://example.myshopify.com/products/example-t-shirt',
+    platformUpdatedAt: '2022-01-01T00:00:00.000Z'
+  })
   t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 1)
 })
 
@@ -100,7 +132,9 @@ t.test('a wrong, missing or other-secret signature is refused with 401 and chang
     await shopify(app, tenant.storeId, 'products/create', body, { hmac: null }),
     await shopify(app, tenant.storeId, 'products/create', body, { hmac: createHmac('sha256', SHOPIFY_SECRET).update(body).digest('hex') }),
     await shopify(app, tenant.storeId, 'products/create', body, { secret: 'the-other-store-secret' }),
-    await shopify(app, tenant.storeId, 'products/create', Buffer.concat([body, Buffer.from(' ')]), { hmac: base64Hmac(SHOPIFY_SECRET, body) }),
+    await shopify(app, tenant.storeId, 'products/create', Buffer.concat([body, Buffer.from(' ')]), {
+      hmac: base64Hmac(SHOPIFY_SECRET, body)
+    }),
     await shopify(app, 'env_doesnotexist0000000', 'products/create', body)
   ]
   for (const res of cases) {
@@ -136,7 +170,10 @@ t.test('an older updated_at arriving late never overwrites a newer one', async (
   await shopify(app, tenant.storeId, 'products/update', withProduct({ title: 'Newer', updated_at: '2024-05-02T10:00:00Z' }))
   const late = await shopify(app, tenant.storeId, 'products/update', withProduct({ title: 'Older', updated_at: '2024-05-01T10:00:00Z' }))
   t.equal(late.statusCode, 200)
-  t.match((await get(app, tenant, '/v1/products/788032119674292922')).json(), { title: 'Newer', platformUpdatedAt: '2024-05-02T10:00:00.000Z' })
+  t.match((await get(app, tenant, '/v1/products/788032119674292922')).json(), {
+    title: 'Newer',
+    platformUpdatedAt: '2024-05-02T10:00:00.000Z'
+  })
   t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 1)
 })
 
@@ -144,9 +181,19 @@ t.test('a notification keeps the review-request exclusion the store set through 
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   await setSecret(app, tenant, 'shopify', SHOPIFY_SECRET)
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: '788032119674292922', excludedFromReviewRequests: true, exclusionReason: 'Samples' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: '788032119674292922', excludedFromReviewRequests: true, exclusionReason: 'Samples' }] }
+  })
   await shopify(app, tenant.storeId, 'products/update', fixture('shopify-products-create.json'))
-  t.match((await get(app, tenant, '/v1/products/788032119674292922')).json(), { title: 'Example T-Shirt', excludedFromReviewRequests: true, exclusionReason: 'Samples' })
+  t.match((await get(app, tenant, '/v1/products/788032119674292922')).json(), {
+    title: 'Example T-Shirt',
+    excludedFromReviewRequests: true,
+    exclusionReason: 'Samples'
+  })
 })
 
 t.test('a Shopify product deletion removes the product and appends product.deleted', async (t) => {
@@ -167,7 +214,14 @@ t.test('a fulfilled Shopify order schedules its review request as an API upsert 
   const created = await shopify(app, tenant.storeId, 'orders/create', fixture('shopify-orders-create.json'))
   t.equal(created.json().outcome, 'applied')
   const order = (await get(app, tenant, '/v1/orders/820982911946154508')).json()
-  t.match(order, { customerEmail: 'jon@example.com', customerName: 'John Smith', total: 398, currency: 'USD', fulfilledAt: null, lineItems: [{ platformProductId: '632910392', quantity: 2 }] })
+  t.match(order, {
+    customerEmail: 'jon@example.com',
+    customerName: 'John Smith',
+    total: 398,
+    currency: 'USD',
+    fulfilledAt: null,
+    lineItems: [{ platformProductId: '632910392', quantity: 2 }]
+  })
   const fulfilledBody = fixture('shopify-orders-create.json').toString()
     .replace('"fulfillment_status": "pending"', '"fulfillment_status": "fulfilled"')
     .replace('"fulfillments": []', '"fulfillments": [{ "id": 255858046, "created_at": "2022-01-02T10:00:00-05:00", "status": "success" }]')
@@ -185,13 +239,20 @@ t.test('WooCommerce product and order notifications signed as documented are app
   await setSecret(app, tenant, 'woocommerce', WOO_SECRET)
   t.equal((await woocommerce(app, tenant.storeId, 'product.created', fixture('woocommerce-product.json'))).json().outcome, 'applied')
   t.match((await get(app, tenant, '/v1/products/794')).json(), {
-    title: 'Premium Quality', url: 'https://example.com/product/premium-quality-19/', imageUrl: 'https://example.com/wp-content/uploads/2017/03/T_2_front-4.jpg', platformUpdatedAt: '2017-03-23T20:01:14.000Z'
+    title: 'Premium Quality',
+    url: 'https://example.com/product/premium-quality-19/',
+    imageUrl: 'https://example.com/wp-content/uploads/2017/03/T_2_front-4.jpg',
+    platformUpdatedAt: '2017-03-23T20:01:14.000Z'
   })
   const completed = fixture('woocommerce-order.json').toString().replace('"status": "processing"', '"status": "completed"')
     .replace('"date_completed_gmt": null', '"date_completed_gmt": "2017-03-25T10:00:00"')
   t.equal((await woocommerce(app, tenant.storeId, 'order.updated', completed)).json().outcome, 'applied')
   t.match((await get(app, tenant, '/v1/orders/727')).json(), {
-    customerEmail: 'john.doe@example.com', customerName: 'John Doe', total: 29.35, fulfilledAt: '2017-03-25T10:00:00.000Z', reviewRequest: { state: 'scheduled' }
+    customerEmail: 'john.doe@example.com',
+    customerName: 'John Doe',
+    total: 29.35,
+    fulfilledAt: '2017-03-25T10:00:00.000Z',
+    reviewRequest: { state: 'scheduled' }
   })
 })
 
@@ -199,8 +260,16 @@ t.test('BigCommerce deliveries are verified by the Standard Webhooks scheme and 
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   await setSecret(app, tenant, 'bigcommerce', BC_SECRET)
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: '205', title: 'Doomed' }] } })
-  const stale = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-deleted.json'), { at: Math.floor(Date.now() / 1000) - 3600 })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: '205', title: 'Doomed' }] }
+  })
+  const stale = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-deleted.json'), {
+    at: Math.floor(Date.now() / 1000) - 3600
+  })
   t.equal(stale.statusCode, 401, 'a timestamp outside the tolerance is refused')
   const res = await deliverBigCommerce(app, tenant.storeId, fixture('bigcommerce-product-deleted.json'))
   t.same(res.json(), { received: true, duplicate: false, outcome: 'applied' })
@@ -223,7 +292,14 @@ t.test('a signed body that is not JSON is acknowledged and ignored, never a 500'
 /** A receipt as an attempt still applying the delivery leaves it (or one that died mid-way, `ago` ms back). */
 async function claimedEarlier (app: FastifyInstance, tenant: Tenant, deliveryId: string, ago: number) {
   await app.db('platform_webhook_receipts').insert({
-    org_id: tenant.orgId, store_env_id: tenant.storeId, platform: 'shopify', delivery_id: deliveryId, topic: 'products/update', outcome: 'processing', detail: null, received_at: Date.now() - ago
+    org_id: tenant.orgId,
+    store_env_id: tenant.storeId,
+    platform: 'shopify',
+    delivery_id: deliveryId,
+    topic: 'products/update',
+    outcome: 'processing',
+    detail: null,
+    received_at: Date.now() - ago
   })
 }
 

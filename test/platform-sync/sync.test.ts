@@ -55,7 +55,13 @@ t.test('a record updated between page fetches is not skipped: it comes back on a
 t.test('orders and reviews take updatedSince too', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  await call(app, { method: 'PUT', url: '/v1/orders', key: tenant.key, store: tenant.storeId, payload: { orders: [{ platformOrderId: 'o1' }, { platformOrderId: 'o2' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { orders: [{ platformOrderId: 'o1' }, { platformOrderId: 'o2' }] }
+  })
   const orders = await list(app, tenant, '/v1/orders?updatedSince=2000-01-01T00:00:00Z&limit=1')
   t.equal(orders.data.length, 1)
   t.match(orders.meta, { total: 2, hasMore: true })

@@ -15,7 +15,12 @@ t.test('GET /v1/changelog answers the policy, the deprecations and the changes, 
   t.match(body.policy, /At least 90 days|at least 90 days/)
   t.match(body.deprecations, [{ surface: /x-service-signature/, sunsetOn: '2027-01-15' }])
   t.match(body.changes[0], { period: 'Nov 2026', kind: /^(added|changed|fixed|deprecated|removed)$/ })
-  t.ok(body.changes.some((c: { kind: string, description: string }) => c.kind === 'fixed' && c.description === 'review sort order uses the written date.'), 'a "Fixed:" label becomes the kind')
+  t.ok(
+    body.changes.some((c: { kind: string, description: string }) =>
+      c.kind === 'fixed' && c.description === 'review sort order uses the written date.'
+    ),
+    'a "Fixed:" label becomes the kind'
+  )
   t.equal(body.pageUrl, `${app.config.publicUrl}/docs/versioning`)
 })
 

@@ -21,12 +21,18 @@ t.test('a replay re-sends the stored events of [since, until) with their origina
   }
   const rx = await receiver(t)
   const hook = await createWebhook(app, tenant, rx.url)
-  const res = await post(app, tenant, `/v1/outbound-webhooks/${hook.id}/replay`, { since: new Date(start + 1000).toISOString(), until: new Date(start + 3000).toISOString() })
+  const res = await post(app, tenant, `/v1/outbound-webhooks/${hook.id}/replay`, {
+    since: new Date(start + 1000).toISOString(),
+    until: new Date(start + 3000).toISOString()
+  })
   t.equal(res.statusCode, 202)
   t.match(res.json(), { queued: 2, firstEventId: appended[1].id, lastEventId: appended[2].id })
   await testWorker(t, app, [tenant.storeId]).runOnce()
   t.same(rx.bodies().map((b) => b.id), [appended[1].id, appended[2].id], 'since is inclusive, until exclusive; ids unchanged')
-  const typed = await post(app, tenant, `/v1/outbound-webhooks/${hook.id}/replay`, { since: new Date(start).toISOString(), types: ['review.created'] })
+  const typed = await post(app, tenant, `/v1/outbound-webhooks/${hook.id}/replay`, {
+    since: new Date(start).toISOString(),
+    types: ['review.created']
+  })
   t.equal(typed.json().queued, 1, 'types narrows the range to those types')
   t.ok((await auditActions(app, tenant)).includes('outbound_webhook.replayed'))
 })
@@ -44,7 +50,8 @@ t.test('a failed delivery is redelivered once the disabled webhook is enabled ag
     await worker.runOnce()
     clock.advance(30 * 3_600_000)
   }
-  const log = (await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}/deliveries`, key: tenant.key, store: tenant.storeId })).json()
+  const log =
+    (await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}/deliveries`, key: tenant.key, store: tenant.storeId })).json()
   t.equal(log.data[0].status, 'failed')
   const deliveryId = log.data[0].deliveryId
   const refused = await post(app, tenant, `/v1/outbound-webhooks/${hook.id}/deliveries/${deliveryId}/redeliver`)
@@ -59,7 +66,10 @@ t.test('a failed delivery is redelivered once the disabled webhook is enabled ag
   await deliverUntil(worker, rx.received, before + 1)
   t.equal(rx.received.length, before + 1)
   t.equal(rx.bodies().at(-1)!.id, event.id, 'the same event id, so the receiver can de-duplicate')
-  t.same((await auditActions(app, tenant)).filter((a) => a.startsWith('outbound_webhook.')), ['outbound_webhook.enabled', 'outbound_webhook.redelivered'])
+  t.same((await auditActions(app, tenant)).filter((a) => a.startsWith('outbound_webhook.')), [
+    'outbound_webhook.enabled',
+    'outbound_webhook.redelivered'
+  ])
 })
 
 t.test('enabling an active webhook changes nothing and a retired one cannot be enabled', async (t) => {
@@ -103,7 +113,13 @@ t.test('another store cannot replay, redeliver or enable this store\'s webhook',
   const owner = await makeTenant(app)
   const other = await makeTenant(app)
   const hook = await createWebhook(app, owner, 'https://hooks.shop.example/in')
-  for (const url of [`/v1/outbound-webhooks/${hook.id}/replay`, `/v1/outbound-webhooks/${hook.id}/enable`, `/v1/outbound-webhooks/${hook.id}/deliveries/dlv_1/redeliver`]) {
+  for (
+    const url of [
+      `/v1/outbound-webhooks/${hook.id}/replay`,
+      `/v1/outbound-webhooks/${hook.id}/enable`,
+      `/v1/outbound-webhooks/${hook.id}/deliveries/dlv_1/redeliver`
+    ]
+  ) {
     const res = await post(app, other, url, url.endsWith('replay') ? { since: '2026-11-20T10:00:00Z' } : undefined)
     t.equal(res.statusCode, 404, url)
   }
@@ -115,7 +131,13 @@ t.test('a viewer key cannot replay', async (t) => {
   const hook = await createWebhook(app, tenant, 'https://hooks.shop.example/in')
   const { makeKey } = await import('../factories.js')
   const viewer = await makeKey(app, tenant, 'viewer')
-  const res = await call(app, { method: 'POST', url: `/v1/outbound-webhooks/${hook.id}/replay`, key: viewer.secret, store: tenant.storeId, payload: { since: '2026-11-20T10:00:00Z' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: `/v1/outbound-webhooks/${hook.id}/replay`,
+    key: viewer.secret,
+    store: tenant.storeId,
+    payload: { since: '2026-11-20T10:00:00Z' }
+  })
   t.equal(res.statusCode, 403)
   t.equal(res.json().code, 'role_read_only')
 })
@@ -140,5 +162,8 @@ t.test('the admin delivery log enables a disabled webhook, redelivers and replay
   const bad = await agent.post(`/admin/webhooks/${hook.id}/replay`, { since: 'soon' })
   t.equal(bad.statusCode, 303)
   t.match((await agent.get(`/admin/webhooks/${hook.id}/deliveries`)).body, /ISO 8601/)
-  t.same((await auditActions(app, tenant)).filter((a) => a.startsWith('outbound_webhook.')), ['outbound_webhook.enabled', 'outbound_webhook.replayed'])
+  t.same((await auditActions(app, tenant)).filter((a) => a.startsWith('outbound_webhook.')), [
+    'outbound_webhook.enabled',
+    'outbound_webhook.replayed'
+  ])
 })

@@ -13,11 +13,24 @@ const eventCount = async (app: Parameters<typeof call>[0], storeId: string, type
 t.test('an upsert replaces the stored product: a field left out is cleared, not kept', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  await put(app, tenant, [{ platformProductId: 'p1', title: 'Mug', url: 'https://shop.example/mug', excludedFromReviewRequests: true, exclusionReason: 'gift card' }])
+  await put(app, tenant, [{
+    platformProductId: 'p1',
+    title: 'Mug',
+    url: 'https://shop.example/mug',
+    excludedFromReviewRequests: true,
+    exclusionReason: 'gift card'
+  }])
   const res = await put(app, tenant, [{ platformProductId: 'p1', title: 'Big mug' }])
   t.same(res.json(), { received: 1, upserted: 1, failed: 0, errors: [] })
   const got = (await call(app, { method: 'GET', url: '/v1/products/p1', key: tenant.key, store: tenant.storeId })).json()
-  t.match(got, { platformProductId: 'p1', title: 'Big mug', url: null, imageUrl: null, excludedFromReviewRequests: false, exclusionReason: null })
+  t.match(got, {
+    platformProductId: 'p1',
+    title: 'Big mug',
+    url: null,
+    imageUrl: null,
+    excludedFromReviewRequests: false,
+    exclusionReason: null
+  })
 })
 
 t.test('re-sending an identical batch changes nothing and appends no event', async (t) => {
@@ -54,7 +67,13 @@ t.test('bad items are reported by index and the good items of the batch are stor
   t.equal(body.received, 7)
   t.equal(body.upserted, 2)
   t.equal(body.failed, 5)
-  t.same(body.errors.map((e: { index: number, code: string }) => [e.index, e.code]), [[1, 'invalid_item'], [2, 'invalid_item'], [3, 'invalid_item'], [4, 'duplicate_item'], [5, 'invalid_item']])
+  t.same(body.errors.map((e: { index: number, code: string }) => [e.index, e.code]), [
+    [1, 'invalid_item'],
+    [2, 'invalid_item'],
+    [3, 'invalid_item'],
+    [4, 'duplicate_item'],
+    [5, 'invalid_item']
+  ])
   t.equal(body.errors[1].platformId, 'bad-url')
   t.match(body.errors[1].message, /url/)
   const list = (await call(app, { method: 'GET', url: '/v1/products', key: tenant.key, store: tenant.storeId })).json()
@@ -85,7 +104,12 @@ t.test('each refused item names its index, its key when it has one, the field an
       { index: 2, platformId: 'nested', code: 'invalid_item', message: 'categoryIds.1: must be string' },
       { index: 3, platformId: null, code: 'invalid_item', message: 'item: must be object' },
       { index: 4, platformId: 'typed', code: 'invalid_item', message: 'title: must be string' },
-      { index: 5, platformId: 'lone-\uD800', code: 'invalid_item', message: 'platformProductId: must be valid Unicode text (it has a lone surrogate)' },
+      {
+        index: 5,
+        platformId: 'lone-\uD800',
+        code: 'invalid_item',
+        message: 'platformProductId: must be valid Unicode text (it has a lone surrogate)'
+      },
       { index: 7, platformId: 'ok', code: 'duplicate_item', message: 'platformProductId repeats item 6 of this batch' }
     ]
   })
@@ -110,7 +134,8 @@ t.test('an item naming an unknown category is left out and the valid item after 
     { platformProductId: 'valid', title: 'Kept' }
   ])
   t.same(res.json().errors.map((e: { index: number, code: string }) => [e.index, e.code]), [[0, 'invalid_item'], [1, 'invalid_item']])
-  const get = async (id: string) => (await call(app, { method: 'GET', url: `/v1/products/${id}`, key: tenant.key, store: tenant.storeId })).statusCode
+  const get = async (id: string) =>
+    (await call(app, { method: 'GET', url: `/v1/products/${id}`, key: tenant.key, store: tenant.storeId })).statusCode
   t.equal(await get('valid'), 200, 'the valid item is stored')
   t.equal(await get('no-such-category'), 404, 'the item naming an unknown category is not')
   t.equal(await get('bad-url'), 404)
@@ -134,8 +159,14 @@ t.test('a batch of 250 items is stored and 251 is refused whole with batch_too_l
 t.test('concurrent batches over the same ids leave one row per id and lose no item', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const batch = (tag: string, offset: number) => Array.from({ length: 60 }, (_, i) => ({ platformProductId: `c-${(i + offset) % 80}`, title: tag }))
-  const results = await Promise.all([put(app, tenant, batch('x', 0)), put(app, tenant, batch('y', 20)), put(app, tenant, batch('z', 40)), put(app, tenant, batch('w', 10))])
+  const batch = (tag: string, offset: number) =>
+    Array.from({ length: 60 }, (_, i) => ({ platformProductId: `c-${(i + offset) % 80}`, title: tag }))
+  const results = await Promise.all([
+    put(app, tenant, batch('x', 0)),
+    put(app, tenant, batch('y', 20)),
+    put(app, tenant, batch('z', 40)),
+    put(app, tenant, batch('w', 10))
+  ])
   for (const res of results) t.same(res.json(), { received: 60, upserted: 60, failed: 0, errors: [] })
   const rows = await app.db('products').where({ store_env_id: tenant.storeId }).select('platform_product_id')
   t.equal(rows.length, 80, 'every id once')
@@ -144,7 +175,9 @@ t.test('concurrent batches over the same ids leave one row per id and lose no it
 
 // MariaDB plans an IN list of more than 200 values from statistics and may walk the whole store instead of the
 // unique index; as a locking read that waits on every row another writer of the store holds.
-t.test('a batch of 250 ids does not wait for another writer holding a different product of the store', { skip: !onMysql && 'SQLite has one writer' }, async (t) => {
+t.test('a batch of 250 ids does not wait for another writer holding a different product of the store', {
+  skip: !onMysql && 'SQLite has one writer'
+}, async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const ids = Array.from({ length: 250 }, (_, i) => `k-${String(i).padStart(3, '0')}`)
@@ -155,7 +188,10 @@ t.test('a batch of 250 ids does not wait for another writer holding a different 
   try {
     await holder('products').where({ id }).forUpdate()
     const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000).unref())
-    const first = await Promise.race([put(app, tenant, ids.map((id) => ({ platformProductId: id, title: 'v2' }))).then((res) => res.statusCode), waited])
+    const first = await Promise.race([
+      put(app, tenant, ids.map((id) => ({ platformProductId: id, title: 'v2' }))).then((res) => res.statusCode),
+      waited
+    ])
     t.equal(first, 200, 'the batch finished while the other row stayed locked')
   } finally {
     await holder.rollback()
@@ -227,7 +263,8 @@ t.test('disjoint batches of one store written side by side are all stored, each 
 t.test('writers racing over the same ids lose no item: the newest event of each product carries its stored values', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { plan: 'pro' })
-  const batch = (tag: string, offset: number) => Array.from({ length: 40 }, (_, i) => ({ platformProductId: `r-${(i + offset) % 50}`, title: tag }))
+  const batch = (tag: string, offset: number) =>
+    Array.from({ length: 40 }, (_, i) => ({ platformProductId: `r-${(i + offset) % 50}`, title: tag }))
   for (let round = 0; round < 2; round++) {
     const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((tag, w) => put(app, tenant, batch(`${tag}${round}`, w * 7))))
     for (const res of results) t.equal(res.statusCode, 200)
@@ -240,7 +277,9 @@ t.test('writers racing over the same ids lose no item: the newest event of each 
     const data = JSON.parse(e.data)
     newest.set(data.platformProductId, data.title)
   }
-  for (const row of stored) t.equal(newest.get(row.platform_product_id), row.title, `${row.platform_product_id}: the last event is the stored value`)
+  for (const row of stored) {
+    t.equal(newest.get(row.platform_product_id), row.title, `${row.platform_product_id}: the last event is the stored value`)
+  }
 })
 
 t.test('a re-sent product with only its title changed is stored and appends an event', async (t) => {
@@ -282,7 +321,14 @@ t.test('a body that is not an object is refused as such', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const body of ['null', '[]', '"products"', '7']) {
-    const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: body, headers: { 'content-type': 'application/json' } })
+    const res = await call(app, {
+      method: 'PUT',
+      url: '/v1/products',
+      key: tenant.key,
+      store: tenant.storeId,
+      payload: body,
+      headers: { 'content-type': 'application/json' }
+    })
     t.equal(res.statusCode, 400, body)
     t.same(res.json().errors, [{ path: '', message: 'must be an object' }], body)
   }
@@ -291,10 +337,22 @@ t.test('a body that is not an object is refused as such', async (t) => {
 t.test('a body or query naming a field the route does not declare is refused, naming the field', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const body = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [], colour: 'red' } })
+  const body = await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [], colour: 'red' }
+  })
   t.equal(body.statusCode, 400)
   t.same(body.json().errors, [{ path: 'colour', message: 'is not a known field' }])
-  const query = await call(app, { method: 'PUT', url: '/v1/products?colour=red', key: tenant.key, store: tenant.storeId, payload: { products: [] } })
+  const query = await call(app, {
+    method: 'PUT',
+    url: '/v1/products?colour=red',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [] }
+  })
   t.equal(query.statusCode, 400)
   t.same(query.json().errors, [{ path: 'querystring.colour', message: 'is not a known field' }])
 })

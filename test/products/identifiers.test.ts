@@ -26,14 +26,21 @@ t.test('order ids differing only in case or trailing spaces are distinct orders'
   const tenant = await makeTenant(app)
   const res = await put(app, tenant, 'orders', VARIANTS.map((id, i) => ({ platformOrderId: id, customerName: `name ${i}` })))
   t.same(res.json(), { received: 4, upserted: 4, failed: 0, errors: [] })
-  for (const [i, id] of VARIANTS.entries()) t.equal((await get(app, tenant, 'orders', id)).json().customerName, `name ${i}`, JSON.stringify(id))
+  for (const [i, id] of VARIANTS.entries()) {
+    t.equal((await get(app, tenant, 'orders', id)).json().customerName, `name ${i}`, JSON.stringify(id))
+  }
 })
 
 t.test('line items naming product ids that differ only in case stay distinct', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   await put(app, tenant, 'products', [{ platformProductId: 'mug', excludedFromReviewRequests: true }, { platformProductId: 'MUG' }])
-  await put(app, tenant, 'orders', [{ platformOrderId: 'o', customerEmail: 'ann@example.test', fulfilledAt: '2026-11-01T00:00:00Z', lineItems: [{ platformProductId: 'MUG', quantity: 1 }] }])
+  await put(app, tenant, 'orders', [{
+    platformOrderId: 'o',
+    customerEmail: 'ann@example.test',
+    fulfilledAt: '2026-11-01T00:00:00Z',
+    lineItems: [{ platformProductId: 'MUG', quantity: 1 }]
+  }])
   t.equal((await get(app, tenant, 'orders', 'o')).json().reviewRequest.state, 'scheduled', 'MUG is not the excluded mug')
 })
 
@@ -65,10 +72,21 @@ t.test('a product id of 192 characters is refused alike by PUT and GET', async (
 t.test('a platform id with a lone surrogate is a per-item error, not silently merged with another id', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const payload = '{"products":[{"platformProductId":"a\\ud800"},{"platformProductId":"a\\udc00"},{"platformProductId":"ok","title":"x\\ud83d"}, {"platformProductId":"fine \\ud83d\\ude00"}]}'
-  const res = await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload, headers: { 'content-type': 'application/json' } })
+  const payload =
+    '{"products":[{"platformProductId":"a\\ud800"},{"platformProductId":"a\\udc00"},{"platformProductId":"ok","title":"x\\ud83d"}, {"platformProductId":"fine \\ud83d\\ude00"}]}'
+  const res = await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload,
+    headers: { 'content-type': 'application/json' }
+  })
   t.match(res.json(), { received: 4, upserted: 1, failed: 3 })
-  t.same(res.json().errors.map((e: { index: number, code: string }) => [e.index, e.code]), [[0, 'invalid_item'], [1, 'invalid_item'], [2, 'invalid_item']])
+  t.same(res.json().errors.map((e: { index: number, code: string }) => [e.index, e.code]), [[0, 'invalid_item'], [1, 'invalid_item'], [
+    2,
+    'invalid_item'
+  ]])
   t.match(res.json().errors[2].message, /title/)
   t.equal((await get(app, tenant, 'products', 'fine 😀')).statusCode, 200)
 })

@@ -11,14 +11,21 @@ import { makeTenant } from '../factories.js'
  */
 async function setup (app: FastifyInstance) {
   const tenant = await makeTenant(app)
-  const api = (method: string, url: string, payload?: unknown) => call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
+  const api = (method: string, url: string, payload?: unknown) =>
+    call(app, { method: method as 'GET', url: `/v1${url}`, key: tenant.key, store: tenant.storeId, payload: payload as object })
   await api('PUT', '/products', { products: [{ platformProductId: 'p1' }] })
   return { tenant, api }
 }
 
 async function submitted (app: FastifyInstance, storeId: string, authorName = 'Ada') {
   const store = (await app.services.stores.find(storeId))!
-  return (await app.services.reviews.submit(store, { productId: 'p1', rating: 4, body: 'Fits well', authorName, authorEmail: 'ada@example.test' })).id
+  return (await app.services.reviews.submit(store, {
+    productId: 'p1',
+    rating: 4,
+    body: 'Fits well',
+    authorName,
+    authorEmail: 'ada@example.test'
+  })).id
 }
 
 t.test('a review submitted after a list is in the total and the page of the next list', async (t) => {
@@ -72,7 +79,9 @@ t.test('pages are kept per store and per query: another store and another filter
   t.equal((await a.api('GET', '/reviews?rating=4')).json().meta.total, 1)
 })
 
-t.test('an unchanged marker answers from memory: a row edited behind the service is not seen until a write moves it', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
+t.test('an unchanged marker answers from memory: a row edited behind the service is not seen until a write moves it', {
+  skip: !onMysql && 'without Redis no marker is shared and nothing is kept'
+}, async (t) => {
   const app = await sharedApp()
   const { tenant, api } = await setup(app)
   const id = await submitted(app, tenant.storeId, 'Before')
@@ -83,7 +92,9 @@ t.test('an unchanged marker answers from memory: a row edited behind the service
   t.same((await api('GET', '/reviews')).json().data.map((r: { authorName: string }) => r.authorName).sort(), ['Another', 'Behind'])
 })
 
-t.test('lists that miss the same page together share one read of it', { skip: !onMysql && 'without Redis no marker is shared and nothing is kept' }, async (t) => {
+t.test('lists that miss the same page together share one read of it', {
+  skip: !onMysql && 'without Redis no marker is shared and nothing is kept'
+}, async (t) => {
   const app = await build(t)
   const { tenant, api } = await setup(app)
   await submitted(app, tenant.storeId)

@@ -12,7 +12,12 @@ async function seed (t: Parameters<typeof build>[0]) {
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
   const as = { key: tenant.key, store: tenant.storeId }
-  await call(app, { method: 'PUT', url: '/v1/products', ...as, payload: { products: [{ platformProductId: 'p1' }, { platformProductId: 'p2' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    ...as,
+    payload: { products: [{ platformProductId: 'p1' }, { platformProductId: 'p2' }] }
+  })
   await call(app, { method: 'PUT', url: '/v1/orders', ...as, payload: { orders: [{ platformOrderId: 'o1', customerEmail: ANN }] } })
   const imported = await call(app, {
     method: 'POST',
@@ -21,13 +26,41 @@ async function seed (t: Parameters<typeof build>[0]) {
     payload: {
       type: 'reviews',
       items: [
-        { productId: 'p1', orderId: 'o1', rating: 5, body: 'Great', authorName: 'Ann', authorEmail: ANN.toUpperCase(), writtenAt: '2024-01-01T00:00:00Z' },
-        { productId: 'p2', orderId: 'o1', rating: 3, body: 'Fine', authorName: 'Eve', authorEmail: 'eve@example.test', writtenAt: '2025-06-01T00:00:00Z' },
-        { productId: 'p1', rating: 1, body: 'Bad', authorName: 'Sam', authorEmail: 'sam@example.test', writtenAt: '2023-01-01T00:00:00Z', status: 'pending' }
+        {
+          productId: 'p1',
+          orderId: 'o1',
+          rating: 5,
+          body: 'Great',
+          authorName: 'Ann',
+          authorEmail: ANN.toUpperCase(),
+          writtenAt: '2024-01-01T00:00:00Z'
+        },
+        {
+          productId: 'p2',
+          orderId: 'o1',
+          rating: 3,
+          body: 'Fine',
+          authorName: 'Eve',
+          authorEmail: 'eve@example.test',
+          writtenAt: '2025-06-01T00:00:00Z'
+        },
+        {
+          productId: 'p1',
+          rating: 1,
+          body: 'Bad',
+          authorName: 'Sam',
+          authorEmail: 'sam@example.test',
+          writtenAt: '2023-01-01T00:00:00Z',
+          status: 'pending'
+        }
       ]
     }
   })
-  const r4 = await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: { productId: 'p2', orderId: 'o1', rating: 4, body: 'Nice', authorName: 'Ann', authorEmail: ANN } })
+  const r4 = await storefront(app, {
+    url: '/v1/reviews',
+    store: tenant.storeId,
+    payload: { productId: 'p2', orderId: 'o1', rating: 4, body: 'Nice', authorName: 'Ann', authorEmail: ANN }
+  })
   t.equal(r4.statusCode, 201)
   t.same(r4.json().status, 'pending')
   const byBody = new Map<string, string>()
@@ -36,7 +69,11 @@ async function seed (t: Parameters<typeof build>[0]) {
   return { app, tenant, as, clock, id: (body: string) => byBody.get(body)! }
 }
 
-async function bodies (t: Parameters<typeof build>[0], { app, tenant, clock }: { app: FastifyInstance, tenant: Tenant, clock: { advance: (ms: number) => void } }, query: string) {
+async function bodies (
+  t: Parameters<typeof build>[0],
+  { app, tenant, clock }: { app: FastifyInstance, tenant: Tenant, clock: { advance: (ms: number) => void } },
+  query: string
+) {
   clock.advance(500) // the manual clock stands still: keep under the per-credential 10/s
   const res = await call(app, { method: 'GET', url: `/v1/reviews${query}`, key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200, `${query} ${res.statusCode === 200 ? '' : res.body}`)
@@ -98,7 +135,8 @@ t.test('publishing and replying moderate a review and append review.published th
   t.equal(published.json().status, 'published')
   const replied = await call(app, { method: 'PATCH', url: `/v1/reviews/${id('Nice')}`, ...as, payload: { reply: 'Thank you, Ann' } })
   t.match(replied.json().reply, { body: 'Thank you, Ann', repliedAt: String })
-  const types = await app.db('events').where({ store_env_id: tenant.storeId }).whereIn('type', ['review.published', 'review.updated']).orderBy('id').pluck('type')
+  const types = await app.db('events').where({ store_env_id: tenant.storeId }).whereIn('type', ['review.published', 'review.updated'])
+    .orderBy('id').pluck('type')
   t.same(types, ['review.published', 'review.updated'])
   const cleared = await call(app, { method: 'PATCH', url: `/v1/reviews/${id('Nice')}`, ...as, payload: { reply: null } })
   t.equal(cleared.json().reply, null)
@@ -108,9 +146,12 @@ t.test('publishing and replying moderate a review and append review.published th
 
 t.test('publishing a review three times at once publishes it once: one review.published', async (t) => {
   const { app, tenant, as, id } = await seed(t)
-  const answers = await Promise.all([1, 2, 3].map(() => call(app, { method: 'PATCH', url: `/v1/reviews/${id('Nice')}`, ...as, payload: { status: 'published' } })))
+  const answers = await Promise.all(
+    [1, 2, 3].map(() => call(app, { method: 'PATCH', url: `/v1/reviews/${id('Nice')}`, ...as, payload: { status: 'published' } }))
+  )
   t.same(answers.map((r) => [r.statusCode, r.json().status]), [[200, 'published'], [200, 'published'], [200, 'published']])
-  const types = await app.db('events').where({ store_env_id: tenant.storeId }).whereIn('type', ['review.published', 'review.updated']).pluck('type')
+  const types = await app.db('events').where({ store_env_id: tenant.storeId }).whereIn('type', ['review.published', 'review.updated'])
+    .pluck('type')
   t.same(types, ['review.published'])
 })
 
@@ -126,7 +167,12 @@ t.test('deleting a review answers 204, appends review.deleted and the review is 
 t.test('a review becomes verified when its order later gets the author\'s email', async (t) => {
   const { app, as, id } = await seed(t)
   t.equal((await call(app, { method: 'GET', url: `/v1/reviews/${id('Fine')}`, ...as })).json().verified, false)
-  await call(app, { method: 'PUT', url: '/v1/orders', ...as, payload: { orders: [{ platformOrderId: 'o1', customerEmail: 'eve@example.test' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    ...as,
+    payload: { orders: [{ platformOrderId: 'o1', customerEmail: 'eve@example.test' }] }
+  })
   t.equal((await call(app, { method: 'GET', url: `/v1/reviews/${id('Fine')}`, ...as })).json().verified, true)
   t.equal((await call(app, { method: 'GET', url: `/v1/reviews/${id('Great')}`, ...as })).json().verified, false)
 })
@@ -144,7 +190,18 @@ t.test('one store cannot read, moderate or delete another store\'s reviews', asy
 t.test('meta.total stays exact for every documented filter through moderation, re-verification and deletion', async (t) => {
   const ctx = await seed(t)
   const { app, as, id, clock } = ctx
-  const queries = ['', '?verified=true', '?verified=false', '?status=published', '?status=pending', '?rating=4', '?status=published&rating=5', '?status=pending&rating=1', '?productId=p1', '?orderId=o1']
+  const queries = [
+    '',
+    '?verified=true',
+    '?verified=false',
+    '?status=published',
+    '?status=pending',
+    '?rating=4',
+    '?status=published&rating=5',
+    '?status=pending&rating=1',
+    '?productId=p1',
+    '?orderId=o1'
+  ]
   async function check (stage: string) {
     for (const query of queries) {
       clock.advance(500)
@@ -156,7 +213,12 @@ t.test('meta.total stays exact for every documented filter through moderation, r
   clock.advance(500)
   await call(app, { method: 'PATCH', url: `/v1/reviews/${id('Nice')}`, ...as, payload: { status: 'published' } })
   clock.advance(500)
-  await call(app, { method: 'PUT', url: '/v1/orders', ...as, payload: { orders: [{ platformOrderId: 'o1', customerEmail: 'eve@example.test' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/orders',
+    ...as,
+    payload: { orders: [{ platformOrderId: 'o1', customerEmail: 'eve@example.test' }] }
+  })
   clock.advance(500)
   t.equal((await call(app, { method: 'DELETE', url: `/v1/reviews/${id('Bad')}`, ...as })).statusCode, 204)
   await check('after publishing, re-verifying and deleting')

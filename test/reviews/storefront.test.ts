@@ -7,7 +7,13 @@ async function setup (t: Parameters<typeof build>[0], options: Parameters<typeof
   const clock = manualClock()
   const app = await build(t, { clock, ...options })
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'p1' }] }
+  })
   return { app, tenant, clock }
 }
 
@@ -19,7 +25,11 @@ t.test('a storefront review from an allowed origin is stored pending and answere
   t.equal(res.statusCode, 201)
   t.match(res.json(), { id: /^rev_/, status: 'pending' })
   t.equal(res.headers['access-control-allow-origin'], 'https://shop.example')
-  t.equal(res.headers['access-control-expose-headers'], 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After', 'the widget may read its budget')
+  t.equal(
+    res.headers['access-control-expose-headers'],
+    'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+    'the widget may read its budget'
+  )
   t.match(String(res.headers.vary), /Origin/)
 })
 
@@ -69,9 +79,12 @@ t.test('a store with a lapsed subscription answers storefront calls with subscri
 
 t.test('a CORS preflight is answered for an allowed origin and not for another', async (t) => {
   const { app, tenant } = await setup(t)
-  const preflight = (origin: string, method = 'POST', url = '/v1/reviews') => app.inject({
-    method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type,x-store-env-id' }
-  })
+  const preflight = (origin: string, method = 'POST', url = '/v1/reviews') =>
+    app.inject({
+      method: 'OPTIONS',
+      url,
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type,x-store-env-id' }
+    })
   const ok = await preflight('https://shop.example')
   t.equal(ok.statusCode, 204)
   t.equal(ok.headers['access-control-allow-origin'], 'https://shop.example')
@@ -126,7 +139,9 @@ t.test('five helpful votes of one visitor at once count once, and none fails', a
   await storefront(app, { url: '/v1/reviews', store: tenant.storeId, ip: '198.51.100.9', payload: review })
   const id = (await app.db('reviews').where({ store_env_id: tenant.storeId }).first('id')).id
   await call(app, { method: 'PATCH', url: `/v1/reviews/${id}`, key: tenant.key, store: tenant.storeId, payload: { status: 'published' } })
-  const votes = await Promise.all([1, 2, 3, 4, 5].map(() => storefront(app, { url: `/v1/reviews/${id}/helpful`, store: tenant.storeId, ip: '198.51.100.11' })))
+  const votes = await Promise.all(
+    [1, 2, 3, 4, 5].map(() => storefront(app, { url: `/v1/reviews/${id}/helpful`, store: tenant.storeId, ip: '198.51.100.11' }))
+  )
   t.same(votes.map((v) => v.statusCode), [200, 200, 200, 200, 200])
   t.equal(Number((await app.db('reviews').where({ id }).first('helpful_count')).helpful_count), 1)
 })
@@ -149,7 +164,8 @@ t.test('helpful votes allow 5 per second and 20 per minute per visitor IP, in th
 
 t.test('image uploads allow 5 per second and 20 per minute per visitor IP', async (t) => {
   const { app, tenant, clock } = await setup(t)
-  const upload = (ip = '198.51.100.20') => storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ip, payload: 'x', headers: { 'content-type': 'text/plain' } })
+  const upload = (ip = '198.51.100.20') =>
+    storefront(app, { url: '/v1/uploads/image', store: tenant.storeId, ip, payload: 'x', headers: { 'content-type': 'text/plain' } })
   for (let second = 0; second < 4; second++) {
     for (let i = 0; i < 5; i++) t.not((await upload()).statusCode, 429)
     t.equal((await upload()).statusCode, 429)
@@ -164,7 +180,13 @@ t.test('one visitor counts one helpful vote per review; unpublished reviews take
   const created = (await storefront(app, { url: '/v1/reviews', store: tenant.storeId, payload: review })).json()
   const vote = (ip: string) => storefront(app, { url: `/v1/reviews/${created.id}/helpful`, store: tenant.storeId, ip })
   t.equal((await vote('192.0.2.1')).statusCode, 404, 'pending reviews are not shown, so not voted on')
-  await call(app, { method: 'PATCH', url: `/v1/reviews/${created.id}`, key: tenant.key, store: tenant.storeId, payload: { status: 'published' } })
+  await call(app, {
+    method: 'PATCH',
+    url: `/v1/reviews/${created.id}`,
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { status: 'published' }
+  })
   t.same((await vote('192.0.2.1')).json(), { helpfulCount: 1 })
   t.same((await vote('192.0.2.1')).json(), { helpfulCount: 1 })
   t.same((await vote('192.0.2.2')).json(), { helpfulCount: 2 })
@@ -182,5 +204,9 @@ t.test('X-Forwarded-For names the visitor only when the operator trusts the prox
   t.equal((await send(trusted.app, trusted.tenant.storeId, '198.51.100.51')).statusCode, 201, 'another forwarded visitor')
   const untrusted = await setup(t)
   for (let i = 0; i < 3; i++) await send(untrusted.app, untrusted.tenant.storeId, `198.51.100.${60 + i}`)
-  t.equal((await send(untrusted.app, untrusted.tenant.storeId, '198.51.100.70')).statusCode, 429, 'a spoofed header does not buy a new budget')
+  t.equal(
+    (await send(untrusted.app, untrusted.tenant.storeId, '198.51.100.70')).statusCode,
+    429,
+    'a spoofed header does not buy a new budget'
+  )
 })

@@ -36,7 +36,8 @@ t.test('with SMTP and SUPPORT_EMAIL the request is mailed there with its context
   const smtp = await smtpReceiver(t)
   const app = await build(t, { config: { smtpUrl: smtp.url, supportEmail: 'help@operator.example' } })
   const tenant = await makeTenant(app)
-  const failedId = (await call(app, { method: 'GET', url: '/v1/products/nope', key: tenant.key, store: tenant.storeId })).headers['x-request-id'] as string
+  const failedId = (await call(app, { method: 'GET', url: '/v1/products/nope', key: tenant.key, store: tenant.storeId }))
+    .headers['x-request-id'] as string
   const res = await call(app, { method: 'POST', url: '/v1/support/requests', key: tenant.key, store: tenant.storeId, payload: ask })
   t.equal(res.json().mailStatus, 'sent')
   t.equal(smtp.messages.length, 1)
@@ -54,7 +55,8 @@ t.test('a support request mailed by SMTP appends support_request.created, then .
   const smtp = await smtpReceiver(t)
   const app = await build(t, { config: { smtpUrl: smtp.url, supportEmail: 'help@operator.example' } })
   const tenant = await makeTenant(app)
-  const { id } = (await call(app, { method: 'POST', url: '/v1/support/requests', key: tenant.key, store: tenant.storeId, payload: ask })).json()
+  const { id } = (await call(app, { method: 'POST', url: '/v1/support/requests', key: tenant.key, store: tenant.storeId, payload: ask }))
+    .json()
   t.match(await eventsOf(app, tenant.storeId, 'support_request.'), [
     { type: 'support_request.created', data: { id, mailStatus: 'queued' } },
     { type: 'support_request.updated', data: { id, mailStatus: 'sent' } }
@@ -73,25 +75,48 @@ t.test('without SMTP the mail waits in the local outbox with the request', async
 t.test('GET /support/requests lists the store\'s requests only, newest first', async (t) => {
   const app = await sharedApp()
   const [a, b] = [await makeTenant(app), await makeTenant(app)]
-  for (const subject of ['first', 'second']) await call(app, { method: 'POST', url: '/v1/support/requests', key: a.key, store: a.storeId, payload: { ...ask, subject } })
+  for (const subject of ['first', 'second']) {
+    await call(app, { method: 'POST', url: '/v1/support/requests', key: a.key, store: a.storeId, payload: { ...ask, subject } })
+  }
   await call(app, { method: 'POST', url: '/v1/support/requests', key: b.key, store: b.storeId, payload: ask })
   const list = (await call(app, { method: 'GET', url: '/v1/support/requests', key: a.key, store: a.storeId })).json()
   t.equal(list.meta.total, 2)
   t.same(new Set(list.data.map((r: { subject: string }) => r.subject)), new Set(['first', 'second']))
-  t.equal((await call(app, { method: 'GET', url: '/v1/support/requests', key: a.key, store: b.storeId })).json().code, 'store_env_not_found')
+  t.equal(
+    (await call(app, { method: 'GET', url: '/v1/support/requests', key: a.key, store: b.storeId })).json().code,
+    'store_env_not_found'
+  )
 })
 
 t.test('a support request refuses blank, over-long or extra fields with 400; editors may not file one', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  for (const payload of [{ subject: ' ', body: 'x' }, { subject: 'x', body: '\n\t' }, { subject: 'x'.repeat(201), body: 'x' }, { subject: 'x', body: 'x'.repeat(10_001) }, { subject: 'x' }, { ...ask, storeEnvId: 'env_other' }]) {
+  for (
+    const payload of [
+      { subject: ' ', body: 'x' },
+      { subject: 'x', body: '\n\t' },
+      { subject: 'x'.repeat(201), body: 'x' },
+      { subject: 'x', body: 'x'.repeat(10_001) },
+      { subject: 'x' },
+      { ...ask, storeEnvId: 'env_other' }
+    ]
+  ) {
     const res = await call(app, { method: 'POST', url: '/v1/support/requests', key: tenant.key, store: tenant.storeId, payload })
     t.equal(res.statusCode, 400, JSON.stringify(payload).slice(0, 40))
     t.equal(res.json().code, 'invalid_request')
   }
   const editor = await makeKey(app, tenant, 'editor')
-  t.equal((await call(app, { method: 'POST', url: '/v1/support/requests', key: editor.secret, store: tenant.storeId, payload: ask })).json().code, 'role_forbidden')
-  const emoji = await call(app, { method: 'POST', url: '/v1/support/requests', key: tenant.key, store: tenant.storeId, payload: { subject: '🦊'.repeat(200), body: '🦊'.repeat(10_000) } })
+  t.equal(
+    (await call(app, { method: 'POST', url: '/v1/support/requests', key: editor.secret, store: tenant.storeId, payload: ask })).json().code,
+    'role_forbidden'
+  )
+  const emoji = await call(app, {
+    method: 'POST',
+    url: '/v1/support/requests',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { subject: '🦊'.repeat(200), body: '🦊'.repeat(10_000) }
+  })
   t.equal(emoji.statusCode, 201, 'the longest subject and body in four-byte characters fit')
 })
 

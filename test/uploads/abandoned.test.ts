@@ -16,13 +16,19 @@ async function setup (t: Parameters<typeof build>[0]) {
   const clock = manualClock()
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
-  const api = (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+  const api = (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
   const { ip, upload } = visitorsOf(t, app, tenant.storeId)
-  const review = (mediaIds: string[]) => storefront(app, {
-    url: '/v1/reviews', store: tenant.storeId, ip: ip(), payload: { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds }
-  })
-  const served = async (upload: { url: string }) => (await app.inject({ method: 'GET', url: new URL(upload.url).pathname })).statusCode === 200
+  const review = (mediaIds: string[]) =>
+    storefront(app, {
+      url: '/v1/reviews',
+      store: tenant.storeId,
+      ip: ip(),
+      payload: { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds }
+    })
+  const served = async (upload: { url: string }) =>
+    (await app.inject({ method: 'GET', url: new URL(upload.url).pathname })).statusCode === 200
   return { app, clock, tenant, api, ip, upload, review, served }
 }
 
@@ -50,7 +56,12 @@ t.test('images a review, a gallery photo or the email branding took stay after t
   t.equal((await review([inReview.id])).statusCode, 201)
   t.equal((await api('PUT', '/v1/email-branding', { fromName: 'Shirt Co', logoUploadId: logo.id })).statusCode, 200)
   const gallery = (await api('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })).json()
-  const sent = await storefront(app, { url: `/v1/galleries/${gallery.id}/photos`, store: tenant.storeId, ip: ip(), ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }) })
+  const sent = await storefront(app, {
+    url: `/v1/galleries/${gallery.id}/photos`,
+    store: tenant.storeId,
+    ip: ip(),
+    ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG })
+  })
   t.equal(sent.statusCode, 201)
   const photo = (await api('GET', `/v1/galleries/${gallery.id}/photos`)).json().data[0]
   clock.advance(48 * HOUR)

@@ -4,14 +4,25 @@ import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
 /** The head of an MP4 file (an `ftyp` box, brand isom) and some media bytes. */
-const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(976, 7)])
+const mp4 = Buffer.concat([
+  Buffer.from([0, 0, 0, 0x18]),
+  Buffer.from('ftypisom'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2'),
+  Buffer.alloc(976, 7)
+])
 
 let visitor = 0
 async function issued () {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
   const ip = `198.51.100.${++visitor}`
-  const grant = (await storefront(app, { url: '/v1/reviews/video-upload-url', store: tenant.storeId, ip, payload: { contentType: 'video/mp4', size: mp4.length } })).json()
+  const grant = (await storefront(app, {
+    url: '/v1/reviews/video-upload-url',
+    store: tenant.storeId,
+    ip,
+    payload: { contentType: 'video/mp4', size: mp4.length }
+  })).json()
   const url = new URL(grant.uploadUrl)
   const put = (path: string, extra: { store?: string, origin?: string | null } = {}) =>
     storefront(app, { method: 'PUT', url: path, ip, origin: null, payload: mp4, ...extra, headers: { 'content-type': 'video/mp4' } })

@@ -13,20 +13,29 @@ import { visitorsOf } from './visitors.js'
 async function setup (t: Test) {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) => call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
+  const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    call(app, { method, url, key: tenant.key, store: tenant.storeId, payload })
   await api('PUT', '/v1/products', { products: [{ platformProductId: 'p1' }] })
   const gallery = (await api('POST', '/v1/galleries', { name: 'Worn by you', status: 'published' })).json() as { id: string }
   const { ip, upload } = visitorsOf(t, app, tenant.storeId)
   const review = async (mediaIds: string[]): Promise<string> => {
     const res = await storefront(app, {
-      url: '/v1/reviews', store: tenant.storeId, ip: ip(), payload: { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds }
+      url: '/v1/reviews',
+      store: tenant.storeId,
+      ip: ip(),
+      payload: { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds }
     })
     t.equal(res.statusCode, 201)
     return res.json().id
   }
   /** A visitor's gallery photo: its image's upload id. */
   const photo = async (): Promise<string> => {
-    const sent = await storefront(app, { url: `/v1/galleries/${gallery.id}/photos`, store: tenant.storeId, ip: ip(), ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG }) })
+    const sent = await storefront(app, {
+      url: `/v1/galleries/${gallery.id}/photos`,
+      store: tenant.storeId,
+      ip: ip(),
+      ...formData({ filename: 'me.jpg', type: 'image/jpeg', bytes: JPEG })
+    })
     t.equal(sent.statusCode, 201)
     const listed = (await api('GET', `/v1/galleries/${gallery.id}/photos`)).json().data as Array<{ id: string, imageUrl: string }>
     return new URL(listed.find((p) => p.id === sent.json().id)!.imageUrl).pathname.split('/').pop()!
@@ -99,7 +108,10 @@ t.test('a review and a gallery deletion of the same image at once leave no use n
   const { app, tenant, api, gallery, review, photo, served } = await setup(t)
   const borrowed = await photo()
   const id = await review([borrowed])
-  const [deletedGallery, deletedReview] = await Promise.all([api('DELETE', `/v1/galleries/${gallery.id}`), api('DELETE', `/v1/reviews/${id}`)])
+  const [deletedGallery, deletedReview] = await Promise.all([
+    api('DELETE', `/v1/galleries/${gallery.id}`),
+    api('DELETE', `/v1/reviews/${id}`)
+  ])
   t.same([deletedGallery.statusCode, deletedReview.statusCode], [204, 204])
   t.notOk(await served(borrowed), 'with both gone, the image goes')
   t.same(await app.db('upload_uses').where({ store_env_id: tenant.storeId }), [])

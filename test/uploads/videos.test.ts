@@ -12,7 +12,36 @@ function mp4 (bytes = 1000): Buffer {
 
 /** The head of a WebM file (an EBML header with DocType webm) and some media bytes. */
 function webm (bytes = 1000): Buffer {
-  const header = Buffer.from([0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84, ...Buffer.from('webm'), 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02])
+  const header = Buffer.from([
+    0x42,
+    0x86,
+    0x81,
+    0x01,
+    0x42,
+    0xf7,
+    0x81,
+    0x01,
+    0x42,
+    0xf2,
+    0x81,
+    0x04,
+    0x42,
+    0xf3,
+    0x81,
+    0x08,
+    0x42,
+    0x82,
+    0x84,
+    ...Buffer.from('webm'),
+    0x42,
+    0x87,
+    0x81,
+    0x04,
+    0x42,
+    0x85,
+    0x81,
+    0x02
+  ])
   const ebml = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x80 | header.length]), header])
   return Buffer.concat([ebml, Buffer.alloc(Math.max(0, bytes - ebml.length), 7)])
 }
@@ -21,24 +50,43 @@ async function setup (t: Parameters<typeof build>[0]) {
   const clock = manualClock()
   const app = await build(t, { clock })
   const tenant = await makeTenant(app, { origins: ['https://shop.example'] })
-  await call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products: [{ platformProductId: 'p1' }] } })
+  await call(app, {
+    method: 'PUT',
+    url: '/v1/products',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { products: [{ platformProductId: 'p1' }] }
+  })
   let ip = 0
   // Each call from its own visitor, so these tests are about the URL, not the per-IP budget.
   const visitor = (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
     storefront(app, { method: method as 'GET', url, store: tenant.storeId, payload: payload as object, headers, ip: `198.51.100.${++ip}` })
-  const issue = async (size = 1000, contentType = 'video/mp4') => (await visitor('POST', '/v1/reviews/video-upload-url', { contentType, size })).json()
-  const put = (uploadUrl: string, bytes: Buffer, type = 'video/mp4') => visitor('PUT', new URL(uploadUrl).pathname + new URL(uploadUrl).search, bytes, { 'content-type': type })
+  const issue = async (size = 1000, contentType = 'video/mp4') =>
+    (await visitor('POST', '/v1/reviews/video-upload-url', { contentType, size })).json()
+  const put = (uploadUrl: string, bytes: Buffer, type = 'video/mp4') =>
+    visitor('PUT', new URL(uploadUrl).pathname + new URL(uploadUrl).search, bytes, { 'content-type': type })
   return { app, tenant, clock, visitor, issue, put }
 }
 
 t.test('a video uploaded to its signed URL attaches to a review by videoId and is served back', async (t) => {
   const { app, tenant, issue, put, visitor } = await setup(t)
   const url = await issue()
-  t.match(url, { videoId: /^vid_/, uploadUrl: new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/uploads/videos/vid_\\w+\\?token=\\w{32}&store=${tenant.storeId}$`), expiresAt: '2026-11-23T12:15:00.000Z' })
+  t.match(url, {
+    videoId: /^vid_/,
+    uploadUrl: new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/uploads/videos/vid_\\w+\\?token=\\w{32}&store=${tenant.storeId}$`),
+    expiresAt: '2026-11-23T12:15:00.000Z'
+  })
   const uploaded = await put(url.uploadUrl, mp4())
   t.equal(uploaded.statusCode, 201, uploaded.body)
   t.same(uploaded.json(), { videoId: url.videoId, mime: 'video/mp4', size: 1000 })
-  const review = await visitor('POST', '/v1/reviews', { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds: [url.videoId] })
+  const review = await visitor('POST', '/v1/reviews', {
+    productId: 'p1',
+    rating: 5,
+    body: 'See it',
+    authorName: 'Ann',
+    authorEmail: 'ann@example.test',
+    mediaIds: [url.videoId]
+  })
   t.equal(review.statusCode, 201, review.body)
   const stored = await app.services.reviews.get(tenant.storeId, review.json().id)
   t.match(stored.media, [{ id: url.videoId, type: 'video', mime: 'video/mp4' }])
@@ -119,7 +167,11 @@ t.test('an upload larger than the size asked for is 413, and more than 100 MB ca
   const tooBig = await visitor('POST', '/v1/reviews/video-upload-url', { contentType: 'video/mp4', size: 100 * 1024 * 1024 + 1 })
   t.equal(tooBig.statusCode, 400)
   t.equal((await visitor('POST', '/v1/reviews/video-upload-url', { contentType: 'video/avi', size: 10 })).statusCode, 400)
-  t.equal((await visitor('POST', '/v1/reviews/video-upload-url', { contentType: 'video/mp4', size: 100 * 1024 * 1024 })).statusCode, 201, 'exactly 100 MB may be asked for')
+  t.equal(
+    (await visitor('POST', '/v1/reviews/video-upload-url', { contentType: 'video/mp4', size: 100 * 1024 * 1024 })).statusCode,
+    201,
+    'exactly 100 MB may be asked for'
+  )
 })
 
 t.test('a video URL of one store cannot be used through another store', async (t) => {
@@ -127,13 +179,25 @@ t.test('a video URL of one store cannot be used through another store', async (t
   const url = await issue()
   const other = await makeTenant(app, { origins: ['https://shop.example'] })
   const path = new URL(url.uploadUrl)
-  const res = await storefront(app, { method: 'PUT', url: path.pathname + path.search, store: other.storeId, payload: mp4(), headers: { 'content-type': 'video/mp4' } })
+  const res = await storefront(app, {
+    method: 'PUT',
+    url: path.pathname + path.search,
+    store: other.storeId,
+    payload: mp4(),
+    headers: { 'content-type': 'video/mp4' }
+  })
   t.equal(res.statusCode, 410)
 })
 
 t.test('video upload URLs allow exactly 1 per second and 3 per minute per visitor IP', async (t) => {
   const { app, tenant, clock } = await setup(t)
-  const ask = (ip = '203.0.113.50') => storefront(app as FastifyInstance, { url: '/v1/reviews/video-upload-url', store: tenant.storeId, ip, payload: { contentType: 'video/mp4', size: 10 } })
+  const ask = (ip = '203.0.113.50') =>
+    storefront(app as FastifyInstance, {
+      url: '/v1/reviews/video-upload-url',
+      store: tenant.storeId,
+      ip,
+      payload: { contentType: 'video/mp4', size: 10 }
+    })
   t.equal((await ask()).statusCode, 201)
   t.equal((await ask()).statusCode, 429, 'the second in a second')
   clock.advance(1000)
@@ -149,7 +213,17 @@ t.test('a video no review named within a day is deleted; one a review named stay
   const { app, tenant, clock, issue, put, visitor } = await setup(t)
   const [named, left] = [await issue(), await issue()]
   for (const url of [named, left]) t.equal((await put(url.uploadUrl, mp4())).statusCode, 201)
-  t.equal((await visitor('POST', '/v1/reviews', { productId: 'p1', rating: 5, body: 'See it', authorName: 'Ann', authorEmail: 'ann@example.test', mediaIds: [named.videoId] })).statusCode, 201)
+  t.equal(
+    (await visitor('POST', '/v1/reviews', {
+      productId: 'p1',
+      rating: 5,
+      body: 'See it',
+      authorName: 'Ann',
+      authorEmail: 'ann@example.test',
+      mediaIds: [named.videoId]
+    })).statusCode,
+    201
+  )
   clock.advance(24 * 3_600_000 + 1)
   t.equal(await app.services.abandonedUploads(tenant.storeId), 1)
   t.equal((await app.inject({ method: 'GET', url: `/v1/uploads/${named.videoId}` })).statusCode, 200)

@@ -11,7 +11,12 @@ export function visitorsOf (t: Test, app: FastifyInstance, storeId: string) {
     ip,
     /** An image uploaded as a visitor uploads it (POST /v1/uploads/image). */
     async upload (): Promise<{ id: string, url: string }> {
-      const res = await storefront(app, { url: '/v1/uploads/image', store: storeId, ip: ip(), ...formData({ filename: 'a.jpg', type: 'image/jpeg', bytes: JPEG }) })
+      const res = await storefront(app, {
+        url: '/v1/uploads/image',
+        store: storeId,
+        ip: ip(),
+        ...formData({ filename: 'a.jpg', type: 'image/jpeg', bytes: JPEG })
+      })
       t.equal(res.statusCode, 201)
       return res.json()
     }

@@ -25,7 +25,13 @@ t.test('a delivery is signed with HMAC-SHA256 over "t.body" keyed with the whsec
   t.equal(headers['x-service-signature-v2'], `t=${ts},v1=${hmac(hook.secret, `${ts}.${body}`)}`)
   t.equal(headers['x-service-event-id'], event.id)
   t.equal(headers['x-service-event-type'], 'loyalty.referral_reward')
-  t.same(JSON.parse(body), { id: event.id, type: 'loyalty.referral_reward', createdAt: event.createdAt, storeEnvId: tenant.storeId, data: { points: 50 } })
+  t.same(JSON.parse(body), {
+    id: event.id,
+    type: 'loyalty.referral_reward',
+    createdAt: event.createdAt,
+    storeEnvId: tenant.storeId,
+    data: { points: 50 }
+  })
 })
 
 t.test('before the sunset both signature headers and the deprecation headers are sent', async (t) => {
@@ -102,7 +108,14 @@ t.test('the delivery log shows each attempt with status, response code, duration
   const res = await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}/deliveries`, key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200)
   const [second, first] = res.json().data
-  t.match(first, { eventId: event.id, eventType: 'loyalty.birthday_reward', attempt: 1, status: 'retrying', responseCode: 500, error: 'HTTP 500' })
+  t.match(first, {
+    eventId: event.id,
+    eventType: 'loyalty.birthday_reward',
+    attempt: 1,
+    status: 'retrying',
+    responseCode: 500,
+    error: 'HTTP 500'
+  })
   const retryIn = Date.parse(first.nextRetryAt) - Date.parse(first.at)
   t.ok(retryIn >= 4_500 && retryIn <= 5_500, `first retry after about 5 s (${retryIn} ms)`)
   t.match(second, { attempt: 2, status: 'succeeded', responseCode: 204, nextRetryAt: null, error: null })
@@ -125,7 +138,9 @@ t.test('only a 2xx answer is a success: a redirect (not followed) and a 4xx othe
   const attempts = log.json().data.map((a: { responseCode: number, status: string, error: string }) => [a.responseCode, a.status, a.error])
   t.same(attempts.sort(), answers.map((code) => [code, 'retrying', `HTTP ${code}`]))
   t.same(rx.received.map((r) => r.url), answers.map(() => '/hook'), 'no redirect was followed')
-  t.match((await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).json(), { status: 'active' })
+  t.match((await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}`, key: tenant.key, store: tenant.storeId })).json(), {
+    status: 'active'
+  })
   clock.advance(6_000)
   await deliverUntil(worker, rx.received, 2 * answers.length)
   t.equal(rx.received.length, 2 * answers.length, 'each is tried again')
@@ -156,7 +171,8 @@ t.test('a 410 answer cancels the webhook\'s deliveries still waiting, and only t
   for (let i = 0; i < 3; i++) await appendEvent(app, tenant)
   // One delivery a claim: the first answer (410) comes while the other two still wait in the outbox.
   await deliverUntil(testWorker(t, app, [tenant.storeId], { batchSize: 1 }), rx.received, 1)
-  const statuses = async (id: string) => (await app.db('webhook_deliveries').where({ subscription_id: id }).orderBy('id').pluck('status')) as string[]
+  const statuses = async (id: string) =>
+    (await app.db('webhook_deliveries').where({ subscription_id: id }).orderBy('id').pluck('status')) as string[]
   const retired = await statuses(hook.id)
   t.equal(retired.filter((s) => s === 'failed').length, 1, retired.join(', '))
   t.equal(retired.filter((s) => s === 'cancelled').length, 2, retired.join(', '))

@@ -12,7 +12,14 @@ import { appendEvent, receiver, testWorker } from './support.js'
 const EMAIL = 'maya.roberts@example.test'
 
 /** Registers a webhook with a key made of `role` and `scopes`. */
-async function register (app: FastifyInstance, tenant: Tenant, role: 'admin' | 'editor', scopes: string[], events: string[], url = 'http://127.0.0.1:9/x') {
+async function register (
+  app: FastifyInstance,
+  tenant: Tenant,
+  role: 'admin' | 'editor',
+  scopes: string[],
+  events: string[],
+  url = 'http://127.0.0.1:9/x'
+) {
   const key = await makeKey(app, tenant, role, scopes)
   return call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: key.secret, store: tenant.storeId, payload: { url, events } })
 }
@@ -45,7 +52,12 @@ t.test('the event log returns only the events the key may read, and the cursor w
   const seen: string[] = []
   let since = ''
   for (let page = 0; page < 5; page++) {
-    const res = await call(app, { method: 'GET', url: `/v1/outbound-webhooks/events?limit=1${since ? `&since=${since}` : ''}`, key: reader.secret, store: tenant.storeId })
+    const res = await call(app, {
+      method: 'GET',
+      url: `/v1/outbound-webhooks/events?limit=1${since ? `&since=${since}` : ''}`,
+      key: reader.secret,
+      store: tenant.storeId
+    })
     t.notOk(res.body.includes(EMAIL), `page ${page} has no order data`)
     const body = res.json()
     seen.push(...body.events.map((e: { id: string }) => e.id))
@@ -66,7 +78,10 @@ t.test('events:read is accepted beside outbound-webhooks:read for the event log'
   const withoutLog = await makeKey(app, tenant, 'viewer', ['orders:read'])
   const refused = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events', key: withoutLog.secret, store: tenant.storeId })
   t.equal(refused.statusCode, 403)
-  t.same(refused.json(), { code: 'insufficient_scope', message: 'The credential\'s scopes do not allow read on events (or outbound-webhooks)' })
+  t.same(refused.json(), {
+    code: 'insufficient_scope',
+    message: 'The credential\'s scopes do not allow read on events (or outbound-webhooks)'
+  })
 })
 
 t.test('a key with outbound-webhooks:write alone cannot subscribe a webhook to order events', async (t) => {
@@ -120,7 +135,15 @@ t.test('["*"] stores the event types its creator may read at creation, and only 
   const rx = await receiver(t)
   const res = await register(app, tenant, 'editor', ['outbound-webhooks:write', 'reviews:read'], ['*'], rx.url)
   t.equal(res.statusCode, 201)
-  t.same(res.json().events, ['review.created', 'review.published', 'review.updated', 'review.deleted', 'outbound_webhook.created', 'outbound_webhook.updated', 'outbound_webhook.deleted'])
+  t.same(res.json().events, [
+    'review.created',
+    'review.published',
+    'review.updated',
+    'review.deleted',
+    'outbound_webhook.created',
+    'outbound_webhook.updated',
+    'outbound_webhook.deleted'
+  ])
   const row = await app.db('webhook_subscriptions').where({ id: res.json().id }).first()
   t.same(JSON.parse(row.events), res.json().events, 'the resolved list is what is stored')
 

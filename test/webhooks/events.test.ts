@@ -15,7 +15,12 @@ t.test('the event log pages oldest first with next_cursor, null at the end', asy
   t.equal(first.json().next_cursor, appended[1].id)
   t.match(first.json().events[0], { type: 'loyalty.birthday_reward', storeEnvId: tenant.storeId, data: { n: 0 }, createdAt: String })
 
-  const rest = await call(app, { method: 'GET', url: `/v1/outbound-webhooks/events?limit=3&since=${first.json().next_cursor}`, key: tenant.key, store: tenant.storeId })
+  const rest = await call(app, {
+    method: 'GET',
+    url: `/v1/outbound-webhooks/events?limit=3&since=${first.json().next_cursor}`,
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.same(rest.json().events.map((e: { id: string }) => e.id), appended.slice(2).map((e) => e.id))
   t.equal(rest.json().next_cursor, null)
 })
@@ -32,7 +37,12 @@ t.test('since takes the id of the last processed event and resumes after it', as
 t.test('a since that is not an event id is refused with invalid_request', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events?since=yesterday', key: tenant.key, store: tenant.storeId })
+  const res = await call(app, {
+    method: 'GET',
+    url: '/v1/outbound-webhooks/events?since=yesterday',
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.equal(res.statusCode, 400)
   t.equal(res.json().code, 'invalid_request')
 })
@@ -70,7 +80,12 @@ t.test('a reader resuming from its last id while writers append concurrently mis
     for (let i = 0; i < perWriter; i++) {
       // Hold the transaction open after appending, so commits and id allocation interleave across writers.
       const event = await app.db.transaction(async (trx) => {
-        const e = await app.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type: 'loyalty.referral_reward', data: { w, i } })
+        const e = await app.events.append(trx, {
+          orgId: tenant.orgId,
+          storeEnvId: tenant.storeId,
+          type: 'loyalty.referral_reward',
+          data: { w, i }
+        })
         await sleep(Math.floor(Math.random() * 15))
         return e
       })

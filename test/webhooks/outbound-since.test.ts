@@ -8,7 +8,14 @@ t.test('outbound webhooks with updatedSince are those created or whose status ch
   const clock = manualClock()
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
-  const create = async (url: string) => (await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url, events: ['*'] } })).json()
+  const create = async (url: string) =>
+    (await call(app, {
+      method: 'POST',
+      url: '/v1/outbound-webhooks',
+      key: tenant.key,
+      store: tenant.storeId,
+      payload: { url, events: ['*'] }
+    })).json()
   await create('http://127.0.0.1:9/old')
   clock.advance(60_000)
   const since = new Date(clock()).toISOString()
@@ -23,9 +30,20 @@ t.test('the deliveries of an outbound webhook take updatedSince: none made at or
   const clock = manualClock()
   const app = await build(t, { clock })
   const tenant = await makeTenant(app)
-  const hook = (await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/x', events: ['*'] } })).json()
+  const hook = (await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url: 'http://127.0.0.1:9/x', events: ['*'] }
+  })).json()
   const since = new Date(clock()).toISOString()
-  const res = await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${hook.id}/deliveries?updatedSince=${since}`, key: tenant.key, store: tenant.storeId })
+  const res = await call(app, {
+    method: 'GET',
+    url: `/v1/outbound-webhooks/${hook.id}/deliveries?updatedSince=${since}`,
+    key: tenant.key,
+    store: tenant.storeId
+  })
   t.equal(res.statusCode, 200, res.body)
   t.same(res.json().data, [])
 })

@@ -8,10 +8,23 @@ const URL_OK = 'https://receiver.example/hooks'
 t.test('registering a webhook returns its whsec_ secret once; list and get never show it', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/x', events: ['*'], description: 'CRM' } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url: 'http://127.0.0.1:9/x', events: ['*'], description: 'CRM' }
+  })
   t.equal(res.statusCode, 201)
   const body = res.json()
-  t.match(body, { id: /^whk_/, url: 'http://127.0.0.1:9/x', events: ['*'], description: 'CRM', status: 'active', secret: /^whsec_[0-9A-Za-z]{32}$/ })
+  t.match(body, {
+    id: /^whk_/,
+    url: 'http://127.0.0.1:9/x',
+    events: ['*'],
+    description: 'CRM',
+    status: 'active',
+    secret: /^whsec_[0-9A-Za-z]{32}$/
+  })
   const list = await call(app, { method: 'GET', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId })
   t.equal(list.json().meta.total, 1)
   t.notOk(list.body.includes(body.secret))
@@ -27,7 +40,13 @@ t.test('webhook URLs must be http(s) without credentials', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   for (const url of ['ftp://receiver.example/x', 'https://user:pass@receiver.example/x', 'not a url', 'file:///etc/passwd']) {
-    const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url, events: ['*'] } })
+    const res = await call(app, {
+      method: 'POST',
+      url: '/v1/outbound-webhooks',
+      key: tenant.key,
+      store: tenant.storeId,
+      payload: { url, events: ['*'] }
+    })
     t.equal(res.statusCode, 400, url)
     t.equal(res.json().code, 'invalid_url', url)
   }
@@ -36,27 +55,63 @@ t.test('webhook URLs must be http(s) without credentials', async (t) => {
 t.test('events must be known types or ["*"] alone', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const unknown = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: URL_OK, events: ['review.creatd'] } })
+  const unknown = await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url: URL_OK, events: ['review.creatd'] }
+  })
   t.equal(unknown.json().code, 'invalid_event_type')
-  const mixed = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['*', 'review.created'] } })
+  const mixed = await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url: 'http://127.0.0.1:9/', events: ['*', 'review.created'] }
+  })
   t.equal(mixed.statusCode, 400)
-  const loyalty = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['loyalty.birthday_reward', 'loyalty.referral_reward'] } })
+  const loyalty = await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url: 'http://127.0.0.1:9/', events: ['loyalty.birthday_reward', 'loyalty.referral_reward'] }
+  })
   t.equal(loyalty.statusCode, 201, 'loyalty rewards are event types')
 })
 
 t.test('a webhook is retired with 204 after the store moves to a plan without webhooks', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { plan: 'growth' })
-  const made = (await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['*'] } })).json()
+  const made = (await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url: 'http://127.0.0.1:9/', events: ['*'] }
+  })).json()
   await app.services.bootstrap.setPlan({ store: tenant.storeId, plan: 'free' })
-  t.equal((await call(app, { method: 'DELETE', url: `/v1/outbound-webhooks/${made.id}`, key: tenant.key, store: tenant.storeId })).statusCode, 204)
-  t.equal((await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${made.id}`, key: tenant.key, store: tenant.storeId })).json().status, 'retired')
+  t.equal(
+    (await call(app, { method: 'DELETE', url: `/v1/outbound-webhooks/${made.id}`, key: tenant.key, store: tenant.storeId })).statusCode,
+    204
+  )
+  t.equal(
+    (await call(app, { method: 'GET', url: `/v1/outbound-webhooks/${made.id}`, key: tenant.key, store: tenant.storeId })).json().status,
+    'retired'
+  )
 })
 
 t.test('registering a webhook on the free plan is refused with plan_required', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app, { plan: 'free' })
-  const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['*'] } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url: 'http://127.0.0.1:9/', events: ['*'] }
+  })
   t.equal(res.statusCode, 403)
   t.equal(res.json().code, 'plan_required')
 })
@@ -65,7 +120,13 @@ t.test('a viewer key cannot register a webhook', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
   const viewer = await makeKey(app, tenant, 'viewer')
-  const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: viewer.secret, store: tenant.storeId, payload: { url: 'http://127.0.0.1:9/', events: ['*'] } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: viewer.secret,
+    store: tenant.storeId,
+    payload: { url: 'http://127.0.0.1:9/', events: ['*'] }
+  })
   t.equal(res.json().code, 'role_read_only')
 })
 
@@ -90,7 +151,12 @@ t.test('another organization can neither see nor retire a webhook', async (t) =>
   const tenant = await makeTenant(app)
   const other = await makeTenant(app)
   const hook = await createWebhook(app, tenant, 'http://127.0.0.1:9/')
-  for (const [method, url] of [['GET', `/v1/outbound-webhooks/${hook.id}`], ['DELETE', `/v1/outbound-webhooks/${hook.id}`], ['GET', `/v1/outbound-webhooks/${hook.id}/deliveries`]] as const) {
+  for (
+    const [method, url] of [['GET', `/v1/outbound-webhooks/${hook.id}`], ['DELETE', `/v1/outbound-webhooks/${hook.id}`], [
+      'GET',
+      `/v1/outbound-webhooks/${hook.id}/deliveries`
+    ]] as const
+  ) {
     const res = await call(app, { method, url, key: other.key, store: other.storeId })
     t.equal(res.statusCode, 404, `${method} ${url}`)
   }

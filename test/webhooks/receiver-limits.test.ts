@@ -32,21 +32,27 @@ t.test('one receiver never has more requests open than its concurrency, and does
   t.equal(slow.most(), 4)
 })
 
-t.test('two instances together hold a receiver to its concurrency', { skip: onMysql ? false : 'instances share the limit through Redis' }, async (t) => {
-  const slow = holdOpen()
-  const { app, second, tenant, rx } = await twoInstancesWithWebhook(t, slow.respond)
-  for (let i = 0; i < 40; i++) await appendEvent(app, tenant, 'loyalty.referral_reward', { i })
-  const a = testWorker(t, app, [tenant.storeId], { perReceiverConcurrency: 3, batchSize: 5 })
-  const b = testWorker(t, second, [tenant.storeId], { perReceiverConcurrency: 3, batchSize: 5 })
-  a.start()
-  b.start()
-  await rx.waitFor(40)
-  await Promise.all([a.stop(), b.stop()])
-  t.ok(a.stats.attempted > 0 && b.stats.attempted > 0, `both instances sent (${a.stats.attempted} and ${b.stats.attempted})`)
-  t.ok(slow.most() <= 3, `at most 3 open at once (saw ${slow.most()})`)
-})
+t.test(
+  'two instances together hold a receiver to its concurrency',
+  { skip: onMysql ? false : 'instances share the limit through Redis' },
+  async (t) => {
+    const slow = holdOpen()
+    const { app, second, tenant, rx } = await twoInstancesWithWebhook(t, slow.respond)
+    for (let i = 0; i < 40; i++) await appendEvent(app, tenant, 'loyalty.referral_reward', { i })
+    const a = testWorker(t, app, [tenant.storeId], { perReceiverConcurrency: 3, batchSize: 5 })
+    const b = testWorker(t, second, [tenant.storeId], { perReceiverConcurrency: 3, batchSize: 5 })
+    a.start()
+    b.start()
+    await rx.waitFor(40)
+    await Promise.all([a.stop(), b.stop()])
+    t.ok(a.stats.attempted > 0 && b.stats.attempted > 0, `both instances sent (${a.stats.attempted} and ${b.stats.attempted})`)
+    t.ok(slow.most() <= 3, `at most 3 open at once (saw ${slow.most()})`)
+  }
+)
 
-t.test('a new concurrency setting takes effect for a receiver an earlier worker already limited', { skip: onMysql ? false : 'the limit outlives a worker only in Redis' }, async (t) => {
+t.test('a new concurrency setting takes effect for a receiver an earlier worker already limited', {
+  skip: onMysql ? false : 'the limit outlives a worker only in Redis'
+}, async (t) => {
   const slow = holdOpen()
   const { app, second, tenant, rx } = await twoInstancesWithWebhook(t, slow.respond)
   await appendEvent(app, tenant, 'loyalty.referral_reward', { i: 0 })

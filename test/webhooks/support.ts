@@ -7,7 +7,12 @@ import { makeTenant, type Tenant } from '../factories.js'
 import { build, call, manualClock } from '../helper.js'
 
 /** Appends an event the way a domain write does: in its own transaction. */
-export async function appendEvent (app: FastifyInstance, tenant: Pick<Tenant, 'orgId' | 'storeId'>, type = 'loyalty.birthday_reward', data: Record<string, unknown> = {}) {
+export async function appendEvent (
+  app: FastifyInstance,
+  tenant: Pick<Tenant, 'orgId' | 'storeId'>,
+  type = 'loyalty.birthday_reward',
+  data: Record<string, unknown> = {}
+) {
   return app.db.transaction((trx) => app.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type, data }))
 }
 
@@ -54,13 +59,24 @@ export async function receiver (t: Test, respond: (req: Received, n: number) => 
 }
 
 export async function createWebhook (app: FastifyInstance, tenant: Tenant, url: string, events: string[] = ['*']) {
-  const res = await call(app, { method: 'POST', url: '/v1/outbound-webhooks', key: tenant.key, store: tenant.storeId, payload: { url, events } })
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/outbound-webhooks',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: { url, events }
+  })
   if (res.statusCode !== 201) throw new Error(`webhook not created: ${res.statusCode} ${res.body}`)
   return res.json() as { id: string, secret: string, status: string }
 }
 
 /** A worker with short timings for tests, on the test's own stores only (files run in parallel); stopped with the test. */
-export function testWorker (t: Test, app: FastifyInstance, storeIds: string[], options: Parameters<FastifyInstance['services']['delivery']['createWorker']>[0] = {}) {
+export function testWorker (
+  t: Test,
+  app: FastifyInstance,
+  storeIds: string[],
+  options: Parameters<FastifyInstance['services']['delivery']['createWorker']>[0] = {}
+) {
   const worker = app.services.delivery.createWorker({ timeoutMs: 2_000, pollMs: 20, storeIds, ...options })
   t.teardown(() => worker.stop())
   return worker

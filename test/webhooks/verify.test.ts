@@ -36,7 +36,11 @@ t.test('a changed body, another secret or a replayed timestamp fails', async (t)
 t.test('unknown fields in the header are ignored and any matching v1 is accepted', async (t) => {
   const good = header(ts)
   t.equal(verifySignature(body, `${good},v0=abc,scheme=future`, secret, { now }).ok, true)
-  t.equal(verifySignature(body, `t=${ts},v1=${'0'.repeat(64)},${good.split(',')[1]}`, secret, { now }).ok, true, 'several v1 during a secret roll')
+  t.equal(
+    verifySignature(body, `t=${ts},v1=${'0'.repeat(64)},${good.split(',')[1]}`, secret, { now }).ok,
+    true,
+    'several v1 during a secret roll'
+  )
 })
 
 t.test('a missing or malformed header is refused', async (t) => {

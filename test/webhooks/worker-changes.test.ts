@@ -23,5 +23,8 @@ t.test('a webhook whose receiver answers 410 appends outbound_webhook.deleted, a
   await deliverUntil(testWorker(t, app, [tenant.storeId]), rx.received, 1)
   t.match((await eventsOf(app, tenant.storeId, 'outbound_webhook.deleted')).map((e) => e.data), [{ id: gone.id, status: 'retired' }])
   await deliverUntil(testWorker(t, app, [tenant.storeId]), other.received, 3)
-  t.ok(other.bodies().some((b) => b.type === 'outbound_webhook.deleted' && (b.data as { id: string }).id === gone.id), 'sent to the kept one')
+  t.ok(
+    other.bodies().some((b) => b.type === 'outbound_webhook.deleted' && (b.data as { id: string }).id === gone.id),
+    'sent to the kept one'
+  )
 })

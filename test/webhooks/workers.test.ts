@@ -8,8 +8,13 @@ import { makeTenant } from '../factories.js'
 import { appendEvent, createWebhook, receiver, testWorker, twoInstancesWithWebhook } from './support.js'
 
 function startWorkerProcess (t: Test, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, nodeEntry('test/webhooks/worker-process.ts'), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  const child = spawn(process.execPath, nodeEntry('test/webhooks/worker-process.ts'), {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('ready')) resolve(child) })
     child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)))
@@ -53,7 +58,13 @@ t.test('a worker process killed mid-delivery loses nothing: a new process delive
   await createWebhook(app, tenant, rx.url)
   const events = []
   for (let i = 0; i < 15; i++) events.push(await appendEvent(app, tenant, 'loyalty.birthday_reward', { i }))
-  const env = { WORKER_STORE_IDS: tenant.storeId, WORKER_LEASE_MS: '3000', WORKER_TIMEOUT_MS: '1000', WORKER_CONCURRENCY: '1', WORKER_REDIS_PREFIX: `eh:test:${base62(10)}:` }
+  const env = {
+    WORKER_STORE_IDS: tenant.storeId,
+    WORKER_LEASE_MS: '3000',
+    WORKER_TIMEOUT_MS: '1000',
+    WORKER_CONCURRENCY: '1',
+    WORKER_REDIS_PREFIX: `eh:test:${base62(10)}:`
+  }
 
   const first = await startWorkerProcess(t, env)
   await arrived
@@ -80,7 +91,17 @@ async function startApiProcess (t: Test): Promise<string> {
   await new Promise((resolve) => probe.close(resolve))
   const config = testConfig()
   const child = spawn(process.execPath, nodeEntry('src/server.ts'), {
-    env: { ...process.env, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, SECRET_KEY: config.secretKey, WORKERS: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: 'true' },
+    env: {
+      ...process.env,
+      DATABASE_URL: config.databaseUrl,
+      REDIS_URL: config.redisUrl,
+      SECRET_KEY: config.secretKey,
+      WORKERS: 'false',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      WEBHOOK_ALLOW_PRIVATE: 'true'
+    },
     stdio: ['ignore', 'ignore', 'inherit']
   })
   t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
@@ -92,7 +113,9 @@ async function startApiProcess (t: Test): Promise<string> {
   }
 }
 
-t.test('two API processes and two worker processes on one database deliver every event exactly once', { skip: onMysql ? false : 'several processes share one MySQL + Redis' }, async (t) => {
+t.test('two API processes and two worker processes on one database deliver every event exactly once', {
+  skip: onMysql ? false : 'several processes share one MySQL + Redis'
+}, async (t) => {
   const app = await build(t)
   const tenant = await makeTenant(app, { plan: 'pro' })
   const rx = await receiver(t)
@@ -100,11 +123,13 @@ t.test('two API processes and two worker processes on one database deliver every
   const env = { WORKER_STORE_IDS: tenant.storeId, WORKER_TIMEOUT_MS: '2000', WORKER_REDIS_PREFIX: `eh:test:${base62(10)}:` }
   const [apiA, apiB] = await Promise.all([startApiProcess(t), startApiProcess(t), startWorkerProcess(t, env), startWorkerProcess(t, env)])
   // Disjoint batches of one store, written side by side through both API processes.
-  const results = await Promise.all([0, 1, 2, 3].map((w) => fetch(`${w % 2 ? apiB : apiA}/v1/products`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, 'content-type': 'application/json' },
-    body: JSON.stringify({ products: Array.from({ length: 30 }, (_, i) => ({ platformProductId: `s-${w}-${i}`, title: `w${w}` })) })
-  })))
+  const results = await Promise.all([0, 1, 2, 3].map((w) =>
+    fetch(`${w % 2 ? apiB : apiA}/v1/products`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId, 'content-type': 'application/json' },
+      body: JSON.stringify({ products: Array.from({ length: 30 }, (_, i) => ({ platformProductId: `s-${w}-${i}`, title: `w${w}` })) })
+    })
+  ))
   t.same(results.map((r) => r.status), [200, 200, 200, 200])
   const events = await app.db('events').where({ store_env_id: tenant.storeId, type: 'product.upserted' }).pluck('seq')
   t.equal(events.length, 120)
@@ -121,7 +146,10 @@ t.test('two API processes and two worker processes on one database deliver every
   t.equal(list.json().meta.total, 120)
 })
 
-t.test('a worker hears at once of deliveries another instance commits, not at its next poll', { skip: onMysql ? false : 'instances tell each other through Redis', timeout: 60_000 }, async (t) => {
+t.test('a worker hears at once of deliveries another instance commits, not at its next poll', {
+  skip: onMysql ? false : 'instances tell each other through Redis',
+  timeout: 60_000
+}, async (t) => {
   const redisPrefix = `eh:test:${base62(10)}:`
   const writer = await build(t, { redisPrefix })
   const other = await build(t, { redisPrefix })
@@ -140,7 +168,9 @@ t.test('a worker hears at once of deliveries another instance commits, not at it
   t.equal(rx.bodies()[0].id, event.id)
 })
 
-t.test('a worker for one store claims its due deliveries while another store\'s worker holds its claim open', { skip: onMysql ? false : 'SQLite has one writer: claims never overlap' }, async (t) => {
+t.test('a worker for one store claims its due deliveries while another store\'s worker holds its claim open', {
+  skip: onMysql ? false : 'SQLite has one writer: claims never overlap'
+}, async (t) => {
   const clock = manualClock()
   const app = await build(t, { clock })
   const [busy, other] = [await makeTenant(app), await makeTenant(app)]
@@ -162,7 +192,9 @@ t.test('a worker for one store claims its due deliveries while another store\'s 
   t.equal(claimed.length, 1, 'the other store\'s due delivery is not held by that claim')
 })
 
-t.test('a worker round sends a due delivery that another transaction held when it first looked', { skip: onMysql ? false : 'SQLite has one writer: claims never overlap' }, async (t) => {
+t.test('a worker round sends a due delivery that another transaction held when it first looked', {
+  skip: onMysql ? false : 'SQLite has one writer: claims never overlap'
+}, async (t) => {
   const app = await build(t, { clock: manualClock() })
   const tenant = await makeTenant(app)
   const rx = await receiver(t)
@@ -170,7 +202,9 @@ t.test('a worker round sends a due delivery that another transaction held when i
   await appendEvent(app, tenant)
   const held = await app.db.transaction({ isolationLevel: 'read committed' })
   await held('webhook_deliveries').where({ store_env_id: tenant.storeId }).forUpdate()
-  setTimeout(() => { held.commit().catch(() => {}) }, 200)
+  setTimeout(() => {
+    held.commit().catch(() => {})
+  }, 200)
   t.equal(await testWorker(t, app, [tenant.storeId]).runOnce(), 1)
   t.equal(rx.received.length, 1)
 })

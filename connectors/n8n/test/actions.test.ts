@@ -17,7 +17,12 @@ async function connect (): Promise<Connection & { app: FastifyInstance }> {
   return { app, base, key: tenant.key, storeId: tenant.storeId }
 }
 
-async function run (connection: Connection, parameters: Record<string, unknown>, items?: IDataObject[], requests?: Array<{ method: string, url: string, status: number }>) {
+async function run (
+  connection: Connection,
+  parameters: Record<string, unknown>,
+  items?: IDataObject[],
+  requests?: Array<{ method: string, url: string, status: number }>
+) {
   const [out] = await new EvidenceHub().execute.call(fakeContext({ connection, parameters, items, requests }))
   return out.map((item) => item.json as Record<string, any>)
 }
@@ -50,7 +55,9 @@ t.test('Get Many with a limit stops at the limit', async (t) => {
 
 t.test('a review reply to an unknown review fails with the API\'s message and code', async (t) => {
   const connection = await connect()
-  const error = await run(connection, { resource: 'review', operation: 'reply', id: 'rev_missing', reply: 'Thanks!' }).catch((e: unknown) => e) as InstanceType<typeof workflow.NodeApiError>
+  const error = await run(connection, { resource: 'review', operation: 'reply', id: 'rev_missing', reply: 'Thanks!' }).catch((e: unknown) =>
+    e
+  ) as InstanceType<typeof workflow.NodeApiError>
   t.ok(error instanceof workflow.NodeApiError)
   t.equal(error.httpCode, '404')
   t.equal(error.description, 'code: not_found')
@@ -59,10 +66,26 @@ t.test('a review reply to an unknown review fails with the API\'s message and co
 
 t.test('a customer upsert, a points transaction and the account read back go through the catalogue\'s operations', async (t) => {
   const connection = await connect()
-  const [upserted] = await run(connection, { resource: 'customer', operation: 'upsert', customers: () => ({ platformCustomerId: 'c-1', email: 'maya@example.com' }) })
+  const [upserted] = await run(connection, {
+    resource: 'customer',
+    operation: 'upsert',
+    customers: () => ({ platformCustomerId: 'c-1', email: 'maya@example.com' })
+  })
   t.match(upserted, { upserted: 1, failed: 0 })
-  const [customer] = await run(connection, { resource: 'customer', operation: 'getAll', returnAll: true, filters: { email: 'maya@example.com' } })
-  const [grant] = await run(connection, { resource: 'loyaltyAccount', operation: 'addTransaction', customerId: customer.id, points: 120, reason: 'Welcome', idempotencyKey: 'welcome-c-1' })
+  const [customer] = await run(connection, {
+    resource: 'customer',
+    operation: 'getAll',
+    returnAll: true,
+    filters: { email: 'maya@example.com' }
+  })
+  const [grant] = await run(connection, {
+    resource: 'loyaltyAccount',
+    operation: 'addTransaction',
+    customerId: customer.id,
+    points: 120,
+    reason: 'Welcome',
+    idempotencyKey: 'welcome-c-1'
+  })
   t.match(grant, { entry: { points: 120 }, account: { balance: 120 } })
   const [account] = await run(connection, { resource: 'loyaltyAccount', operation: 'get', customerId: customer.id })
   t.equal(account.balance, 120)

@@ -11,7 +11,10 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
 
 t.test('catalogue.json is what `npm run n8n:catalogue` writes from the service\'s tools and triggers now', async (t) => {
   const app = await sharedApp()
-  t.ok(readFileSync(CATALOGUE_FILE, 'utf8') === catalogueText(catalogueOfApp(app)), 'stale: run `npm run n8n:catalogue` and commit the result')
+  t.ok(
+    readFileSync(CATALOGUE_FILE, 'utf8') === catalogueText(catalogueOfApp(app)),
+    'stale: run `npm run n8n:catalogue` and commit the result'
+  )
 })
 
 t.test('the instant and the polling trigger offer exactly the event types of the trigger catalogue', async (t) => {
@@ -38,18 +41,34 @@ t.test('the action node offers every resource and operation of the catalogue, wi
     const operations = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === resource.value)!
     t.same(operations.options!.map((o) => (o as { value: string }).value), resource.operations.map((o) => o.value), resource.value)
     for (const operation of resource.operations) {
-      const shown = properties.filter((p) => p.displayOptions?.show?.operation?.[0] === operation.value && p.displayOptions.show.resource?.[0] === resource.value)
-      for (const field of operation.fields.filter((f) => f.required)) t.ok(shown.some((p) => p.name === field.name && p.required), `${resource.value}.${operation.value}: ${field.name}`)
-      if (operation.bulk) t.ok(shown.some((p) => p.name === operation.bulk!.property), `${resource.value}.${operation.value}: ${operation.bulk.property}`)
+      const shown = properties.filter((p) =>
+        p.displayOptions?.show?.operation?.[0] === operation.value && p.displayOptions.show.resource?.[0] === resource.value
+      )
+      for (const field of operation.fields.filter((f) => f.required)) {
+        t.ok(shown.some((p) => p.name === field.name && p.required), `${resource.value}.${operation.value}: ${field.name}`)
+      }
+      if (operation.bulk) {
+        t.ok(shown.some((p) => p.name === operation.bulk!.property), `${resource.value}.${operation.value}: ${operation.bulk.property}`)
+      }
     }
   }
 })
 
 t.test('the store actions of a store automation are there', async (t) => {
   const offered = catalogue.resources.flatMap((r) => r.operations.map((o) => `${r.value}.${o.value}:${o.tool}`))
-  for (const wanted of ['review.getAll:list_reviews', 'review.get:get_review', 'review.updateStatus:update_review', 'review.reply:update_review',
-    'product.upsert:upsert_products', 'order.upsert:upsert_orders', 'customer.upsert:upsert_customers',
-    'loyaltyAccount.addTransaction:create_loyalty_account_transaction', 'outboundWebhook.redeliver:create_outbound_webhook_delivery_redeliver']) {
+  for (
+    const wanted of [
+      'review.getAll:list_reviews',
+      'review.get:get_review',
+      'review.updateStatus:update_review',
+      'review.reply:update_review',
+      'product.upsert:upsert_products',
+      'order.upsert:upsert_orders',
+      'customer.upsert:upsert_customers',
+      'loyaltyAccount.addTransaction:create_loyalty_account_transaction',
+      'outboundWebhook.redeliver:create_outbound_webhook_delivery_redeliver'
+    ]
+  ) {
     t.ok(offered.includes(wanted), wanted)
   }
 })

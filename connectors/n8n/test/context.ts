@@ -32,20 +32,44 @@ export interface FakeOptions {
   request?: { rawBody?: Buffer, headers: Record<string, string>, body: IDataObject }
 }
 
-const NODE: INode = { id: 'node', name: 'Evidence Hub', type: 'n8n-nodes-evidence-hub.evidenceHub', typeVersion: 1, position: [0, 0], parameters: {} }
+const NODE: INode = {
+  id: 'node',
+  name: 'Evidence Hub',
+  type: 'n8n-nodes-evidence-hub.evidenceHub',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {}
+}
 
 async function send (options: IHttpRequestOptions, connection: Connection, log: FakeOptions['requests']) {
   const url = new URL(options.url)
   for (const [name, value] of Object.entries(options.qs ?? {})) url.searchParams.set(name, String(value))
-  const headers: Record<string, string> = { ...(options.headers as Record<string, string>), authorization: `Bearer ${connection.key}`, 'x-store-env-id': connection.storeId }
+  const headers: Record<string, string> = {
+    ...(options.headers as Record<string, string>),
+    authorization: `Bearer ${connection.key}`,
+    'x-store-env-id': connection.storeId
+  }
   if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const res = await fetch(url, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+  const res = await fetch(url, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body)
+  })
   const text = await res.text()
   const data = text ? JSON.parse(text) : ''
   log?.push({ method: options.method ?? 'GET', url: url.pathname + url.search, status: res.status })
-  if (options.returnFullResponse && options.ignoreHttpStatusErrors) return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: data }
+  if (options.returnFullResponse && options.ignoreHttpStatusErrors) {
+    return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: data }
+  }
   if (res.status >= 400) {
-    throw new workflow.NodeApiError(NODE, new AxiosError(`Request failed with status code ${res.status}`, { status: res.status, headers: Object.fromEntries(res.headers), data }) as never)
+    throw new workflow.NodeApiError(
+      NODE,
+      new AxiosError(`Request failed with status code ${res.status}`, {
+        status: res.status,
+        headers: Object.fromEntries(res.headers),
+        data
+      }) as never
+    )
   }
   return data
 }

@@ -16,11 +16,15 @@ async function setUp (events: string[], webhookUrl: string) {
   const base = await listening.get(app)!
   const tenant = await makeTenant(app)
   const staticData: IDataObject = {}
-  const ctx = () => fakeContext({ connection: { base, key: tenant.key, storeId: tenant.storeId }, parameters: { events }, staticData, webhookUrl })
+  const ctx = () =>
+    fakeContext({ connection: { base, key: tenant.key, storeId: tenant.storeId }, parameters: { events }, staticData, webhookUrl })
   const methods = new EvidenceHubTrigger().webhookMethods.default
   // The test's own reads and deletes use a key of their own, so they spend none of the node's per-second budget.
   const own = (await makeKey(app, tenant, 'admin')).secret
-  const hooks = async () => (await call(app, { url: '/v1/connectors/hooks', key: own, store: tenant.storeId })).json().data as Array<{ id: string, event: string, targetUrl: string }>
+  const hooks = async () =>
+    (await call(app, { url: '/v1/connectors/hooks', key: own, store: tenant.storeId })).json().data as Array<
+      { id: string, event: string, targetUrl: string }
+    >
   return {
     app,
     tenant: { ...tenant, key: own },
@@ -36,7 +40,10 @@ t.test('activation subscribes one hook per event type to the webhook URL; deacti
   const s = await setUp(['review.created', 'order.upserted'], 'http://127.0.0.1:5678/webhook/abc/webhook')
   t.equal(await s.checkExists(), false, 'nothing subscribed yet')
   t.equal(await s.create(), true)
-  t.same((await s.hooks()).map((h) => [h.event, h.targetUrl]).sort(), [['order.upserted', 'http://127.0.0.1:5678/webhook/abc/webhook'], ['review.created', 'http://127.0.0.1:5678/webhook/abc/webhook']])
+  t.same((await s.hooks()).map((h) => [h.event, h.targetUrl]).sort(), [['order.upserted', 'http://127.0.0.1:5678/webhook/abc/webhook'], [
+    'review.created',
+    'http://127.0.0.1:5678/webhook/abc/webhook'
+  ]])
   t.equal(await s.checkExists(), true)
   t.equal(await s.remove(), true)
   t.same(await s.hooks(), [])
@@ -72,7 +79,12 @@ t.test('a signed delivery from the service becomes one item, the polled item\'s 
   await deliverUntil(testWorker(t, s.app, [s.tenant.storeId]), rx.received, 1)
   const [delivery] = rx.received
   const webhook = async (rawBody: string, headers: Record<string, unknown>) => {
-    const ctx = fakeContext({ connection: { base: '', key: '', storeId: '' }, parameters: {}, staticData: s.staticData, request: { rawBody: Buffer.from(rawBody), headers: headers as Record<string, string>, body: JSON.parse(rawBody) } })
+    const ctx = fakeContext({
+      connection: { base: '', key: '', storeId: '' },
+      parameters: {},
+      staticData: s.staticData,
+      request: { rawBody: Buffer.from(rawBody), headers: headers as Record<string, string>, body: JSON.parse(rawBody) }
+    })
     return { answer: await new EvidenceHubTrigger().webhook.call(ctx), response: ctx.response() }
   }
   const { answer } = await webhook(delivery.body, delivery.headers)

@@ -12,10 +12,20 @@ const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts'
 
 export const workflow = require('n8n-workflow') as typeof import('n8n-workflow')
 
-export const { EvidenceHub } = require(`../nodes/EvidenceHub/EvidenceHub.node${ext}`) as typeof import('../nodes/EvidenceHub/EvidenceHub.node.js')
-export const { EvidenceHubTrigger } = require(`../nodes/EvidenceHubTrigger/EvidenceHubTrigger.node${ext}`) as typeof import('../nodes/EvidenceHubTrigger/EvidenceHubTrigger.node.js')
-export const { EvidenceHubPollTrigger } = require(`../nodes/EvidenceHubPollTrigger/EvidenceHubPollTrigger.node${ext}`) as typeof import('../nodes/EvidenceHubPollTrigger/EvidenceHubPollTrigger.node.js')
+export const { EvidenceHub } = require(
+  `../nodes/EvidenceHub/EvidenceHub.node${ext}`
+) as typeof import('../nodes/EvidenceHub/EvidenceHub.node.js')
+export const { EvidenceHubTrigger } = require(
+  `../nodes/EvidenceHubTrigger/EvidenceHubTrigger.node${ext}`
+) as typeof import('../nodes/EvidenceHubTrigger/EvidenceHubTrigger.node.js')
+export const { EvidenceHubPollTrigger } = require(
+  `../nodes/EvidenceHubPollTrigger/EvidenceHubPollTrigger.node${ext}`
+) as typeof import('../nodes/EvidenceHubPollTrigger/EvidenceHubPollTrigger.node.js')
 export const { catalogue } = require(`../nodes/shared/catalogue${ext}`) as typeof import('../nodes/shared/catalogue.js')
-export const { verifyDelivery, TOLERANCE_SECONDS } = require(`../nodes/shared/signature${ext}`) as typeof import('../nodes/shared/signature.js')
+export const { verifyDelivery, TOLERANCE_SECONDS } = require(
+  `../nodes/shared/signature${ext}`
+) as typeof import('../nodes/shared/signature.js')
 export const { apiError, retryAfterMs } = require(`../nodes/shared/transport${ext}`) as typeof import('../nodes/shared/transport.js')
-export const { newItems, nextSeen } = require(`../nodes/EvidenceHubPollTrigger/cursor${ext}`) as typeof import('../nodes/EvidenceHubPollTrigger/cursor.js')
+export const { newItems, nextSeen } = require(
+  `../nodes/EvidenceHubPollTrigger/cursor${ext}`
+) as typeof import('../nodes/EvidenceHubPollTrigger/cursor.js')

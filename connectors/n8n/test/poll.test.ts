@@ -16,7 +16,9 @@ async function setUp (event: string) {
   const tenant = await makeTenant(app)
   const staticData: IDataObject = {}
   const poll = async (mode = 'trigger') => {
-    const out = await new EvidenceHubPollTrigger().poll.call(fakeContext({ connection: { base, key: tenant.key, storeId: tenant.storeId }, parameters: { event }, staticData, mode }))
+    const out = await new EvidenceHubPollTrigger().poll.call(
+      fakeContext({ connection: { base, key: tenant.key, storeId: tenant.storeId }, parameters: { event }, staticData, mode })
+    )
     return out === null ? null : out[0].map((item) => item.json)
   }
   return { app, tenant, poll, append: (data: Record<string, unknown>) => appendEvent(app, tenant, event, data) }

@@ -62,7 +62,9 @@ t.test('Retry-After is read in seconds or as a date, at least a second and at mo
 
 t.test('an API error becomes a NodeApiError with the API\'s message and code', async (t) => {
   const node = { id: 'n', name: 'Evidence Hub', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} }
-  const cause = Object.assign(new Error('Request failed with status code 403'), { response: { status: 403, headers: {}, data: { message: 'This key lacks reviews:write', code: 'insufficient_scope' } } })
+  const cause = Object.assign(new Error('Request failed with status code 403'), {
+    response: { status: 403, headers: {}, data: { message: 'This key lacks reviews:write', code: 'insufficient_scope' } }
+  })
   const error = apiError(node, new workflow.NodeApiError(node, cause as never), 2)
   t.ok(error instanceof workflow.NodeApiError)
   t.equal(error.message, 'This key lacks reviews:write')

@@ -86,7 +86,14 @@ module.exports = {
     scope: SCOPES.join(' ')
   },
   fields: [
-    { key: 'store_env_id', label: 'Store environment', type: 'string', required: true, computed: true, helpText: 'Filled from the token response: the first store chosen on the consent screen.' }
+    {
+      key: 'store_env_id',
+      label: 'Store environment',
+      type: 'string',
+      required: true,
+      computed: true,
+      helpText: 'Filled from the token response: the first store chosen on the consent screen.'
+    }
   ],
   test,
   connectionLabel

@@ -21,7 +21,13 @@ module.exports = {
   },
   operation: {
     inputFields: [
-      { key: 'reviewId', label: 'Review', required: true, dynamic: 'new_review.reviewId.title', helpText: 'The review\'s id (`rev_…`), e.g. "Review ID" from a New Review trigger.' },
+      {
+        key: 'reviewId',
+        label: 'Review',
+        required: true,
+        dynamic: 'new_review.reviewId.title',
+        helpText: 'The review\'s id (`rev_…`), e.g. "Review ID" from a New Review trigger.'
+      },
       { key: 'reply', label: 'Reply', type: 'text', required: true },
       { key: 'publish', label: 'Also publish the review', type: 'boolean', default: 'false' }
     ],

@@ -37,7 +37,12 @@ module.exports = {
   },
   operation: {
     inputFields: [
-      { key: 'platformProductId', label: 'Platform product ID', required: true, helpText: 'Your shop platform\'s id for the product; the same id updates the same product.' },
+      {
+        key: 'platformProductId',
+        label: 'Platform product ID',
+        required: true,
+        helpText: 'Your shop platform\'s id for the product; the same id updates the same product.'
+      },
       { key: 'title', label: 'Title' },
       { key: 'url', label: 'Product page URL' },
       { key: 'imageUrl', label: 'Image URL' },

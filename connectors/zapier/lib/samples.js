@@ -74,7 +74,15 @@ const loyaltyGrant = ({ points, balance, kind, description, key }, extra) => ({
   points,
   reason: kind,
   description,
-  entry: { id: 'lle_88412', kind, points, balanceAfter: balance, reason: description, idempotencyKey: key, createdAt: '2026-11-20T06:00:00.000Z' },
+  entry: {
+    id: 'lle_88412',
+    kind,
+    points,
+    balanceAfter: balance,
+    reason: description,
+    idempotencyKey: key,
+    createdAt: '2026-11-20T06:00:00.000Z'
+  },
   ...extra
 })
 
@@ -85,7 +93,10 @@ const triggers = {
   'review.created': review,
   'review.published': item('evt_1043', 'review.published', { ...reviewFields, status: 'published', helpfulCount: 2 }),
   'review.updated': item('evt_1044', 'review.updated', {
-    ...reviewFields, status: 'published', reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' }, updatedAt: '2026-11-21T08:15:00.000Z'
+    ...reviewFields,
+    status: 'published',
+    reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' },
+    updatedAt: '2026-11-21T08:15:00.000Z'
   }),
   'review.deleted': item('evt_1045', 'review.deleted', { ...reviewFields, status: 'rejected', updatedAt: '2026-11-21T09:00:00.000Z' }),
   'product.upserted': item('evt_1046', 'product.upserted', {
@@ -101,16 +112,38 @@ const triggers = {
   }),
   'order.upserted': order,
   'order.review_request.updated': item('evt_1048', 'order.review_request.updated', {
-    ...orderFields, reviewRequest: { state: 'sent', reason: null, scheduledFor: '2026-11-17T16:20:00.000Z' }, updatedAt: '2026-11-17T16:20:03.000Z'
+    ...orderFields,
+    reviewRequest: { state: 'sent', reason: null, scheduledFor: '2026-11-17T16:20:00.000Z' },
+    updatedAt: '2026-11-17T16:20:03.000Z'
   }),
-  'loyalty.birthday_reward': item('evt_1049', 'loyalty.birthday_reward', loyaltyGrant({
-    points: 200, balance: 1450, kind: 'birthday', description: 'Birthday reward 2026', key: '2026'
-  }, { year: 2026 })),
-  'loyalty.referral_reward': item('evt_1050', 'loyalty.referral_reward', loyaltyGrant({
-    points: 500, balance: 1950, kind: 'referral', description: 'Referral: a referred friend placed their first order', key: 'ref_2Gm5sK8wQd4nT1'
-  }, { referralId: 'ref_2Gm5sK8wQd4nT1', referredEmail: 'sam.lee@example.com', orderId: '1043', role: 'referrer' })),
+  'loyalty.birthday_reward': item(
+    'evt_1049',
+    'loyalty.birthday_reward',
+    loyaltyGrant({
+      points: 200,
+      balance: 1450,
+      kind: 'birthday',
+      description: 'Birthday reward 2026',
+      key: '2026'
+    }, { year: 2026 })
+  ),
+  'loyalty.referral_reward': item(
+    'evt_1050',
+    'loyalty.referral_reward',
+    loyaltyGrant({
+      points: 500,
+      balance: 1950,
+      kind: 'referral',
+      description: 'Referral: a referred friend placed their first order',
+      key: 'ref_2Gm5sK8wQd4nT1'
+    }, { referralId: 'ref_2Gm5sK8wQd4nT1', referredEmail: 'sam.lee@example.com', orderId: '1043', role: 'referrer' })
+  ),
   'customer.created': item('evt_1051', 'customer.created', customerFields),
-  'customer.updated': item('evt_1052', 'customer.updated', { ...customerFields, phone: '+1 555 0100 188', updatedAt: '2026-11-21T10:30:00.000Z' }),
+  'customer.updated': item('evt_1052', 'customer.updated', {
+    ...customerFields,
+    phone: '+1 555 0100 188',
+    updatedAt: '2026-11-21T10:30:00.000Z'
+  }),
   'customer.deleted': item('evt_1053', 'customer.deleted', { customerId: CUSTOMER_ID, orderIds: ['1042'], reviewIds: [review.reviewId] }),
   'product.deleted': item('evt_1054', 'product.deleted', { platformProductId: 'shopify-8123456789' }),
   'order.deleted': item('evt_1055', 'order.deleted', { platformOrderId: '1042' }),
@@ -159,18 +192,33 @@ const triggers = {
     updatedAt: '2026-11-20T14:03:11.000Z'
   }),
   'email_suppression.created': item('evt_1060', 'email_suppression.created', {
-    email: 'sam.lee@example.com', reason: 'unsubscribed', updatedAt: '2026-11-20T14:03:11.000Z'
+    email: 'sam.lee@example.com',
+    reason: 'unsubscribed',
+    updatedAt: '2026-11-20T14:03:11.000Z'
   })
 }
 
 /** What `PUT /v1/products` stores (Create or Update Product's result), not a trigger item. */
 const { platformProductId, title, url, imageUrl, excludedFromReviewRequests, exclusionReason } = triggers['product.upserted']
 const product = {
-  platformProductId, title, url, imageUrl, excludedFromReviewRequests, exclusionReason, createdAt: '2026-11-02T08:00:00.000Z', updatedAt: '2026-11-19T10:02:45.000Z'
+  platformProductId,
+  title,
+  url,
+  imageUrl,
+  excludedFromReviewRequests,
+  exclusionReason,
+  createdAt: '2026-11-02T08:00:00.000Z',
+  updatedAt: '2026-11-19T10:02:45.000Z'
 }
 
 /** What `PATCH /v1/reviews/:id` answers: the review record itself, so `id` is the review's id. */
 const { reviewId, ...reviewRecord } = reviewFields
-const repliedReview = { id: reviewId, createdAt: review.createdAt, ...reviewRecord, status: 'published', reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' } }
+const repliedReview = {
+  id: reviewId,
+  createdAt: review.createdAt,
+  ...reviewRecord,
+  status: 'published',
+  reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' }
+}
 
 module.exports = { triggers, review, order, product, repliedReview }

@@ -8,7 +8,11 @@ t.test('connecting through login and consent yields tokens and the store, and th
   const { tenant, authData } = await connectZapier(t)
   t.match(authData, { access_token: String, refresh_token: String, store_env_id: tenant.storeId })
   const me = await appTester(App.authentication.test, { authData })
-  t.match(me, { organization: { id: tenant.orgId }, storeEnv: { id: tenant.storeId }, credential: { type: 'oauth', role: 'editor', person: { email: tenant.owner.email } } })
+  t.match(me, {
+    organization: { id: tenant.orgId },
+    storeEnv: { id: tenant.storeId },
+    credential: { type: 'oauth', role: 'editor', person: { email: tenant.owner.email } }
+  })
   t.ok(me.credential.scopes.includes('reviews:read'))
   t.equal(await appTester(App.authentication.connectionLabel, { authData, inputData: me }), `${me.organization.name} – Main store`)
 })
@@ -33,7 +37,10 @@ t.test('after the access token expires the app is told to refresh, and the refre
 
 t.test('a refresh with a dead refresh token asks the user to reconnect', async (t) => {
   const { authData } = await connectZapier(t)
-  await t.rejects(appTester(App.authentication.oauth2Config.refreshAccessToken, { authData: { ...authData, refresh_token: 'not-a-refresh-token' } }), { name: 'ExpiredAuthError' })
+  await t.rejects(
+    appTester(App.authentication.oauth2Config.refreshAccessToken, { authData: { ...authData, refresh_token: 'not-a-refresh-token' } }),
+    { name: 'ExpiredAuthError' }
+  )
 })
 
 t.test('a revoked connection fails the connection test and cannot be refreshed', async (t) => {
@@ -48,7 +55,11 @@ t.test('a revoked connection fails the connection test and cannot be refreshed',
 t.test('a refresh sent the way Zapier\'s usual template sends it (old access token as Bearer, client credentials in the body) rotates the tokens', async (t) => {
   const { tenant, authData } = await connectZapier(t)
   // Zapier's OAuth2 template puts `Authorization: Bearer <access_token>` on every request, the token endpoint's too.
-  const includeBearerToken = (request: { headers: Record<string, string> }, _z: unknown, bundle: { authData: { access_token?: string } }) => {
+  const includeBearerToken = (
+    request: { headers: Record<string, string> },
+    _z: unknown,
+    bundle: { authData: { access_token?: string } }
+  ) => {
     if (bundle.authData.access_token) request.headers.Authorization = `Bearer ${bundle.authData.access_token}`
     return request
   }

@@ -26,12 +26,24 @@ export async function serve (t: Test, options: BuildOptions = {}): Promise<{ app
   return { app, url }
 }
 
-export async function append (app: FastifyInstance, tenant: { orgId: string, storeId: string }, type: string, data: Record<string, unknown>) {
+export async function append (
+  app: FastifyInstance,
+  tenant: { orgId: string, storeId: string },
+  type: string,
+  data: Record<string, unknown>
+) {
   return app.db.transaction((trx) => app.events.append(trx, { orgId: tenant.orgId, storeEnvId: tenant.storeId, type, data }))
 }
 
 /** What Zapier hands an instant trigger's `perform` for a delivery to its target URL. */
 export function zapierBundle (delivery: { headers: Record<string, unknown>, body: string }, authData: object, subscribeData: object) {
-  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [`Http-${k.replace(/(^|-)(\w)/g, (_m, dash, c) => dash + c.toUpperCase())}`, v]))
-  return { authData, subscribeData, cleanedRequest: JSON.parse(delivery.body), rawRequest: { method: 'POST', headers, content: delivery.body } }
+  const headers = Object.fromEntries(
+    Object.entries(delivery.headers).map(([k, v]) => [`Http-${k.replace(/(^|-)(\w)/g, (_m, dash, c) => dash + c.toUpperCase())}`, v])
+  )
+  return {
+    authData,
+    subscribeData,
+    cleanedRequest: JSON.parse(delivery.body),
+    rawRequest: { method: 'POST', headers, content: delivery.body }
+  }
 }

@@ -21,7 +21,10 @@ t.test('turning a Zap on subscribes a hook; a delivery becomes one item with the
   t.same(listed[0], delivered[0], 'performList (polling) gives the same item, so Zapier de-duplicates across both')
 
   await appTester(trigger.performUnsubscribe, { authData, subscribeData: hook })
-  const gone = await app.inject({ url: `/v1/connectors/hooks/${hook.id}`, headers: { authorization: `Bearer ${authData.access_token}`, 'x-store-env-id': tenant.storeId } })
+  const gone = await app.inject({
+    url: `/v1/connectors/hooks/${hook.id}`,
+    headers: { authorization: `Bearer ${authData.access_token}`, 'x-store-env-id': tenant.storeId }
+  })
   t.equal(gone.statusCode, 404)
   await t.resolves(appTester(trigger.performUnsubscribe, { authData, subscribeData: hook }), 'a retried unsubscribe succeeds')
 })
@@ -49,7 +52,8 @@ async function receivedDelivery (t: Parameters<typeof connectZapier>[0]) {
   await append(app, tenant, 'order.upserted', { platformOrderId: '1001' })
   await testWorker(t, app, [tenant.storeId]).runOnce()
   const delivery = rx.received[0] as never as { headers: Record<string, unknown>, body: string }
-  const startsAt = async (unix: number) => (await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, unix), authData, hook))).length
+  const startsAt = async (unix: number) =>
+    (await appTester(trigger.perform, zapierBundle(signedAt(delivery, hook.secret, unix), authData, hook))).length
   return { delivery, hook, authData, trigger, startsAt, now: Math.floor(Date.now() / 1000) }
 }
 

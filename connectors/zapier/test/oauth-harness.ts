@@ -26,7 +26,9 @@ export async function connectZapier (t: Test, options: BuildOptions & { scope?: 
 
   const state = base64url(randomBytes(16))
   const verifier = base64url(randomBytes(32))
-  const authorize = new URL(await appTester(App.authentication.oauth2Config.authorizeUrl, { inputData: { state, redirect_uri: ZAPIER_REDIRECT } }))
+  const authorize = new URL(
+    await appTester(App.authentication.oauth2Config.authorizeUrl, { inputData: { state, redirect_uri: ZAPIER_REDIRECT } })
+  )
   authorize.searchParams.set('code_challenge', base64url(createHash('sha256').update(verifier).digest()))
   authorize.searchParams.set('code_challenge_method', 'S256')
   if (scope) authorize.searchParams.set('scope', scope)
@@ -34,10 +36,16 @@ export async function connectZapier (t: Test, options: BuildOptions & { scope?: 
   const browser = new Browser()
   let page = await browser.follow(authorize.href)
   if (page.text.includes('name="password"')) {
-    page = await browser.follow(page.url.replace(/\/?$/, '/login'), { form: { _csrf: csrfOf(page.text), email: tenant.owner.email, password: tenant.owner.password } })
+    page = await browser.follow(page.url.replace(/\/?$/, '/login'), {
+      form: { _csrf: csrfOf(page.text), email: tenant.owner.email, password: tenant.owner.password }
+    })
   }
-  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), { form: { _csrf: csrfOf(page.text), org: tenant.orgId, stores: [tenant.storeId], role: 'editor' } })
-  if (!done.location?.startsWith(ZAPIER_REDIRECT)) throw new Error(`expected Zapier's callback, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
+  const done = await browser.follow(page.url.replace(/\/?$/, '/consent'), {
+    form: { _csrf: csrfOf(page.text), org: tenant.orgId, stores: [tenant.storeId], role: 'editor' }
+  })
+  if (!done.location?.startsWith(ZAPIER_REDIRECT)) {
+    throw new Error(`expected Zapier's callback, got ${done.status} ${done.location}: ${done.text.slice(0, 300)}`)
+  }
   const callback = new URL(done.location)
   if (callback.searchParams.get('state') !== state) throw new Error('the state did not come back')
 

@@ -38,7 +38,10 @@ interface Offered { key: string, operation: { type: string, sample: { type: stri
 t.test('every trigger of the API\'s catalogue is offered as a polling and an instant trigger with the catalogue\'s sample', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const catalogue = (await app.inject({ url: '/v1/connectors/triggers', headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId } })).json()
+  const catalogue = (await app.inject({
+    url: '/v1/connectors/triggers',
+    headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId }
+  })).json()
   const offered = Object.values(App.triggers) as Offered[]
   for (const { key, sample } of catalogue as Array<{ key: string, sample: unknown }>) {
     const mine = offered.filter((trigger) => trigger.operation.sample.type === key)

@@ -37,12 +37,17 @@ for (const { key, eventType, label } of DEFINITIONS) {
     await testWorker(t, app, [tenant.storeId], { timeoutMs: 10_000 }).runOnce()
     await Promise.race([rx.waitFor(items.length), new Promise((resolve) => setTimeout(resolve, 5_000))])
     t.equal(rx.received.length, items.length, 'one delivery per event')
-    const delivered = (await Promise.all(rx.received.map((delivery) => appTester(instant.perform, zapierBundle(delivery as never, authData, hook))))).flat()
+    const delivered = (await Promise.all(rx.received.map((delivery) =>
+      appTester(instant.perform, zapierBundle(delivery as never, authData, hook))
+    ))).flat()
     t.same(byId(delivered), byId(items), 'the deliveries are the polled items')
     t.same(await appTester(instant.performList, { authData }), items, 'performList polls the same event type')
 
     await appTester(instant.performUnsubscribe, { authData, subscribeData: hook })
-    const gone = await app.inject({ url: `/v1/connectors/hooks/${hook.id}`, headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId } })
+    const gone = await app.inject({
+      url: `/v1/connectors/hooks/${hook.id}`,
+      headers: { authorization: `Bearer ${tenant.key}`, 'x-store-env-id': tenant.storeId }
+    })
     t.equal(gone.statusCode, 404, 'turning the Zap off removed the hook')
   })
 }

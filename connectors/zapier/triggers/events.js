@@ -19,7 +19,11 @@ const pollingTrigger = ({ key, eventType, noun, label, description, sample, outp
 
 /** Zap turned on: one REST hook for this event type; the answer (with its secret) becomes `subscribeData`. */
 const subscribe = (eventType) => async (z, bundle) => {
-  const response = await z.request({ method: 'POST', url: apiUrl('/connectors/hooks'), body: { targetUrl: bundle.targetUrl, event: eventType } })
+  const response = await z.request({
+    method: 'POST',
+    url: apiUrl('/connectors/hooks'),
+    body: { targetUrl: bundle.targetUrl, event: eventType }
+  })
   return response.data
 }
 

@@ -23,10 +23,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ service: AccountService 
     return service.members(request.credential!.orgId, request.query)
   })
 
-  app.delete('/account/members/:id', { schema: schemas.removeMember, config: { minRole: 'admin', errors: ['conflict'] } }, async (request, reply) => {
-    await service.removeMember(request.credential!, request.params.id, request.ip)
-    return reply.status(204).send(null)
-  })
+  app.delete(
+    '/account/members/:id',
+    { schema: schemas.removeMember, config: { minRole: 'admin', errors: ['conflict'] } },
+    async (request, reply) => {
+      await service.removeMember(request.credential!, request.params.id, request.ip)
+      return reply.status(204).send(null)
+    }
+  )
 
   app.get('/account/audit-log', { schema: schemas.auditLog, config: { minRole: 'admin' } }, async (request) => {
     return service.auditLog(request.credential!.orgId, request.query)

@@ -6,24 +6,32 @@ export const Store = Type.Object({
   id: Type.String(),
   name: Type.String(),
   plan: Type.String({ description: 'free, growth or pro' }),
-  subscription: Type.Object({ status: Type.String({ description: 'trialing, active, past_due or lapsed' }), currentPeriodEnd: NullableDateTime }),
+  subscription: Type.Object({
+    status: Type.String({ description: 'trialing, active, past_due or lapsed' }),
+    currentPeriodEnd: NullableDateTime
+  }),
   allowedOrigins: Type.Array(Type.String()),
   createdAt: DateTime
 })
 
 export const listStores = {
   tags: ['account'],
-  summary: 'The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id',
-  description: 'The organization\'s own stores (those of the grant, for an OAuth token), then, for a person\'s OAuth token, the partner clients\' stores it was granted (see GET /partner/clients); API keys reach their own organization\'s stores only.',
+  summary:
+    'The store environments this credential can use; allowed for any valid credential, whatever its scopes, and without x-store-env-id',
+  description:
+    'The organization\'s own stores (those of the grant, for an OAuth token), then, for a person\'s OAuth token, the partner clients\' stores it was granted (see GET /partner/clients); API keys reach their own organization\'s stores only.',
   querystring: Type.Object(PageQuery),
   response: { 200: Paged(Store), ...authErrors }
 }
 
 const Origins = Type.Object({
-  origins: Type.Array(Type.String({ minLength: 1, maxLength: MAX_ORIGIN_LENGTH, description: 'scheme://host[:port], e.g. https://shop.example' }), {
-    maxItems: MAX_ORIGINS,
-    description: 'The browser origins the storefront answers; an empty list closes the storefront'
-  })
+  origins: Type.Array(
+    Type.String({ minLength: 1, maxLength: MAX_ORIGIN_LENGTH, description: 'scheme://host[:port], e.g. https://shop.example' }),
+    {
+      maxItems: MAX_ORIGINS,
+      description: 'The browser origins the storefront answers; an empty list closes the storefront'
+    }
+  )
 }, { examples: [{ origins: ['https://shop.example', 'https://www.shop.example'] }] })
 
 const ORIGINS_NOTE = 'Owner and admin keys, or an OAuth token granted this store with an admin role and `account:write`. ' +
@@ -47,7 +55,13 @@ export const putOrigins = {
   response: { 200: Origins, ...authErrors }
 }
 
-const Member = Type.Object({ id: Type.String(), email: Type.String(), name: Type.Union([Type.String(), Type.Null()]), role: Type.String(), joinedAt: DateTime })
+const Member = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  role: Type.String(),
+  joinedAt: DateTime
+})
 
 export const listMembers = {
   tags: ['account'],

@@ -11,7 +11,10 @@ import { marker, type Freshness } from '../../lib/freshness.js'
 import type { StoreEnv, StoresRepository } from './stores.repository.js'
 
 /** Ends the OAuth connections a removed member made for the organization, inside the removal's transaction. */
-export type EndPersonConnections = (input: { orgId: string, personId: string, actor: string, ip: string | null }, trx: Knex) => Promise<void>
+export type EndPersonConnections = (
+  input: { orgId: string, personId: string, actor: string, ip: string | null },
+  trx: Knex
+) => Promise<void>
 
 interface Deps {
   db: Knex
@@ -76,7 +79,11 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
     async members (orgId: string, query: PageQuery) {
       const page = toPage(query)
       const { total, members } = await people.listMembers(orgId, page)
-      return envelope(members.map((m) => ({ id: m.personId, email: m.email, name: m.name, role: m.role, joinedAt: iso(m.joinedAt)! })), total, page)
+      return envelope(
+        members.map((m) => ({ id: m.personId, email: m.email, name: m.name, role: m.role, joinedAt: iso(m.joinedAt)! })),
+        total,
+        page
+      )
     },
 
     /**
@@ -94,7 +101,14 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
           throw new errors.Conflict('The last owner of an organization cannot be removed')
         }
         await people.removeMembership(actor.orgId, personId, trx)
-        await audit.record({ orgId: actor.orgId, action: 'member.removed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { role } }, trx)
+        await audit.record({
+          orgId: actor.orgId,
+          action: 'member.removed',
+          actor: actorOf(actor),
+          subject: `person:${personId}`,
+          ip,
+          details: { role }
+        }, trx)
         await endPersonConnections({ orgId: actor.orgId, personId, actor: actorOf(actor), ip }, trx)
       })
       // After the commit: every instance reads the person's credentials again on their next request.
@@ -108,13 +122,22 @@ export function accountService ({ db, people, stores, audit, clock, fresh, endPe
         await people.lockOrganization(actor.orgId, trx)
         const current = await people.membershipRole(actor.orgId, personId, trx)
         if (!current) throw new errors.NotFound('Member')
-        if (roleRank(current) > roleRank(actor.role) || roleRank(role) > roleRank(actor.role)) throw new errors.RoleForbidden('a role above your own')
+        if (roleRank(current) > roleRank(actor.role) || roleRank(role) > roleRank(actor.role)) {
+          throw new errors.RoleForbidden('a role above your own')
+        }
         if (current === role) return
         if (current === 'owner' && await people.countOwners(actor.orgId, trx) <= 1) {
           throw new errors.Conflict('The last owner of an organization cannot be given another role')
         }
         await people.setRole(actor.orgId, personId, role, trx)
-        await audit.record({ orgId: actor.orgId, action: 'member.role_changed', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { from: current, to: role } }, trx)
+        await audit.record({
+          orgId: actor.orgId,
+          action: 'member.role_changed',
+          actor: actorOf(actor),
+          subject: `person:${personId}`,
+          ip,
+          details: { from: current, to: role }
+        }, trx)
       })
       await fresh.bump([marker.person(personId)])
     },

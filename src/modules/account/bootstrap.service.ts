@@ -11,7 +11,16 @@ import { checkedOrigins, replaceStoreOrigins } from './store-origins.js'
 import type { StoresRepository } from './stores.repository.js'
 import { marker, type Freshness } from '../../lib/freshness.js'
 
-interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, keys: ApiKeysService, clock: Clock, hash: PasswordHasher, fresh: Freshness }
+interface Deps {
+  db: Knex
+  people: PeopleRepository
+  stores: StoresRepository
+  audit: AuditRepository
+  keys: ApiKeysService
+  clock: Clock
+  hash: PasswordHasher
+  fresh: Freshness
+}
 
 /**
  * Operator set-up without the admin application (docs/contract/operations.md#operator-command-line): used by the CLI
@@ -19,7 +28,9 @@ interface Deps { db: Knex, people: PeopleRepository, stores: StoresRepository, a
  */
 export function bootstrapService ({ db, people, stores, audit, keys, clock, hash, fresh }: Deps) {
   async function addMember (orgId: string, email: string, role: Role) {
-    if (!(PERSON_ROLES as readonly string[]).includes(role)) throw new errors.InvalidRequest(`A person's role is owner, admin or editor, not ${role}`)
+    if (!(PERSON_ROLES as readonly string[]).includes(role)) {
+      throw new errors.InvalidRequest(`A person's role is owner, admin or editor, not ${role}`)
+    }
     if (!await people.findOrganization(orgId)) throw new errors.NotFound('Organization')
     const now = clock()
     const existing = await people.findPersonByEmail(email)
@@ -41,7 +52,10 @@ export function bootstrapService ({ db, people, stores, audit, keys, clock, hash
       const org = await people.createOrganization(input.org, now)
       const { person } = await addMember(org.id, input.owner, 'owner')
       const store = await stores.create({ orgId: org.id, name: input.store, plan: input.plan ?? 'growth', allowedOrigins, now })
-      const key = await keys.create({ type: 'cli', orgId: org.id, role: 'admin', scopes: [] }, { name: 'Bootstrap admin key', role: 'admin' }, null)
+      const key = await keys.create({ type: 'cli', orgId: org.id, role: 'admin', scopes: [] }, {
+        name: 'Bootstrap admin key',
+        role: 'admin'
+      }, null)
       return { organization: { id: org.id }, store: { id: store.id }, owner: person, apiKey: { id: key.id, secret: key.secret } }
     },
 

@@ -25,16 +25,29 @@ export function peopleRepository (db: Knex) {
 
     async findPersonByEmail (email: string): Promise<Person | null> {
       const row = await db('people').where({ email: email.toLowerCase() }).first()
-      return row ? { id: row.id, email: row.email, name: row.name, passwordHash: row.password_hash, createdAt: Number(row.created_at) } : null
+      return row
+        ? { id: row.id, email: row.email, name: row.name, passwordHash: row.password_hash, createdAt: Number(row.created_at) }
+        : null
     },
 
     async findPerson (id: string): Promise<Person | null> {
       const row = await db('people').where({ id }).first()
-      return row ? { id: row.id, email: row.email, name: row.name, passwordHash: row.password_hash, createdAt: Number(row.created_at) } : null
+      return row
+        ? { id: row.id, email: row.email, name: row.name, passwordHash: row.password_hash, createdAt: Number(row.created_at) }
+        : null
     },
 
-    async createPerson (input: { email: string, name?: string | null, passwordHash: string | null, now: number }, trx: Knex = db): Promise<Person> {
-      const person = { id: newId('usr'), email: input.email.toLowerCase(), name: input.name ?? null, password_hash: input.passwordHash, created_at: input.now }
+    async createPerson (
+      input: { email: string, name?: string | null, passwordHash: string | null, now: number },
+      trx: Knex = db
+    ): Promise<Person> {
+      const person = {
+        id: newId('usr'),
+        email: input.email.toLowerCase(),
+        name: input.name ?? null,
+        password_hash: input.passwordHash,
+        created_at: input.now
+      }
       await trx('people').insert(person)
       return { id: person.id, email: person.email, name: person.name, passwordHash: person.password_hash, createdAt: input.now }
     },
@@ -64,9 +77,20 @@ export function peopleRepository (db: Knex) {
 
     async listMembers (orgId: string, page: { offset: number, limit: number }) {
       const base = db('memberships as m').join('people as p', 'p.id', 'm.person_id').where('m.org_id', orgId)
-      const { total, rows } = await countAndPage<{ id: string, email: string, name: string | null, role: Role, created_at: number }>(base, page, (q) => q.orderBy('m.created_at').orderBy('p.id')
-        .select('p.id', 'p.email', 'p.name', 'm.role', 'm.created_at'))
-      const members: Member[] = rows.map((r) => ({ personId: r.id, email: r.email, name: r.name, role: r.role, joinedAt: Number(r.created_at) }))
+      const { total, rows } = await countAndPage<{ id: string, email: string, name: string | null, role: Role, created_at: number }>(
+        base,
+        page,
+        (q) =>
+          q.orderBy('m.created_at').orderBy('p.id')
+            .select('p.id', 'p.email', 'p.name', 'm.role', 'm.created_at')
+      )
+      const members: Member[] = rows.map((r) => ({
+        personId: r.id,
+        email: r.email,
+        name: r.name,
+        role: r.role,
+        joinedAt: Number(r.created_at)
+      }))
       return { total: Number(total), members }
     },
 

@@ -23,7 +23,13 @@ export function checkedOrigins (input: readonly string[]): string[] {
  * alike. The storefront reads the store on every request, so the next call already sees the new list. A change is
  * audited as `store.origins_updated`; saving the same list again (or only reordering it) records nothing.
  */
-export async function replaceStoreOrigins ({ db, stores, audit, fresh }: Deps, store: StoreEnv, input: readonly string[], actor: string, ip: string | null): Promise<string[]> {
+export async function replaceStoreOrigins (
+  { db, stores, audit, fresh }: Deps,
+  store: StoreEnv,
+  input: readonly string[],
+  actor: string,
+  ip: string | null
+): Promise<string[]> {
   const origins = checkedOrigins(input)
   const added = origins.filter((o) => !store.allowedOrigins.includes(o))
   const removed = store.allowedOrigins.filter((o) => !origins.includes(o))
@@ -31,7 +37,14 @@ export async function replaceStoreOrigins ({ db, stores, audit, fresh }: Deps, s
   await db.transaction(async (trx) => {
     await stores.setAllowedOrigins(store.id, origins, trx)
     if (added.length || removed.length) {
-      await audit.record({ orgId: store.orgId, action: 'store.origins_updated', actor, subject: `store:${store.id}`, ip, details: { added, removed } }, trx)
+      await audit.record({
+        orgId: store.orgId,
+        action: 'store.origins_updated',
+        actor,
+        subject: `store:${store.id}`,
+        ip,
+        details: { added, removed }
+      }, trx)
     }
   })
   await fresh.bump([marker.store(store.id)])

@@ -50,7 +50,18 @@ export function storesRepository (db: Knex) {
       return (await query).map(toStore)
     },
 
-    async create (input: { orgId: string, name: string, plan: Plan, status?: SubscriptionStatus, allowedOrigins?: string[], now: number, periodDays?: number }, trx: Knex = db): Promise<StoreEnv> {
+    async create (
+      input: {
+        orgId: string
+        name: string
+        plan: Plan
+        status?: SubscriptionStatus
+        allowedOrigins?: string[]
+        now: number
+        periodDays?: number
+      },
+      trx: Knex = db
+    ): Promise<StoreEnv> {
       const row: Row = {
         id: newId('env'),
         org_id: input.orgId,

@@ -33,7 +33,13 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
     const invoices = await services.billing.invoices(store, { page: 1, limit: 50 })
     const plans = PLANS.map((plan) => ({ plan, price: money(PLAN_PRICES[plan], CURRENCY) }))
     return render(request, reply, 'billing', {
-      title: 'Plan and invoices', store, subscription, invoices: invoices.data, plans, money, canChange: can(ctx, 'billing', 'write') && store.subscriptionStatus !== 'lapsed'
+      title: 'Plan and invoices',
+      store,
+      subscription,
+      invoices: invoices.data,
+      plans,
+      money,
+      canChange: can(ctx, 'billing', 'write') && store.subscriptionStatus !== 'lapsed'
     })
   })
 
@@ -51,7 +57,9 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
     const ctx = requireAccess(request, 'orgs', 'read')
     const org = await services.orgs.current(ctx.org.id)
     const isOwner = can(ctx, 'orgs', 'write')
-    const admins = isOwner ? (await services.account.members(ctx.org.id, { page: 1, limit: 100 })).data.filter((m) => m.role === 'admin') : []
+    const admins = isOwner
+      ? (await services.account.members(ctx.org.id, { page: 1, limit: 100 })).data.filter((m) => m.role === 'admin')
+      : []
     return render(request, reply, 'organization', { title: 'Organization', org, isOwner, admins, name: org.name, ...extra }, status)
   }
 
@@ -83,7 +91,14 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
     const ctx = requireAccess(request, 'support', 'read')
     const store = currentStore(ctx, { lapsed: true })
     const requests = await services.support.list(store, { page: 1, limit: 50 })
-    return render(request, reply, 'support', { title: 'Support', store, requests: requests.data, canAsk: can(ctx, 'support', 'write'), values: { subject: '', body: '' }, ...extra }, status)
+    return render(request, reply, 'support', {
+      title: 'Support',
+      store,
+      requests: requests.data,
+      canAsk: can(ctx, 'support', 'write'),
+      values: { subject: '', body: '' },
+      ...extra
+    }, status)
   }
 
   app.get('/support', async (request, reply) => supportPage(request, reply))
@@ -93,7 +108,9 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices
     const store = currentStore(ctx, { lapsed: true })
     try {
       if (store.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
-      if (!request.body.subject.trim() || !request.body.body.trim()) throw new errors.InvalidRequest('Give a subject and describe the problem')
+      if (!request.body.subject.trim() || !request.body.body.trim()) {
+        throw new errors.InvalidRequest('Give a subject and describe the problem')
+      }
       await services.support.create(ctx.actor, store, request.body)
       setFlash(reply, { notice: 'Your request is sent. We answer by email.' })
       return redirect(reply, '/admin/support')

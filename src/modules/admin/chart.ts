@@ -22,7 +22,9 @@ export function trendChart (points: Point[], title: string): string {
     const x = PAD.left + i * step + (step - barW) / 2
     return `<rect x="${x.toFixed(1)}" y="${y(p.count).toFixed(1)}" width="${barW.toFixed(1)}" height="${(PAD.top + plotH - y(p.count)).toFixed(1)}" fill="#4f6bed"><title>${escape(p.label)}: ${p.count} reviews${p.average === null ? '' : `, average ${p.average}`}</title></rect>`
   })
-  const line = points.map((p, i) => p.average === null ? null : `${(PAD.left + i * step + step / 2).toFixed(1)},${yAvg(p.average).toFixed(1)}`).filter(Boolean)
+  const line = points.map((p, i) =>
+    p.average === null ? null : `${(PAD.left + i * step + step / 2).toFixed(1)},${yAvg(p.average).toFixed(1)}`
+  ).filter(Boolean)
   const every = Math.max(1, Math.ceil(points.length / 8))
   const labels = points.map((p, i) => i % every === 0 ? `<text x="${(PAD.left + i * step + step / 2).toFixed(1)}" y="${H - 8}" font-size="10" text-anchor="middle" fill="#555">${escape(p.label)}</text>` : '').join('')
   return [

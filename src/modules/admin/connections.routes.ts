@@ -18,10 +18,18 @@ const ClientBody = Type.Object({
  * register.
  */
 export const connectionsRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
-  async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], pageNo: number, extra: Record<string, unknown> = {}, status = 200) {
+  async function page (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    pageNo: number,
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'connectors', 'read')
     const connections = await services.connections.list(ctx.org.id, { page: pageNo, limit: 50 })
-    const clients = can(ctx, 'connectors', 'read', 'admin') ? await services.connections.listClients(ctx.org.id, { page: 1, limit: 100 }) : null
+    const clients = can(ctx, 'connectors', 'read', 'admin')
+      ? await services.connections.listClients(ctx.org.id, { page: 1, limit: 100 })
+      : null
     const mayRevoke = (personId: string) => can(ctx, 'connectors', 'write') && services.connections.mayRevoke(ctx.actor, personId)
     return render(request, reply, 'connections', { title: 'Connections', connections, clients, mayRevoke, values: {}, ...extra }, status)
   }
@@ -55,13 +63,26 @@ export const connectionsRoutes: FastifyPluginAsync<{ services: AdminServices }> 
 
   app.post<{ Body: Static<typeof ClientBody> }>('/connections/clients', { schema: { body: ClientBody } }, async (request, reply) => {
     const ctx = requireAccess(request, 'connectors', 'write', 'admin')
-    const input = { name: request.body.name.trim(), redirectUris: request.body.redirect_uris.split(/\s+/).filter(Boolean), public: request.body.public === 'on' }
+    const input = {
+      name: request.body.name.trim(),
+      redirectUris: request.body.redirect_uris.split(/\s+/).filter(Boolean),
+      public: request.body.public === 'on'
+    }
     try {
       if (!input.name) throw new errors.InvalidRequest('Give the client a name')
       const client = await services.connections.createClient(ctx.actor, input, request.ip)
-      setFlash(reply, client.clientSecret
-        ? { once: { title: `OAuth client “${client.name}” registered`, label: `Client ID: ${client.clientId}. Client secret:`, value: client.clientSecret } }
-        : { notice: `Public OAuth client “${client.name}” registered. Client ID: ${client.clientId} (no secret: it must use PKCE).` })
+      setFlash(
+        reply,
+        client.clientSecret
+          ? {
+              once: {
+                title: `OAuth client “${client.name}” registered`,
+                label: `Client ID: ${client.clientId}. Client secret:`,
+                value: client.clientSecret
+              }
+            }
+          : { notice: `Public OAuth client “${client.name}” registered. Client ID: ${client.clientId} (no secret: it must use PKCE).` }
+      )
       return redirect(reply, '/admin/connections')
     } catch (err) {
       const status = formErrorStatus(err)

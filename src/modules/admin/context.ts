@@ -40,7 +40,12 @@ declare module 'fastify' {
  * teammate's next page load finds no organization. The session's current organization and store are corrected when
  * stale.
  */
-export async function loadContext (app: FastifyInstance, people: PeopleRepository, request: FastifyRequest, partners: PartnersService): Promise<AdminContext | 'no_membership' | null> {
+export async function loadContext (
+  app: FastifyInstance,
+  people: PeopleRepository,
+  request: FastifyRequest,
+  partners: PartnersService
+): Promise<AdminContext | 'no_membership' | null> {
   const session = await app.sessions.read(request)
   if (!session) return null
   const person = await people.findPerson(session.personId)
@@ -50,22 +55,47 @@ export async function loadContext (app: FastifyInstance, people: PeopleRepositor
   if (!org) return 'no_membership'
   const stores = await app.stores.listForOrg(org.id)
   const clientStores = await partners.clientStores(org.id)
-  const asPartner = stores.some((s) => s.id === session.storeEnvId) ? undefined : clientStores.find((c) => c.store.id === session.storeEnvId)
+  const asPartner = stores.some((s) => s.id === session.storeEnvId)
+    ? undefined
+    : clientStores.find((c) => c.store.id === session.storeEnvId)
   if (asPartner && org.id === session.orgId) return partnerContext(person, orgs, org, asPartner, clientStores)
   const store = stores.find((s) => s.id === session.storeEnvId) ?? stores[0] ?? null
   if (org.id !== session.orgId || (store?.id ?? null) !== session.storeEnvId) {
     await app.sessions.update(request, { orgId: org.id, storeEnvId: store?.id ?? null })
   }
-  const actor: Credential = { type: 'person', id: person.id, orgId: org.id, role: org.role, scopes: [], personId: person.id, storeIds: null }
+  const actor: Credential = {
+    type: 'person',
+    id: person.id,
+    orgId: org.id,
+    role: org.role,
+    scopes: [],
+    personId: person.id,
+    storeIds: null
+  }
   return { person, orgs, org, stores, store, actor, clientStores, partnerOf: null }
 }
 
 /** Working in a client's store: the client's organization and stores, with the lesser role, the partner noted. */
-function partnerContext (person: Person, orgs: AdminContext['orgs'], own: AdminContext['org'], current: ClientStore, clientStores: ClientStore[]): AdminContext {
+function partnerContext (
+  person: Person,
+  orgs: AdminContext['orgs'],
+  own: AdminContext['org'],
+  current: ClientStore,
+  clientStores: ClientStore[]
+): AdminContext {
   const role = lesserRole(own.role, current.role)
   const org = { id: current.client.id, name: current.client.name, role }
   const stores = clientStores.filter((c) => c.client.id === org.id).map((c) => c.store)
-  const actor: Credential = { type: 'person', id: person.id, orgId: org.id, role, scopes: [], personId: person.id, storeIds: null, partnerOrgId: own.id }
+  const actor: Credential = {
+    type: 'person',
+    id: person.id,
+    orgId: org.id,
+    role,
+    scopes: [],
+    personId: person.id,
+    storeIds: null,
+    partnerOrgId: own.id
+  }
   return { person, orgs, org, stores, store: current.store, actor, clientStores, partnerOf: { id: own.id, name: own.name } }
 }
 

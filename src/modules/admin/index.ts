@@ -36,7 +36,8 @@ const here = dirname(fileURLToPath(import.meta.url))
 
 /** No inline script or style, no framing, no referrer (pages carry one-time secrets), nothing cached. */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    'default-src \'none\'; script-src \'self\'; style-src \'self\'; img-src \'self\' data:; form-action \'self\'; frame-ancestors \'none\'; base-uri \'none\'',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -52,7 +53,10 @@ export default async function admin (app: FastifyInstance) {
   const secure = secureCookies(app.config)
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody)
   if (!app.hasReplyDecorator('generateCsrf')) {
-    await app.register(csrf, { cookieKey: 'eh_csrf', cookieOpts: { path: '/admin', httpOnly: true, sameSite: 'strict', secure, signed: true } })
+    await app.register(csrf, {
+      cookieKey: 'eh_csrf',
+      cookieOpts: { path: '/admin', httpOnly: true, sameSite: 'strict', secure, signed: true }
+    })
   }
   // From src/modules: each module keeps its pages' views in its own admin/views.
   await app.register(view, { engine: { eta: new Eta() }, root: join(here, '..'), layout: 'admin/views/layout.eta' })
@@ -68,12 +72,20 @@ export default async function admin (app: FastifyInstance) {
     else done()
   })
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply))
-  app.setNotFoundHandler((request, reply) => render(request, reply, 'error', { title: 'Not found', message: 'There is no such page.' }, 404))
+  app.setNotFoundHandler((request, reply) =>
+    render(request, reply, 'error', { title: 'Not found', message: 'There is no such page.' }, 404)
+  )
 
   const css = readFileSync(join(here, 'assets', 'admin.css'))
   const js = readFileSync(join(here, 'assets', 'admin.js'))
-  app.get('/assets/admin.css', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/css; charset=utf-8').send(css))
-  app.get('/assets/admin.js', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(js))
+  app.get(
+    '/assets/admin.css',
+    async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/css; charset=utf-8').send(css)
+  )
+  app.get(
+    '/assets/admin.js',
+    async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(js)
+  )
 
   await app.register(publicRoutes, { services })
   await app.register(async (signedIn) => {
@@ -101,7 +113,13 @@ export default async function admin (app: FastifyInstance) {
         actor: `person:${ctx.person.id}`,
         subject: `store:${ctx.store.id}`,
         ip: request.ip,
-        details: { partnerOrgId: ctx.partnerOf.id, personId: ctx.person.id, method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode }
+        details: {
+          partnerOrgId: ctx.partnerOf.id,
+          personId: ctx.person.id,
+          method: request.method,
+          route: request.routeOptions.url ?? null,
+          status: reply.statusCode
+        }
       })
     })
     signedIn.get('/', async (_request, reply) => redirect(reply, '/admin/stores'))
@@ -123,9 +141,14 @@ export default async function admin (app: FastifyInstance) {
 /** Errors become pages: the message of our own codes is written for people; anything else stays generic. */
 function renderError (err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET') {
-    return render(request, reply, 'error', { title: 'Form expired', message: 'This form expired or was not sent from this site. Go back, reload the page and try again.' }, 403)
+    return render(request, reply, 'error', {
+      title: 'Form expired',
+      message: 'This form expired or was not sent from this site. Go back, reload the page and try again.'
+    }, 403)
   }
-  if (err.validation) return render(request, reply, 'error', { title: 'Check the form', message: 'Some fields are missing or too long.' }, 400)
+  if (err.validation) {
+    return render(request, reply, 'error', { title: 'Check the form', message: 'Some fields are missing or too long.' }, 400)
+  }
   const status = err.statusCode ?? 500
   if (apiCode(err.code) && status < 500) {
     const title = status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : status === 429 ? 'Too many requests' : 'Could not do that'
@@ -135,10 +158,19 @@ function renderError (err: FastifyError, request: FastifyRequest, reply: Fastify
   // The framework's own refusals (a body too large or not a form, say) are the browser's to mend, not ours to log.
   if (status < 500) {
     request.log.info({ err: { code: err.code, message: err.message } }, 'admin request refused')
-    return render(request, reply, 'error', { title: 'Could not do that', message: 'The form could not be read. Go back, reload the page and try again.' }, status)
+    return render(request, reply, 'error', {
+      title: 'Could not do that',
+      message: 'The form could not be read. Go back, reload the page and try again.'
+    }, status)
   }
   request.log.error({ err }, 'admin page failed')
-  return render(request, reply, 'error', { title: 'Something went wrong', message: 'The page could not be shown. Try again in a moment.' }, 500)
+  return render(
+    request,
+    reply,
+    'error',
+    { title: 'Something went wrong', message: 'The page could not be shown. Try again in a moment.' },
+    500
+  )
 }
 
 declare module '../../lib/module.js' {
@@ -152,9 +184,18 @@ export const manifest = defineModule({
   name: 'admin',
   services: {
     invitationsRepo: ({ db }) => invitationsRepository(db),
-    invitations: ({ db, invitationsRepo, people, audit, clock, hash, config, mailSender, freshness }) => invitationsService({
-      db, repo: invitationsRepo, people, audit, clock, hash, publicUrl: config.publicUrl, send: mailSender.direct('invitation'), fresh: freshness
-    })
+    invitations: ({ db, invitationsRepo, people, audit, clock, hash, config, mailSender, freshness }) =>
+      invitationsService({
+        db,
+        repo: invitationsRepo,
+        people,
+        audit,
+        clock,
+        hash,
+        publicUrl: config.publicUrl,
+        send: mailSender.direct('invitation'),
+        fresh: freshness
+      })
   },
   routes: [{ plugin: admin, prefix: '/admin' }]
 })

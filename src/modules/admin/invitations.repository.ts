@@ -32,7 +32,9 @@ export function invitationsRepository (db: Knex) {
 
     /** True only for the one call that closes it, so a link is used once however many race for it. */
     async close (orgId: string, id: string, column: 'accepted_at' | 'revoked_at', now: number, trx: Knex = db): Promise<boolean> {
-      const changed = await trx('invitations').where({ org_id: orgId, id }).whereNull('accepted_at').whereNull('revoked_at').update({ [column]: now })
+      const changed = await trx('invitations').where({ org_id: orgId, id }).whereNull('accepted_at').whereNull('revoked_at').update({
+        [column]: now
+      })
       return changed === 1
     }
   }

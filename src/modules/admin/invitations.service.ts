@@ -35,7 +35,14 @@ interface Deps {
 /** Invitations to join an organization: a one-time link, valid for 7 days, for one email and one role. */
 export function invitationsService ({ db, repo, people, audit, clock, hash, publicUrl, send, fresh }: Deps) {
   function present (row: InvitationRow) {
-    return { id: row.id, email: row.email, role: row.role, invitedBy: row.invited_by, createdAt: iso(row.created_at)!, expiresAt: iso(row.expires_at)! }
+    return {
+      id: row.id,
+      email: row.email,
+      role: row.role,
+      invitedBy: row.invited_by,
+      createdAt: iso(row.created_at)!,
+      expiresAt: iso(row.expires_at)!
+    }
   }
 
   async function live (token: string, trx: Knex = db): Promise<InvitationRow> {
@@ -56,18 +63,36 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
     async invite (actor: Credential, input: { email: string, role: Role }, ip: string | null) {
       const email = input.email.trim().toLowerCase()
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 320) throw new errors.InvalidRequest('Enter a valid email address')
-      if (!(PERSON_ROLES as readonly string[]).includes(input.role)) throw new errors.InvalidRequest('A person\'s role is owner, admin or editor')
+      if (!(PERSON_ROLES as readonly string[]).includes(input.role)) {
+        throw new errors.InvalidRequest('A person\'s role is owner, admin or editor')
+      }
       if (roleRank(input.role) > roleRank(actor.role)) throw new errors.RoleEscalation()
       const existing = await people.findPersonByEmail(email)
       if (existing && await people.membershipRole(actor.orgId, existing.id)) throw new errors.Conflict(`${email} is already a member`)
       const token = base62(40)
       const now = clock()
       const row: InvitationRow = {
-        id: newId('inv'), org_id: actor.orgId, email, role: input.role, token_hash: sha256(token), invited_by: actorOf(actor), created_at: now, expires_at: now + INVITATION_TTL_MS, accepted_at: null, revoked_at: null
+        id: newId('inv'),
+        org_id: actor.orgId,
+        email,
+        role: input.role,
+        token_hash: sha256(token),
+        invited_by: actorOf(actor),
+        created_at: now,
+        expires_at: now + INVITATION_TTL_MS,
+        accepted_at: null,
+        revoked_at: null
       }
       await db.transaction(async (trx) => {
         await repo.insert(row, trx)
-        await audit.record({ orgId: actor.orgId, action: 'member.invited', actor: actorOf(actor), subject: `invitation:${row.id}`, ip, details: { email, role: input.role } }, trx)
+        await audit.record({
+          orgId: actor.orgId,
+          action: 'member.invited',
+          actor: actorOf(actor),
+          subject: `invitation:${row.id}`,
+          ip,
+          details: { email, role: input.role }
+        }, trx)
       })
       const link = `${publicUrl}/admin/invitations/${token}`
       const org = await people.findOrganization(actor.orgId)
@@ -88,7 +113,13 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
     async revoke (actor: Credential, id: string, ip: string | null) {
       await db.transaction(async (trx) => {
         if (!await repo.close(actor.orgId, id, 'revoked_at', clock(), trx)) throw new errors.NotFound('Invitation')
-        await audit.record({ orgId: actor.orgId, action: 'member.invitation_revoked', actor: actorOf(actor), subject: `invitation:${id}`, ip }, trx)
+        await audit.record({
+          orgId: actor.orgId,
+          action: 'member.invitation_revoked',
+          actor: actorOf(actor),
+          subject: `invitation:${id}`,
+          ip
+        }, trx)
       })
     },
 
@@ -104,7 +135,12 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
      * A new person chooses a password; an existing one proves theirs through `authenticate` (with its lock-out).
      * The link is closed in the same transaction that adds the membership, so it works once.
      */
-    async accept (token: string, input: { password: string, name?: string }, ip: string | null, authenticate: (email: string, password: string) => Promise<Person | null>) {
+    async accept (
+      token: string,
+      input: { password: string, name?: string },
+      ip: string | null,
+      authenticate: (email: string, password: string) => Promise<Person | null>
+    ) {
       const row = await live(token)
       let person = await people.findPersonByEmail(row.email)
       if (person) {
@@ -119,7 +155,14 @@ export function invitationsService ({ db, repo, people, audit, clock, hash, publ
         person ??= await people.createPerson({ email: row.email, name: input.name?.trim() || null, passwordHash, now }, trx)
         if (await people.membershipRole(row.org_id, person.id, trx)) throw new errors.Conflict(`${row.email} is already a member`)
         await people.addMembership(row.org_id, person.id, row.role, now, trx)
-        await audit.record({ orgId: row.org_id, action: 'member.joined', actor: `person:${person.id}`, subject: `invitation:${row.id}`, ip, details: { role: row.role } }, trx)
+        await audit.record({
+          orgId: row.org_id,
+          action: 'member.joined',
+          actor: `person:${person.id}`,
+          subject: `invitation:${row.id}`,
+          ip,
+          details: { role: row.role }
+        }, trx)
         return { personId: person.id, orgId: row.org_id }
       })
       // Every change to a person's memberships moves their marker (lib/freshness.ts), additions included.

@@ -39,11 +39,15 @@ export function keyInputFromForm (body: KeyFormBody): CreateKeyInput {
   if (mode === 'read') {
     scopes = ['read']
   } else if (mode === 'resource-read' || mode === 'resource-write') {
-    if (mode === 'resource-write' && role === 'viewer') throw new errors.InvalidRequest('A Viewer key cannot write: choose read-only or per-resource read')
+    if (mode === 'resource-write' && role === 'viewer') {
+      throw new errors.InvalidRequest('A Viewer key cannot write: choose read-only or per-resource read')
+    }
     scopes = []
     for (const resource of RESOURCES) {
       const access = body[`access_${resource}`]
-      if (access === 'write' && mode === 'resource-read') throw new errors.InvalidRequest('Per-resource read keys cannot write: choose per-resource read and write')
+      if (access === 'write' && mode === 'resource-read') {
+        throw new errors.InvalidRequest('Per-resource read keys cannot write: choose per-resource read and write')
+      }
       if (access === 'read' || access === 'write') scopes.push(`${resource}:${access}`)
     }
     if (scopes.length === 0) throw new errors.InvalidRequest('Choose at least one resource')

@@ -35,14 +35,20 @@ export const membersRoutes: FastifyPluginAsync<{ services: AdminServices }> = as
     return redirect(reply, '/admin/members')
   })
 
-  app.post<{ Params: Static<typeof IdParams> }>('/members/invitations/:id/revoke', { schema: { params: IdParams } }, async (request, reply) => {
-    const ctx = requireAccess(request, 'account', 'write', 'admin')
-    await services.invitations.revoke(ctx.actor, request.params.id, request.ip)
-    setFlash(reply, { notice: 'The invitation is withdrawn.' })
-    return redirect(reply, '/admin/members')
-  })
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/members/invitations/:id/revoke',
+    { schema: { params: IdParams } },
+    async (request, reply) => {
+      const ctx = requireAccess(request, 'account', 'write', 'admin')
+      await services.invitations.revoke(ctx.actor, request.params.id, request.ip)
+      setFlash(reply, { notice: 'The invitation is withdrawn.' })
+      return redirect(reply, '/admin/members')
+    }
+  )
 
-  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof RoleBody> }>('/members/:id/role', { schema: { params: IdParams, body: RoleBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof RoleBody> }>('/members/:id/role', {
+    schema: { params: IdParams, body: RoleBody }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'account', 'write', 'admin')
     await services.account.changeRole(ctx.actor, request.params.id, request.body.role as Role, request.ip)
     setFlash(reply, { notice: 'The role is changed.' })

@@ -15,11 +15,24 @@ const GRANTABLE: readonly GrantableRole[] = ['admin', 'editor', 'viewer']
  * to admin and revokes it (admins see the grants); everyone sees the clients their own organization works for.
  */
 export const partnersRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
-  async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
+  async function page (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'partner', 'read')
     const grants = can(ctx, 'orgs', 'read') ? (await services.partners.list(ctx.org.id)).data : null
     const clients = ctx.partnerOf ? [] : (await services.partners.clients(ctx.org.id)).data
-    return render(request, reply, 'partners', { title: 'Partners', grants, clients, canGrant: can(ctx, 'orgs', 'write'), roles: GRANTABLE, values: { role: 'editor' }, ...extra }, status)
+    return render(request, reply, 'partners', {
+      title: 'Partners',
+      grants,
+      clients,
+      canGrant: can(ctx, 'orgs', 'write'),
+      roles: GRANTABLE,
+      values: { role: 'editor' },
+      ...extra
+    }, status)
   }
 
   app.get('/partners', async (request, reply) => page(request, reply))
@@ -29,8 +42,16 @@ export const partnersRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
     try {
       const role = request.body.role as GrantableRole
       if (!GRANTABLE.includes(role)) throw new errors.InvalidRequest('A partner gets admin, editor or viewer, never owner')
-      const { grant, created } = await services.partners.grant(ctx.actor, { partnerOrgId: request.body.partnerOrgId.trim(), role }, request.ip)
-      setFlash(reply, { notice: created ? `${grant.partnerOrgName} now has partner access as ${grant.role}.` : `${grant.partnerOrgName} now acts as ${grant.role}.` })
+      const { grant, created } = await services.partners.grant(
+        ctx.actor,
+        { partnerOrgId: request.body.partnerOrgId.trim(), role },
+        request.ip
+      )
+      setFlash(reply, {
+        notice: created
+          ? `${grant.partnerOrgName} now has partner access as ${grant.role}.`
+          : `${grant.partnerOrgName} now acts as ${grant.role}.`
+      })
       return redirect(reply, '/admin/partners')
     } catch (err) {
       return page(request, reply, { values: request.body, error: (err as Error).message }, formErrorStatus(err))

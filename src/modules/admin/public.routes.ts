@@ -40,9 +40,16 @@ export const publicRoutes: FastifyPluginAsync<{ services: AdminServices }> = asy
       if (!(err instanceof errors.RateLimited)) throw err
       const minutes = Math.max(1, Math.ceil(Number(/(\d+)/.exec(err.message)?.[1] ?? 60) / 60))
       reply.header('retry-after', minutes * 60)
-      return render(request, reply, 'login', { title: 'Sign in', next, email, error: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }, 429)
+      return render(request, reply, 'login', {
+        title: 'Sign in',
+        next,
+        email,
+        error: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+      }, 429)
     }
-    if (!person) return render(request, reply, 'login', { title: 'Sign in', next, email, error: 'The email or password is not right.' }, 401)
+    if (!person) {
+      return render(request, reply, 'login', { title: 'Sign in', next, email, error: 'The email or password is not right.' }, 401)
+    }
     const orgs = await services.people.organizationsOf(person.id)
     await app.sessions.start(reply, person.id, { orgId: orgs[0]?.id ?? null })
     return redirect(reply, next)
@@ -56,20 +63,38 @@ export const publicRoutes: FastifyPluginAsync<{ services: AdminServices }> = asy
 
   app.get<{ Params: Static<typeof TokenParams> }>('/invitations/:token', { schema: { params: TokenParams } }, async (request, reply) => {
     const invitation = await services.invitations.describe(request.params.token)
-    return render(request, reply, 'invitation', { title: 'Accept invitation', invitation, token: request.params.token, minLength: MIN_PASSWORD_LENGTH })
+    return render(request, reply, 'invitation', {
+      title: 'Accept invitation',
+      invitation,
+      token: request.params.token,
+      minLength: MIN_PASSWORD_LENGTH
+    })
   })
 
-  app.post<{ Params: Static<typeof TokenParams>, Body: Static<typeof AcceptBody> }>('/invitations/:token', { schema: { params: TokenParams, body: AcceptBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof TokenParams>, Body: Static<typeof AcceptBody> }>('/invitations/:token', {
+    schema: { params: TokenParams, body: AcceptBody }
+  }, async (request, reply) => {
     const { token } = request.params
     try {
-      const joined = await services.invitations.accept(token, request.body, request.ip, (email, password) => app.sessions.authenticate(email, password, request.ip))
+      const joined = await services.invitations.accept(
+        token,
+        request.body,
+        request.ip,
+        (email, password) => app.sessions.authenticate(email, password, request.ip)
+      )
       await app.sessions.start(reply, joined.personId, { orgId: joined.orgId })
       setFlash(reply, { notice: 'Welcome: you have joined the organization.' })
       return redirect(reply, '/admin/stores')
     } catch (err) {
       if (!(err instanceof errors.InvalidRequest)) throw err
       const invitation = await services.invitations.describe(token)
-      return render(request, reply, 'invitation', { title: 'Accept invitation', invitation, token, minLength: MIN_PASSWORD_LENGTH, error: err.message }, 400)
+      return render(request, reply, 'invitation', {
+        title: 'Accept invitation',
+        invitation,
+        token,
+        minLength: MIN_PASSWORD_LENGTH,
+        error: err.message
+      }, 400)
     }
   })
 }

@@ -30,22 +30,34 @@ export const storesRoutes: FastifyPluginAsync<{ services: AdminServices }> = asy
     const { origins } = await services.account.storeOrigins(ctx.actor, storeId)
     const store = ctx.stores.find((s) => s.id === storeId)!
     const canEdit = can(ctx, 'account', 'write', 'admin')
-    return render(request, reply, 'store-origins', { title: 'Allowed origins', store, origins, canEdit, text: origins.join('\n'), ...extra }, status)
+    return render(request, reply, 'store-origins', {
+      title: 'Allowed origins',
+      store,
+      origins,
+      canEdit,
+      text: origins.join('\n'),
+      ...extra
+    }, status)
   }
 
   app.get<{ Params: Static<typeof StoreParams> }>('/stores/:id/origins', { schema: { params: StoreParams } }, async (request, reply) => {
     return originsPage(request, reply, request.params.id)
   })
 
-  app.post<{ Params: Static<typeof StoreParams>, Body: Static<typeof OriginsBody> }>('/stores/:id/origins', { schema: { params: StoreParams, body: OriginsBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof StoreParams>, Body: Static<typeof OriginsBody> }>('/stores/:id/origins', {
+    schema: { params: StoreParams, body: OriginsBody }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'account', 'write', 'admin')
     const store = ctx.stores.find((s) => s.id === request.params.id)
     if (!store) throw new errors.StoreEnvNotFound()
     try {
       const { origins } = await services.account.setStoreOrigins(ctx.actor, store.id, originLines(request.body.origins), request.ip)
-      setFlash(reply, origins.length
-        ? { notice: `Allowed origins of ${store.name} saved (${origins.length}). They apply to the next storefront request.` }
-        : { notice: `${store.name} allows no origin now: its storefront is closed to every site.` })
+      setFlash(
+        reply,
+        origins.length
+          ? { notice: `Allowed origins of ${store.name} saved (${origins.length}). They apply to the next storefront request.` }
+          : { notice: `${store.name} allows no origin now: its storefront is closed to every site.` }
+      )
       return redirect(reply, `/admin/stores/${store.id}/origins`)
     } catch (err) {
       const status = formErrorStatus(err)
@@ -59,7 +71,8 @@ export const storesRoutes: FastifyPluginAsync<{ services: AdminServices }> = asy
     // The current organization's stores, a partner client's (docs/contract/tenancy-and-roles.md#partner-access), or,
     // from a client's, one's own.
     const own = ctx.partnerOf ? await app.stores.listForOrg(ctx.partnerOf.id) : []
-    const store = ctx.stores.find((s) => s.id === id) ?? ctx.clientStores.find((c) => c.store.id === id)?.store ?? own.find((s) => s.id === id)
+    const store = ctx.stores.find((s) => s.id === id) ?? ctx.clientStores.find((c) => c.store.id === id)?.store ??
+      own.find((s) => s.id === id)
     if (!store) throw new errors.NotFound('Store environment')
     await app.sessions.update(request, { storeEnvId: store.id })
     setFlash(reply, { notice: `Now working in ${store.name}.` })

@@ -7,11 +7,17 @@ import { type AdminContext, currentStore, can, formErrorStatus, redirect, render
 import { setFlash } from './flash.js'
 import type { AdminServices } from './services.js'
 
-const ListQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), status: Type.Optional(Type.Union([Type.Literal('retired')])) })
+const ListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  status: Type.Optional(Type.Union([Type.Literal('retired')]))
+})
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const DeliveryParams = Type.Object({ id: Type.String({ maxLength: 64 }), deliveryId: Type.String({ maxLength: 64 }) })
 /** datetime-local inputs (UTC, as the form says); a full ISO date with a zone is taken as it is. */
-const ReplayBody = Type.Object({ since: Type.String({ minLength: 1, maxLength: 40 }), until: Type.Optional(Type.String({ maxLength: 40 })) })
+const ReplayBody = Type.Object({
+  since: Type.String({ minLength: 1, maxLength: 40 }),
+  until: Type.Optional(Type.String({ maxLength: 40 }))
+})
 const WebhookBody = Type.Object({
   url: Type.String({ maxLength: 2000 }),
   description: Type.Optional(Type.String({ maxLength: 500 })),
@@ -28,17 +34,35 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
     return store
   }
 
-  async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], query: Static<typeof ListQuery>, extra: Record<string, unknown> = {}, status = 200) {
+  async function page (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    query: Static<typeof ListQuery>,
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'outbound-webhooks', 'read')
     const store = currentStore(ctx)
     const webhooks = await services.outboundWebhooks.list(store.id, { page: query.page ?? 1, limit: 50, status: query.status })
     const planOk = !planRefusal(store.plan, await services.features.overrides(store.id), { feature: 'outbound-webhooks' })
     return render(request, reply, 'webhooks', {
-      title: 'Webhooks', store, webhooks, retired: query.status === 'retired', planOk, canWrite: can(ctx, 'outbound-webhooks', 'write'), eventTypes: EVENT_TYPES, values: { events: ['*'] }, ...extra
+      title: 'Webhooks',
+      store,
+      webhooks,
+      retired: query.status === 'retired',
+      planOk,
+      canWrite: can(ctx, 'outbound-webhooks', 'write'),
+      eventTypes: EVENT_TYPES,
+      values: { events: ['*'] },
+      ...extra
     }, status)
   }
 
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/webhooks', { schema: { querystring: ListQuery } }, async (request, reply) => page(request, reply, request.query))
+  app.get<{ Querystring: Static<typeof ListQuery> }>(
+    '/webhooks',
+    { schema: { querystring: ListQuery } },
+    async (request, reply) => page(request, reply, request.query)
+  )
 
   app.post<{ Body: Static<typeof WebhookBody> }>('/webhooks', { schema: { body: WebhookBody } }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
@@ -77,18 +101,30 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
     return redirect(reply, '/admin/webhooks')
   })
 
-  app.get<{ Params: Static<typeof IdParams>, Querystring: Static<typeof ListQuery> }>('/webhooks/:id/deliveries', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
+  app.get<{ Params: Static<typeof IdParams>, Querystring: Static<typeof ListQuery> }>('/webhooks/:id/deliveries', {
+    schema: { params: IdParams, querystring: ListQuery }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'outbound-webhooks', 'read')
     const store = currentStore(ctx)
     const webhook = await services.outboundWebhooks.get(store.id, request.params.id)
     const attempts = await services.outboundWebhooks.deliveries(store.id, webhook.id, { page: request.query.page ?? 1, limit: 50 })
-    return render(request, reply, 'webhook-deliveries', { title: 'Webhook deliveries', webhook, attempts, canWrite: can(ctx, 'outbound-webhooks', 'write') })
+    return render(request, reply, 'webhook-deliveries', {
+      title: 'Webhook deliveries',
+      webhook,
+      attempts,
+      canWrite: can(ctx, 'outbound-webhooks', 'write')
+    })
   })
 
   // Recovering a receiver (docs/contract/webhooks-and-delivery.md#webhook-operations): the API's own operations,
   // audited there, from the delivery log.
   const back = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}/deliveries`
-  async function operate (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], id: string, work: (ctx: AdminContext, storeId: string) => Promise<string>) {
+  async function operate (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    id: string,
+    work: (ctx: AdminContext, storeId: string) => Promise<string>
+  ) {
     const ctx = requireAccess(request, 'outbound-webhooks', 'write')
     try {
       setFlash(reply, { notice: await work(ctx, (await entitledStore(ctx)).id) })
@@ -105,17 +141,30 @@ export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = a
       return 'The webhook is enabled again.'
     }))
 
-  app.post<{ Params: Static<typeof DeliveryParams> }>('/webhooks/:id/deliveries/:deliveryId/redeliver', { schema: { params: DeliveryParams } }, async (request, reply) =>
+  app.post<{ Params: Static<typeof DeliveryParams> }>('/webhooks/:id/deliveries/:deliveryId/redeliver', {
+    schema: { params: DeliveryParams }
+  }, async (request, reply) =>
     operate(request, reply, request.params.id, async (ctx, storeId) => {
-      const queued = await services.webhookOperations.redeliver(ctx.actor, storeId, request.params.id, request.params.deliveryId, request.ip)
+      const queued = await services.webhookOperations.redeliver(
+        ctx.actor,
+        storeId,
+        request.params.id,
+        request.params.deliveryId,
+        request.ip
+      )
       return `Event ${queued.eventId} is queued again as ${queued.deliveryId}.`
     }))
 
-  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof ReplayBody> }>('/webhooks/:id/replay', { schema: { params: IdParams, body: ReplayBody } }, async (request, reply) =>
+  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof ReplayBody> }>('/webhooks/:id/replay', {
+    schema: { params: IdParams, body: ReplayBody }
+  }, async (request, reply) =>
     operate(request, reply, request.params.id, async (ctx, storeId) => {
       const utc = (local: string) => (/Z|[+-]\d{2}:\d{2}$/.test(local) ? local : `${local.length === 16 ? `${local}:00` : local}Z`)
       const until = request.body.until?.trim() ? utc(request.body.until.trim()) : undefined
-      const summary = await services.webhookOperations.replay(ctx.actor, storeId, request.params.id, { since: utc(request.body.since.trim()), until }, request.ip)
+      const summary = await services.webhookOperations.replay(ctx.actor, storeId, request.params.id, {
+        since: utc(request.body.since.trim()),
+        until
+      }, request.ip)
       return `${summary.queued} events from ${summary.since} to ${summary.until} are queued again.`
     }))
 }

@@ -74,13 +74,19 @@ export function affiliatesRepository (db: Knex) {
 
     /** The referrals of these orders, locked for the order upsert that is about to write them. */
     async referralsOfOrders (storeId: string, orderIds: string[], trx: Knex): Promise<Map<string, ReferralRow>> {
-      const rows = orderIds.length ? await lockForWrite(rowsByKeys<ReferralRow>(trx, 'affiliate_referrals', storeId, 'platform_order_id', orderIds), true) : []
+      const rows = orderIds.length
+        ? await lockForWrite(rowsByKeys<ReferralRow>(trx, 'affiliate_referrals', storeId, 'platform_order_id', orderIds), true)
+        : []
       return new Map(rows.map((row) => [row.platform_order_id, row]))
     },
 
     async pendingIn (storeId: string, currencies: string[], trx: Knex): Promise<ReferralRow[]> {
       if (!currencies.length) return []
-      return lockForWrite(trx<ReferralRow>('affiliate_referrals').where({ store_env_id: storeId, status: 'pending_rate' }).whereIn('currency', currencies).orderBy('id'), true)
+      return lockForWrite(
+        trx<ReferralRow>('affiliate_referrals').where({ store_env_id: storeId, status: 'pending_rate' }).whereIn('currency', currencies)
+          .orderBy('id'),
+        true
+      )
     },
 
     async insertReferrals (rows: ReferralRow[], trx: Knex) {
@@ -100,17 +106,27 @@ export function affiliatesRepository (db: Knex) {
     },
 
     /** Commission per status and currency of one affiliate (index affiliate_id, updated_at keeps it to its rows). */
-    async totals (storeId: string, affiliateId: string): Promise<Array<{ status: string, currency: string | null, referrals: number, commission: number | null }>> {
+    async totals (
+      storeId: string,
+      affiliateId: string
+    ): Promise<Array<{ status: string, currency: string | null, referrals: number, commission: number | null }>> {
       const rows = await db('affiliate_referrals').where({ store_env_id: storeId, affiliate_id: affiliateId })
         .groupBy('status', 'currency').orderBy('status').orderBy('currency')
         .select('status', 'currency').count({ referrals: '*' }).sum({ commission: 'commission_cents' }) as Array<Record<string, unknown>>
-      return rows.map((row) => ({ status: String(row.status), currency: row.currency as string | null, referrals: Number(row.referrals), commission: row.commission == null ? null : Number(row.commission) }))
+      return rows.map((row) => ({
+        status: String(row.status),
+        currency: row.currency as string | null,
+        referrals: Number(row.referrals),
+        commission: row.commission == null ? null : Number(row.commission)
+      }))
     },
 
     /** `lock`: an order upsert's read, so a rate saved meanwhile either precedes it or settles what it records. */
     async settings (storeId: string, trx: Knex = db, lock = false): Promise<{ rates: Record<string, string>, updatedAt: number | null }> {
       const row = await lockForWrite(trx('affiliate_settings').where({ store_env_id: storeId }), lock).first()
-      return row ? { rates: JSON.parse(row.usd_rates) as Record<string, string>, updatedAt: Number(row.updated_at) } : { rates: {}, updatedAt: null }
+      return row
+        ? { rates: JSON.parse(row.usd_rates) as Record<string, string>, updatedAt: Number(row.updated_at) }
+        : { rates: {}, updatedAt: null }
     },
 
     async saveSettings (storeId: string, orgId: string, rates: Record<string, string>, now: number, trx: Knex) {

@@ -17,10 +17,16 @@ const CommissionRate = Type.Union([
   description: 'The share of the order total paid as commission, from 0 to 1 with at most four decimals, as a decimal string or a ' +
     'JSON number ("0.1" or 0.1 = 10 %, "0.0725" = 7.25 %); answered as a decimal string'
 })
-const Code = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', maxLength: 64, description: 'Letters, digits, `_` and `-`; unique in the store, matched without regard to case and stored upper-cased' })
+const Code = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  maxLength: 64,
+  description: 'Letters, digits, `_` and `-`; unique in the store, matched without regard to case and stored upper-cased'
+})
 const Name = Type.String({ minLength: 1, maxLength: 200 })
 const CustomerId = Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'The customer this affiliate is, if any' }))
-const UpdatedSince = Type.Optional(Type.String({ format: 'date-time', description: 'Only what changed at or after this instant (ISO 8601)' }))
+const UpdatedSince = Type.Optional(
+  Type.String({ format: 'date-time', description: 'Only what changed at or after this instant (ISO 8601)' })
+)
 
 export const Affiliate = Type.Object({
   id: Type.String({ description: '`aff_…`' }),
@@ -47,7 +53,9 @@ export const Referral = Type.Object({
   orderTotalCents: Type.Union([Type.Integer(), Type.Null()], { description: 'The order total in cents of its currency' }),
   commissionRate: Type.String({ description: 'The affiliate\'s rate when the referral was recorded' }),
   commissionCents: Type.Union([Type.Integer(), Type.Null()], { description: 'In cents of the order\'s currency; null while pending_rate' }),
-  commissionUsdCents: Type.Union([Type.Integer(), Type.Null()], { description: 'Its value in USD cents, at most 50000; null while pending_rate' }),
+  commissionUsdCents: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Its value in USD cents, at most 50000; null while pending_rate'
+  }),
   usdRate: Type.Union([Type.String(), Type.Null()], { description: 'USD per unit of the currency used for the cap' }),
   capped: Type.Boolean({ description: 'True when the 500 USD cap reduced the commission' }),
   status: Type.Union([Type.Literal('payable'), Type.Literal('pending_rate')]),
@@ -85,7 +93,8 @@ export const getAffiliate = {
 export const updateAffiliate = {
   tags: TAGS,
   summary: 'Change an affiliate\'s name, code, rate or customer',
-  description: 'Only the fields sent change. A new rate applies to referrals recorded from now on. Appends `affiliate.updated` when something changed.',
+  description:
+    'Only the fields sent change. A new rate applies to referrals recorded from now on. Appends `affiliate.updated` when something changed.',
   params: IdParams,
   body: Type.Object({
     customerId: Type.Optional(CustomerId),
@@ -117,11 +126,16 @@ export const listReferrals = {
   response: { 200: Paged(Referral), ...authErrors }
 }
 
-const UsdRates = Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.String({ pattern: '^[0-9]{1,6}(\\.[0-9]{1,8})?$', maxLength: 15 }), {
-  maxProperties: 200,
-  additionalProperties: false,
-  description: 'USD per one unit of each currency, as a decimal string with at most 8 decimals (EUR "1.08": 1 EUR is worth 1.08 USD). USD itself is always 1 and is not listed.'
-})
+const UsdRates = Type.Record(
+  Type.String({ pattern: '^[A-Z]{3}$' }),
+  Type.String({ pattern: '^[0-9]{1,6}(\\.[0-9]{1,8})?$', maxLength: 15 }),
+  {
+    maxProperties: 200,
+    additionalProperties: false,
+    description:
+      'USD per one unit of each currency, as a decimal string with at most 8 decimals (EUR "1.08": 1 EUR is worth 1.08 USD). USD itself is always 1 and is not listed.'
+  }
+)
 
 export const Settings = Type.Object({ usdRates: UsdRates, updatedAt: Type.Union([DateTime, Type.Null()]) })
 
@@ -137,6 +151,9 @@ export const putSettings = {
   description: 'The rates replace the stored ones. Each `pending_rate` referral in a currency that now has a rate gets its ' +
     'commission (capped at 500 USD) and appends `affiliate.referral_updated`. Payable referrals keep the rate they were ' +
     'computed with. A rate of 0 or a USD entry is `invalid_request`.',
-  body: Type.Object({ usdRates: UsdRates }, { additionalProperties: false, examples: [{ usdRates: { EUR: '1.08', GBP: '1.27', JPY: '0.0067' } }] }),
+  body: Type.Object({ usdRates: UsdRates }, {
+    additionalProperties: false,
+    examples: [{ usdRates: { EUR: '1.08', GBP: '1.27', JPY: '0.0067' } }]
+  }),
   response: { 200: Settings, ...authErrors }
 }

@@ -15,7 +15,12 @@ interface Deps { db: Knex, repo: AffiliatesRepository, events: EventLog, clock: 
 interface AffiliateInput { customerId?: string | null, name?: string, code?: string, commissionRate?: string | number }
 
 /** What an order upsert hands over: the order's key, its stored total, currency and code (orders.service.ts). */
-export interface ReferredOrder { platform_order_id: string, total: number | string | null, currency: string | null, affiliate_code?: string | null }
+export interface ReferredOrder {
+  platform_order_id: string
+  total: number | string | null
+  currency: string | null
+  affiliate_code?: string | null
+}
 
 export function presentAffiliate (row: AffiliateRow) {
   return {
@@ -54,7 +59,9 @@ const RATE_TEXT = /^(0(\.[0-9]{1,4})?|1(\.0{1,4})?)$/
 /** A rate sent as a JSON number, as its shortest decimal text ("1e-7" and 0.12345 are refused, not rounded). */
 function rateText (rate: string | number): string {
   const text = typeof rate === 'number' && Number.isFinite(rate) ? String(rate) : rate
-  if (typeof text !== 'string' || !RATE_TEXT.test(text)) throw new errors.InvalidRequest('commissionRate: must be from 0 to 1 with at most four decimals')
+  if (typeof text !== 'string' || !RATE_TEXT.test(text)) {
+    throw new errors.InvalidRequest('commissionRate: must be from 0 to 1 with at most four decimals')
+  }
   return text
 }
 
@@ -79,7 +86,9 @@ function priced (row: ReferralRow, rates: Record<string, string>): ReferralRow {
 
 const PRICED_FIELDS = ['currency', 'order_total_cents', 'commission_cents', 'commission_usd_cents', 'usd_rate', 'capped', 'status'] as const
 function samePrice (a: ReferralRow, b: ReferralRow): boolean {
-  return PRICED_FIELDS.every((field) => String(a[field] ?? '') === String(b[field] ?? '') || (field === 'capped' && Boolean(a.capped) === Boolean(b.capped)))
+  return PRICED_FIELDS.every((field) =>
+    String(a[field] ?? '') === String(b[field] ?? '') || (field === 'capped' && Boolean(a.capped) === Boolean(b.capped))
+  )
 }
 
 export function affiliatesService ({ db, repo, events, clock }: Deps) {
@@ -113,7 +122,9 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
         updated_at: now
       }
       return write(async (trx) => {
-        if (await repo.codeTaken(store.id, row.code, null, trx)) throw new errors.Conflict('An affiliate with this code already exists in the store')
+        if (await repo.codeTaken(store.id, row.code, null, trx)) {
+          throw new errors.Conflict('An affiliate with this code already exists in the store')
+        }
         await repo.insert(row, trx)
         await events.appendMany(trx, store.id, store.orgId, [{ type: 'affiliate.created', data: presentAffiliate(row) }])
         return presentAffiliate(row)
@@ -131,11 +142,20 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
           code: input.code?.toUpperCase() ?? before.code,
           commission_bp: input.commissionRate !== undefined ? basisPoints(input.commissionRate) : Number(before.commission_bp)
         }
-        const changed = after.customer_id !== before.customer_id || after.name !== before.name || after.code !== before.code || after.commission_bp !== Number(before.commission_bp)
+        const changed = after.customer_id !== before.customer_id || after.name !== before.name || after.code !== before.code ||
+          after.commission_bp !== Number(before.commission_bp)
         if (!changed) return presentAffiliate(before)
-        if (after.code !== before.code && await repo.codeTaken(store.id, after.code, id, trx)) throw new errors.Conflict('An affiliate with this code already exists in the store')
+        if (after.code !== before.code && await repo.codeTaken(store.id, after.code, id, trx)) {
+          throw new errors.Conflict('An affiliate with this code already exists in the store')
+        }
         after.updated_at = clock()
-        await repo.update(store.id, id, { customer_id: after.customer_id, name: after.name, code: after.code, commission_bp: after.commission_bp, updated_at: after.updated_at }, trx)
+        await repo.update(store.id, id, {
+          customer_id: after.customer_id,
+          name: after.name,
+          code: after.code,
+          commission_bp: after.commission_bp,
+          updated_at: after.updated_at
+        }, trx)
         await events.appendMany(trx, store.id, store.orgId, [{ type: 'affiliate.updated', data: presentAffiliate(after) }])
         return presentAffiliate(after)
       })
@@ -188,7 +208,10 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
       const now = clock()
       await db.transaction(async (trx) => {
         await repo.saveSettings(store.id, store.orgId, usdRates, now, trx)
-        const settled = (await repo.pendingIn(store.id, Object.keys(usdRates), trx)).map((row) => ({ ...priced(row, usdRates), updated_at: now }))
+        const settled = (await repo.pendingIn(store.id, Object.keys(usdRates), trx)).map((row) => ({
+          ...priced(row, usdRates),
+          updated_at: now
+        }))
         for (const row of settled) await repo.updateReferral(row, trx)
         await events.appendMany(trx, store.id, store.orgId, [
           { type: 'affiliate_settings.updated', data: { usdRates, updatedAt: iso(now) } },
@@ -233,7 +256,11 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
           created_at: now,
           updated_at: now
         }
-        const row = priced({ ...base, currency: order.currency, order_total_cents: order.total == null ? null : Number(centsOf(order.total)) }, rates)
+        const row = priced({
+          ...base,
+          currency: order.currency,
+          order_total_cents: order.total == null ? null : Number(centsOf(order.total))
+        }, rates)
         if (!before) created.push(row)
         else if (!samePrice(before, row)) updated.push({ ...row, updated_at: now })
       }

@@ -14,10 +14,17 @@ export function analyticsRepository (db: Knex) {
     rows.map((r) => ({ day: Number(r.day), key: String(r.key), n: Number(r.n) }))
 
   /** Day rows of the partial periods and week or month rows of the whole ones, each narrowed by `narrow`. */
-  async function rangeCounts (parts: RangeParts, tables: { days: string, periods: string }, key: string, narrow: (q: Knex.QueryBuilder) => Knex.QueryBuilder) {
+  async function rangeCounts (
+    parts: RangeParts,
+    tables: { days: string, periods: string },
+    key: string,
+    narrow: (q: Knex.QueryBuilder) => Knex.QueryBuilder
+  ) {
     const reads: Array<Promise<DayCount[]>> = []
     if (parts.days.length) {
-      const days = narrow(db(tables.days)).where((q) => { for (const range of parts.days) q.orWhereBetween('day', range) })
+      const days = narrow(db(tables.days)).where((q) => {
+        for (const range of parts.days) q.orWhereBetween('day', range)
+      })
       reads.push(days.groupBy('day', key).select('day', `${key} as key`).sum({ n: 'n' }).then(counts))
     }
     if (parts.whole) {
@@ -37,12 +44,27 @@ export function analyticsRepository (db: Knex) {
     },
 
     async engagementCounts (storeId: string, parts: RangeParts): Promise<DayCount[]> {
-      return rangeCounts(parts, { days: 'engagement_rollups', periods: 'engagement_period_rollups' }, 'kind', (q) => q.where({ store_env_id: storeId }))
+      return rangeCounts(
+        parts,
+        { days: 'engagement_rollups', periods: 'engagement_period_rollups' },
+        'kind',
+        (q) => q.where({ store_env_id: storeId })
+      )
     },
 
     async funnel (storeId: string): Promise<Array<{ state: string, reason: string, reviewed: boolean, n: number }>> {
-      const rows = await db('review_request_tallies').where({ store_env_id: storeId }).where('n', '>', 0).select('state', 'reason', 'reviewed', 'n')
-      return rows.map((r: { state: string, reason: string, reviewed: number | boolean, n: number | string }) => ({ state: r.state, reason: r.reason, reviewed: Boolean(Number(r.reviewed)), n: Number(r.n) }))
+      const rows = await db('review_request_tallies').where({ store_env_id: storeId }).where('n', '>', 0).select(
+        'state',
+        'reason',
+        'reviewed',
+        'n'
+      )
+      return rows.map((r: { state: string, reason: string, reviewed: number | boolean, n: number | string }) => ({
+        state: r.state,
+        reason: r.reason,
+        reviewed: Boolean(Number(r.reviewed)),
+        n: Number(r.n)
+      }))
     }
   }
 }

@@ -8,11 +8,13 @@ import { REASON_CODES } from './reasons.js'
  */
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('published'), Type.Literal('rejected')])
 /** A date or a full ISO 8601 date-time (integrators pass what they have); a date-time counts its UTC day. */
-const Day = (description: string) => Type.Union([Type.String({ format: 'date', maxLength: 10 }), Type.String({ format: 'date-time', maxLength: 35 })], {
-  description: `${description} (YYYY-MM-DD, or an ISO 8601 date-time, which stands for its UTC day; inclusive; 1970-01-01 to 9999-12-31)`
-})
+const Day = (description: string) =>
+  Type.Union([Type.String({ format: 'date', maxLength: 10 }), Type.String({ format: 'date-time', maxLength: 35 })], {
+    description: `${description} (YYYY-MM-DD, or an ISO 8601 date-time, which stands for its UTC day; inclusive; 1970-01-01 to 9999-12-31)`
+  })
 const Interval = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')], {
-  default: 'day', description: 'Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to'
+  default: 'day',
+  description: 'Weeks start on Monday (ISO 8601), months on the 1st; the first and last period count only the days inside from..to'
 })
 const RangeQuery = {
   from: Type.Optional(Day('First day; default 29 days before `to`')),
@@ -21,7 +23,9 @@ const RangeQuery = {
 }
 const rangeDoc = 'Counts are exact (kept as data arrives, summed from whole UTC days). A series holds at most 1,000 ' +
   'periods; a longer one, a reversed range or a date outside 1970–9999 is refused with 400 `invalid_request`.'
-const Average = Type.Union([Type.Number({ minimum: 1, maximum: 5 }), Type.Null()], { description: 'Rounded to 2 decimals; null when there is no review' })
+const Average = Type.Union([Type.Number({ minimum: 1, maximum: 5 }), Type.Null()], {
+  description: 'Rounded to 2 decimals; null when there is no review'
+})
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 const Range = { from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }), interval: Interval }
 
@@ -40,8 +44,16 @@ export const reviewAnalytics = {
       ...Range,
       productId: Nullable(Type.String()),
       status: Nullable(Status),
-      series: Type.Array(Type.Object({ period: Type.String({ format: 'date', description: 'The first day of the period' }), count: Type.Integer(), averageRating: Average })),
-      distribution: Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 3: Type.Integer(), 4: Type.Integer(), 5: Type.Integer() }, { description: 'Reviews per rating over from..to' }),
+      series: Type.Array(
+        Type.Object({
+          period: Type.String({ format: 'date', description: 'The first day of the period' }),
+          count: Type.Integer(),
+          averageRating: Average
+        })
+      ),
+      distribution: Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 3: Type.Integer(), 4: Type.Integer(), 5: Type.Integer() }, {
+        description: 'Reviews per rating over from..to'
+      }),
       totals: Type.Object({ count: Type.Integer(), averageRating: Average })
     }),
     ...authErrors

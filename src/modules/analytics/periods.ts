@@ -49,7 +49,11 @@ export function periodStarts (fromDay: number, toDay: number, interval: Interval
  * rollup rows (`whole`, first and last period start, inclusive), the partial periods at either end from day rows
  * (`days`, inclusive day ranges). A day series, or a range inside one period, is all days.
  */
-export function splitRange (fromDay: number, toDay: number, interval: Interval): { days: Array<[number, number]>, whole: [number, number] | null } {
+export function splitRange (
+  fromDay: number,
+  toDay: number,
+  interval: Interval
+): { days: Array<[number, number]>, whole: [number, number] | null } {
   if (interval === 'day') return { days: [[fromDay, toDay]], whole: null }
   const first = periodStart(fromDay, interval) === fromDay ? fromDay : nextPeriod(periodStart(fromDay, interval), interval)
   const lastStart = periodStart(toDay, interval)

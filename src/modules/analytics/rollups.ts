@@ -27,9 +27,21 @@ function bump (deltas: Map<string, number>, key: string, by: number) {
 }
 
 /** An aggregate table, its key, and for daily ones the table of the same counts per week and month. */
-interface Rollup { table: string, key: string[], periods?: string }
-const REVIEW_ROLLUP: Rollup = { table: 'review_rollups', key: ['store_env_id', 'product_id', 'day', 'status', 'rating'], periods: 'review_period_rollups' }
-const ENGAGEMENT_ROLLUP: Rollup = { table: 'engagement_rollups', key: ['store_env_id', 'day', 'kind'], periods: 'engagement_period_rollups' }
+interface Rollup {
+  table: string
+  key: string[]
+  periods?: string
+}
+const REVIEW_ROLLUP: Rollup = {
+  table: 'review_rollups',
+  key: ['store_env_id', 'product_id', 'day', 'status', 'rating'],
+  periods: 'review_period_rollups'
+}
+const ENGAGEMENT_ROLLUP: Rollup = {
+  table: 'engagement_rollups',
+  key: ['store_env_id', 'day', 'kind'],
+  periods: 'engagement_period_rollups'
+}
 const FUNNEL: Rollup = { table: 'review_request_tallies', key: ['store_env_id', 'state', 'reason', 'reviewed'] }
 
 /** The coarser grains kept beside every day row (periods.ts splitRange reads them for long ranges). */
@@ -59,12 +71,25 @@ async function addTo (trx: Knex, table: string, key: string[], cells: Cell[]) {
   }
 }
 
-async function apply (trx: Knex, storeId: string, rollup: Rollup, deltas: Map<string, number>, parse: (key: string) => Record<string, unknown>) {
+async function apply (
+  trx: Knex,
+  storeId: string,
+  rollup: Rollup,
+  deltas: Map<string, number>,
+  parse: (key: string) => Record<string, unknown>
+) {
   const cells = [...deltas.keys()].sort().filter((key) => deltas.get(key) !== 0).map((key) => ({ ...parse(key), n: deltas.get(key)! }))
   if (cells.length === 0) return
   await lockEventLog(trx as Knex.Transaction, storeId)
   await addTo(trx, rollup.table, rollup.key, cells)
-  if (rollup.periods) await addTo(trx, rollup.periods, rollup.key.flatMap((c) => c === 'day' ? ['grain', 'first_day'] : [c]), periodCells(cells))
+  if (rollup.periods) {
+    await addTo(
+      trx,
+      rollup.periods,
+      rollup.key.flatMap((c) => c === 'day' ? ['grain', 'first_day'] : [c]),
+      periodCells(cells)
+    )
+  }
 }
 
 /** What review_rollups counts of a review. */
@@ -136,12 +161,23 @@ export type EngagementKind = typeof ENGAGEMENT_KINDS[number]
  * Counts one storefront engagement on the day `at` falls on (GET /analytics/storefront). Call it in the transaction
  * that stores the engagement, once per new vote, favourite, lead or uploaded video.
  */
-export async function recordEngagement (trx: Knex, { storeEnvId, kind, at }: { storeEnvId: string, kind: EngagementKind, at: number }): Promise<void> {
+export async function recordEngagement (
+  trx: Knex,
+  { storeEnvId, kind, at }: { storeEnvId: string, kind: EngagementKind, at: number }
+): Promise<void> {
   await apply(trx, storeEnvId, ENGAGEMENT_ROLLUP, new Map([[kind, 1]]), () => ({ store_env_id: storeEnvId, day: dayOf(at), kind }))
 }
 
 /** Every aggregate a store has: what rebuildStore empties and refills, and what a backup leaves out (backups/tables.ts). */
-export const ROLLUP_TABLES = ['review_rollups', 'review_period_rollups', 'review_request_tallies', 'engagement_rollups', 'engagement_period_rollups', 'review_tallies', 'product_review_tallies']
+export const ROLLUP_TABLES = [
+  'review_rollups',
+  'review_period_rollups',
+  'review_request_tallies',
+  'engagement_rollups',
+  'engagement_period_rollups',
+  'review_tallies',
+  'product_review_tallies'
+]
 
 /**
  * Recomputes every aggregate of one store from its rows (after a restore wrote them directly), review_tallies and
@@ -151,10 +187,22 @@ export const ROLLUP_TABLES = ['review_rollups', 'review_period_rollups', 'review
 export async function rebuildStore (trx: Knex, storeId: string): Promise<void> {
   for (const table of ROLLUP_TABLES) await trx(table).where({ store_env_id: storeId }).delete()
   // The list's totals (migrations/20261125010000_review_tallies.ts), which the reviews repository keeps the same way.
-  await trx.raw('INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews WHERE store_env_id = ? GROUP BY store_env_id, status, rating, verified', [storeId])
+  await trx.raw(
+    'INSERT INTO review_tallies (store_env_id, status, rating, verified, n) SELECT store_env_id, status, rating, verified, COUNT(*) FROM reviews WHERE store_env_id = ? GROUP BY store_env_id, status, rating, verified',
+    [storeId]
+  )
   // The storefront's per-product summary (migrations/20261126010000_content.ts): published reviews only.
-  await trx.raw("INSERT INTO product_review_tallies (store_env_id, product_id, rating, n) SELECT store_env_id, product_id, rating, COUNT(*) FROM reviews WHERE store_env_id = ? AND status = 'published' GROUP BY store_env_id, product_id, rating", [storeId])
-  const reviews = await trx('reviews').where({ store_env_id: storeId }).select('store_env_id', 'product_id', 'written_at', 'status', 'rating')
+  await trx.raw(
+    'INSERT INTO product_review_tallies (store_env_id, product_id, rating, n) SELECT store_env_id, product_id, rating, COUNT(*) FROM reviews WHERE store_env_id = ? AND status = \'published\' GROUP BY store_env_id, product_id, rating',
+    [storeId]
+  )
+  const reviews = await trx('reviews').where({ store_env_id: storeId }).select(
+    'store_env_id',
+    'product_id',
+    'written_at',
+    'status',
+    'rating'
+  )
   await moveReviews(trx, [], reviews as ReviewFact[])
   const orderIds = await trx('orders').where({ store_env_id: storeId }).whereNotNull('review_request_state').pluck('platform_order_id')
   const deltas = new Map<string, number>()

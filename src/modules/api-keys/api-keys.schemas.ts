@@ -24,9 +24,17 @@ export const createKey = {
   body: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 200 }),
     role: Type.Union(KEY_ROLES.map((r) => Type.Literal(r))),
-    scopes: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 80, description: '`read`, `write`, `<resource>:read`, `<resource>:write`; empty or absent: unrestricted' })),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 80,
+        description: '`read`, `write`, `<resource>:read`, `<resource>:write`; empty or absent: unrestricted'
+      })
+    ),
     expiresAt: Type.Optional(Type.String({ description: 'ISO 8601 UTC; in the future and within 5 years' }))
-  }, { additionalProperties: false, examples: [{ name: 'Storefront sync', role: 'editor', scopes: ['products:write', 'orders:write'], expiresAt: '2027-06-30T00:00:00Z' }] }),
+  }, {
+    additionalProperties: false,
+    examples: [{ name: 'Storefront sync', role: 'editor', scopes: ['products:write', 'orders:write'], expiresAt: '2027-06-30T00:00:00Z' }]
+  }),
   response: {
     201: Type.Object({ ...apiKeyFields, secret: Type.String({ description: 'Shown once; store it now' }) }),
     ...authErrors

@@ -83,23 +83,46 @@ export function apiKeysService ({ db, repo, audit, clock, fresh, log }: Deps) {
       // Once per key ever (and only on a request that found no cached credential): awaited, so the audit log
       // shows the first use by the time its response is out.
       if (await repo.markFirstUse(row.id, now)) {
-        await audit.record({ orgId: row.org_id, action: 'api_key.first_used', actor: `api_key:${row.id}`, subject: `api_key:${row.id}`, ip })
+        await audit.record({
+          orgId: row.org_id,
+          action: 'api_key.first_used',
+          actor: `api_key:${row.id}`,
+          subject: `api_key:${row.id}`,
+          ip
+        })
       }
     } else if (Number(row.last_used_at ?? 0) < now - TOUCH_EVERY_MS) {
       // Bookkeeping only: the request does not wait for it.
-      repo.touch(row.id, now, TOUCH_EVERY_MS).catch((err: Error) => log.warn({ err: { message: err.message } }, 'recording a key use failed'))
+      repo.touch(row.id, now, TOUCH_EVERY_MS).catch((err: Error) =>
+        log.warn({ err: { message: err.message } }, 'recording a key use failed')
+      )
     }
-    return { type: 'api_key', id: row.id, orgId: row.org_id, role: row.role, scopes: JSON.parse(row.scopes) as string[], personId: null, storeIds: null, expiresAt: row.expires_at == null ? null : Number(row.expires_at) }
+    return {
+      type: 'api_key',
+      id: row.id,
+      orgId: row.org_id,
+      role: row.role,
+      scopes: JSON.parse(row.scopes) as string[],
+      personId: null,
+      storeIds: null,
+      expiresAt: row.expires_at == null ? null : Number(row.expires_at)
+    }
   }
 
   return {
     present,
 
-    async create (creator: Credential | { type: 'cli', orgId: string, role: Role, scopes: string[] }, input: CreateKeyInput, ip: string | null) {
+    async create (
+      creator: Credential | { type: 'cli', orgId: string, role: Role, scopes: string[] },
+      input: CreateKeyInput,
+      ip: string | null
+    ) {
       const now = clock()
       const scopes = [...new Set(input.scopes ?? [])]
       if (creator.type !== 'cli') checkAuthority(creator as Credential, input.role, scopes)
-      else if (scopes.some((s) => !isValidScope(s))) throw new errors.InvalidScope(scopes.find((s) => !isValidScope(s))!, RESOURCES.join(', '))
+      else if (scopes.some((s) => !isValidScope(s))) {
+        throw new errors.InvalidScope(scopes.find((s) => !isValidScope(s))!, RESOURCES.join(', '))
+      }
       const expiresAt = checkExpiry(input.expiresAt, now)
       if (creator.type !== 'cli') checkLifetime((creator as Credential).expiresAt, expiresAt)
       const secret = KEY_PREFIX + base62(SECRET_LENGTH)
@@ -120,7 +143,14 @@ export function apiKeysService ({ db, repo, audit, clock, fresh, log }: Deps) {
       }
       await db.transaction(async (trx) => {
         await repo.insert(row, trx)
-        await audit.record({ orgId: row.org_id, action: 'api_key.created', actor: row.created_by!, subject: `api_key:${row.id}`, ip, details: { name: row.name, role: row.role, scopes, expiresAt: iso(expiresAt) } }, trx)
+        await audit.record({
+          orgId: row.org_id,
+          action: 'api_key.created',
+          actor: row.created_by!,
+          subject: `api_key:${row.id}`,
+          ip,
+          details: { name: row.name, role: row.role, scopes, expiresAt: iso(expiresAt) }
+        }, trx)
       })
       return { ...present(row), secret }
     },
@@ -142,7 +172,9 @@ export function apiKeysService ({ db, repo, audit, clock, fresh, log }: Deps) {
         const revoked = await repo.revoke(actor.orgId, id, clock(), trx)
         const row = await repo.find(actor.orgId, id, trx)
         if (!row) throw new errors.NotFound('API key')
-        if (revoked) await audit.record({ orgId: actor.orgId, action: 'api_key.revoked', actor: actorOf(actor), subject: `api_key:${id}`, ip }, trx)
+        if (revoked) {
+          await audit.record({ orgId: actor.orgId, action: 'api_key.revoked', actor: actorOf(actor), subject: `api_key:${id}`, ip }, trx)
+        }
         return row
       })
       // After the commit, so an instance that sees the new marker also sees the revocation (lib/freshness.ts).

@@ -32,7 +32,8 @@ export const manifest = defineModule({
   },
   services: {
     apiKeysRepo: ({ db }) => apiKeysRepository(db),
-    apiKeys: ({ db, apiKeysRepo, audit, clock, freshness, log }) => apiKeysService({ db, repo: apiKeysRepo, audit, clock, fresh: freshness, log })
+    apiKeys: ({ db, apiKeysRepo, audit, clock, freshness, log }) =>
+      apiKeysService({ db, repo: apiKeysRepo, audit, clock, fresh: freshness, log })
   },
   routes: [{ plugin: apiKeys, prefix: '/v1' }]
 })

@@ -12,7 +12,16 @@ export interface AuditEntry {
   details?: Record<string, unknown>
 }
 
-interface Row { id: number, org_id: string, at: number, action: string, actor: string, subject: string | null, ip: string | null, details: string | null }
+interface Row {
+  id: number
+  org_id: string
+  at: number
+  action: string
+  actor: string
+  subject: string | null
+  ip: string | null
+  details: string | null
+}
 
 type NameQuery = (db: Knex, orgId: string, ids: string[]) => Promise<Array<{ id: string, name: string }>>
 

@@ -17,7 +17,15 @@ export const FORMAT = 'evidence-hub-backup'
  */
 export const VERSION = 4
 
-export interface Header { format: typeof FORMAT, version: number, backupId: string, storeEnvId: string, orgId: string, createdAt: string, tables: string[] }
+export interface Header {
+  format: typeof FORMAT
+  version: number
+  backupId: string
+  storeEnvId: string
+  orgId: string
+  createdAt: string
+  tables: string[]
+}
 /** A piece of an upload's file: `data` is the base64 of at most CHUNK_BYTES bytes; `part` counts from 0. */
 export interface FilePart { file: string, part: number, data: string }
 /** After an upload's last part: what its bytes must add up to. */
@@ -31,11 +39,18 @@ export type Line = Header | { table: string, row: Record<string, unknown> } | Fi
  * Writes NDJSON lines gzipped to `path` (through a temporary name, so a half-written file is never seen; a failure
  * removes it). `level` is gzip's: the export's spool of rows (backups.service.ts) is written fast rather than small.
  */
-export async function writeBackup (path: string, produce: (write: (line: Line) => Promise<void>) => Promise<void>, { level }: { level?: number } = {}) {
+export async function writeBackup (
+  path: string,
+  produce: (write: (line: Line) => Promise<void>) => Promise<void>,
+  { level }: { level?: number } = {}
+) {
   const gzip = createGzip({ level })
   const hash = createHash('sha256')
   let size = 0
-  gzip.on('data', (chunk: Buffer) => { hash.update(chunk); size += chunk.length })
+  gzip.on('data', (chunk: Buffer) => {
+    hash.update(chunk)
+    size += chunk.length
+  })
   const partial = `${path}.partial`
   const done = pipelineAsync(gzip, createWriteStream(partial, { mode: 0o600 }))
   // Awaited below; until then a failed disk write must not go unhandled (it also fails the write that waits on it).
@@ -78,7 +93,9 @@ export async function * readBackup (path: string): AsyncGenerator<Line> {
       for (const line of lines) if (line) yield parse(line)
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code?.startsWith('Z_')) throw new errors.Conflict('The backup file is damaged: it is not a complete gzip stream')
+    if ((err as NodeJS.ErrnoException).code?.startsWith('Z_')) {
+      throw new errors.Conflict('The backup file is damaged: it is not a complete gzip stream')
+    }
     throw err
   } finally {
     text.destroy()
@@ -94,6 +111,8 @@ function parse (text: string): Line {
   } catch {
     throw new errors.Conflict('The backup file is damaged: a line is not JSON')
   }
-  if (typeof line !== 'object' || line === null || Array.isArray(line)) throw new errors.Conflict('The backup file is damaged: a line is not a JSON object')
+  if (typeof line !== 'object' || line === null || Array.isArray(line)) {
+    throw new errors.Conflict('The backup file is damaged: a line is not a JSON object')
+  }
   return line as Line
 }

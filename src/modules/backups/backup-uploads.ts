@@ -31,7 +31,14 @@ export const emptyManifest = (): Manifest => ({ count: 0, bytes: 0, missing: [] 
  * under the store's own folder, which the backup never reads) goes in `manifest.missing` and the row is left out.
  * Returns whether the row was written.
  */
-export async function exportUpload (storage: BlobStorage, storeId: string, row: Record<string, unknown>, exported: Record<string, unknown>, write: Write, manifest: Manifest): Promise<boolean> {
+export async function exportUpload (
+  storage: BlobStorage,
+  storeId: string,
+  row: Record<string, unknown>,
+  exported: Record<string, unknown>,
+  write: Write,
+  manifest: Manifest
+): Promise<boolean> {
   const id = String(row.id)
   const key = String(row.path)
   const own = key.startsWith(`uploads/${storeId}/`) && !key.split('/').includes('..')
@@ -66,12 +73,22 @@ async function * fileBytes (lines: AsyncIterator<Line>, id: string, rowSize: num
   for (let part = 0; ; part++) {
     const next = await lines.next()
     const line = next.done ? null : next.value
-    if (!line || !('file' in line) || line.file !== id) throw new errors.Conflict(`The backup is incomplete: the file of upload ${id} is cut short; nothing was restored`)
+    if (!line || !('file' in line) || line.file !== id) {
+      throw new errors.Conflict(`The backup is incomplete: the file of upload ${id} is cut short; nothing was restored`)
+    }
     if ('end' in line) {
-      if (!matches(line, part, size, hash.digest('hex'), rowSize)) throw new errors.Conflict(`The file of upload ${id} in the backup does not match its size and SHA-256 (the backup is damaged); nothing was restored`)
+      if (!matches(line, part, size, hash.digest('hex'), rowSize)) {
+        throw new errors.Conflict(
+          `The file of upload ${id} in the backup does not match its size and SHA-256 (the backup is damaged); nothing was restored`
+        )
+      }
       return
     }
-    if (line.part !== part || typeof line.data !== 'string') throw new errors.Conflict(`The file of upload ${id} in the backup has its parts out of order (the backup is damaged); nothing was restored`)
+    if (line.part !== part || typeof line.data !== 'string') {
+      throw new errors.Conflict(
+        `The file of upload ${id} in the backup has its parts out of order (the backup is damaged); nothing was restored`
+      )
+    }
     const bytes = Buffer.from(line.data, 'base64')
     hash.update(bytes)
     size += bytes.length
@@ -87,7 +104,13 @@ const matches = (end: FileEnd, parts: number, size: number, sha256: string, rowS
  * key from the backup, so a restore cannot reach another store's files), recording the key in `written` first so
  * the caller can remove it when the restore fails later. Returns the key for the row's `path`.
  */
-export async function restoreUpload (storage: BlobStorage, lines: AsyncIterator<Line>, oldId: string, row: Record<string, unknown>, written: string[]): Promise<string> {
+export async function restoreUpload (
+  storage: BlobStorage,
+  lines: AsyncIterator<Line>,
+  oldId: string,
+  row: Record<string, unknown>,
+  written: string[]
+): Promise<string> {
   const key = uploadKey(String(row.store_env_id), String(row.id), String(row.mime))
   written.push(key)
   await storage.write(key, fileBytes(lines, oldId, Number(row.size)))

@@ -20,7 +20,14 @@ export interface BackupRow {
   completed_at: number | null
 }
 
-export interface RestoreRow { backup_id: string, org_id: string, store_env_id: string, counts: string, created_by: string | null, created_at: number }
+export interface RestoreRow {
+  backup_id: string
+  org_id: string
+  store_env_id: string
+  counts: string
+  created_by: string | null
+  created_at: number
+}
 
 export function backupsRepository (db: Knex) {
   return {
@@ -48,7 +55,9 @@ export function backupsRepository (db: Knex) {
       if (storeId) query.where({ store_env_id: storeId })
       const candidates = await query.orderBy('created_at').limit(5).select('id', 'status', 'claim_token')
       for (const c of candidates as Array<{ id: string, status: string, claim_token: string | null }>) {
-        const won = await db('backups').where({ id: c.id, status: c.status }).where((q) => c.claim_token === null ? q.whereNull('claim_token') : q.where({ claim_token: c.claim_token }))
+        const won = await db('backups').where({ id: c.id, status: c.status }).where((q) =>
+          c.claim_token === null ? q.whereNull('claim_token') : q.where({ claim_token: c.claim_token })
+        )
           .update({ status: 'running', claim_token: token, claimed_at: now })
         if (won === 1) return db<BackupRow>('backups').where({ id: c.id }).first()
       }

@@ -27,6 +27,10 @@ export const backupsRoutes: FastifyPluginAsyncTypebox<{ service: BackupsService 
 
   app.post('/backups/:id/restore', { schema: schemas.restoreBackup, config: { errors: ['conflict'] } }, async (request) => {
     const credential = request.credential!
-    return service.restore(request.store!, request.params.id, request.body.targetStoreEnvId, { id: actorOf(credential), ip: request.ip, storeIds: credential.storeIds ?? null })
+    return service.restore(request.store!, request.params.id, request.body.targetStoreEnvId, {
+      id: actorOf(credential),
+      ip: request.ip,
+      storeIds: credential.storeIds ?? null
+    })
   })
 }

@@ -8,7 +8,10 @@ export const Backup = Type.Object({
   storeEnvId: Str(),
   status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
   size: Type.Union([Type.Integer(), Type.Null()], { description: 'Bytes of the gzipped file, once completed' }),
-  checksum: Type.Union([Type.Object({ algorithm: Type.Literal('sha256'), value: Str({ description: 'Hex digest of the downloaded file' }) }), Type.Null()]),
+  checksum: Type.Union([
+    Type.Object({ algorithm: Type.Literal('sha256'), value: Str({ description: 'Hex digest of the downloaded file' }) }),
+    Type.Null()
+  ]),
   counts: Type.Union([Type.Record(Str(), Type.Integer()), Type.Null()], { description: 'Rows exported per table' }),
   error: Type.Union([Str(), Type.Null()]),
   createdAt: DateTime,
@@ -37,7 +40,12 @@ export const listBackups = {
   response: { 200: Paged(Backup), ...authErrors }
 }
 
-export const getBackup = { tags: ['backups'], summary: 'One backup: status, size and checksum', params: IdParams, response: { 200: Backup, ...authErrors } }
+export const getBackup = {
+  tags: ['backups'],
+  summary: 'One backup: status, size and checksum',
+  params: IdParams,
+  response: { 200: Backup, ...authErrors }
+}
 
 export const downloadBackup = {
   tags: ['backups'],
@@ -62,9 +70,17 @@ export const restoreBackup = {
     'any data a backup holds is refused with 409 `conflict`; a store of another organization is 404 `not_found`. Repeating the same ' +
     'restore answers 200 with the first result and writes nothing (idempotent).',
   params: IdParams,
-  body: Type.Object({ targetStoreEnvId: Str({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false, examples: [{ targetStoreEnvId: 'env_7Hq2Xb9LmP4sT1vW3yZ5' }] }),
+  body: Type.Object({ targetStoreEnvId: Str({ minLength: 1, maxLength: 64 }) }, {
+    additionalProperties: false,
+    examples: [{ targetStoreEnvId: 'env_7Hq2Xb9LmP4sT1vW3yZ5' }]
+  }),
   response: {
-    200: Type.Object({ backupId: Str(), targetStoreEnvId: Str(), counts: Type.Record(Str(), Type.Integer(), { description: 'Rows written per table' }), restoredAt: DateTime }),
+    200: Type.Object({
+      backupId: Str(),
+      targetStoreEnvId: Str(),
+      counts: Type.Record(Str(), Type.Integer(), { description: 'Rows written per table' }),
+      restoredAt: DateTime
+    }),
     409: ErrorBody,
     ...authErrors
   }

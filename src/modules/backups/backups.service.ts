@@ -63,7 +63,9 @@ function exportable (row: Record<string, unknown>, spec: ExportedTable, secretKe
   const out: Record<string, unknown> = {}
   const drop = spec.drop ?? []
   for (const [key, value] of Object.entries(row)) if (!TENANT_COLUMNS.includes(key) && !drop.includes(key)) out[key] = value
-  for (const column of spec.sealed ?? []) if (typeof out[column] === 'string') out[column] = { sealed: encrypt(out[column] as string, secretKey) }
+  for (const column of spec.sealed ?? []) {
+    if (typeof out[column] === 'string') out[column] = { sealed: encrypt(out[column] as string, secretKey) }
+  }
   return out
 }
 
@@ -115,7 +117,9 @@ function after (columns: string[], values: unknown[]) {
   }
 }
 
-export function backupsService ({ db, repo, stores, events, audit, clock, dataDir, storage, secretKey, log, reviewsChanged = () => {} }: Deps) {
+export function backupsService (
+  { db, repo, stores, events, audit, clock, dataDir, storage, secretKey, log, reviewsChanged = () => {} }: Deps
+) {
   const pathOf = (row: BackupRow) => join(dataDir, 'backups', row.store_env_id, `${row.id}.ndjson.gz`)
 
   async function load (storeId: string, id: string) {
@@ -160,7 +164,11 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
             for await (const r of rowsOf(trx, spec, storeId)) {
               const exported = exportable(r, spec, secretKey)
               // An upload's storage key is not exported; the spool keeps it for reading the file afterwards.
-              await write(spec.table === 'uploads' ? { table: spec.table, row: exported, key: String(r.path) } as Spooled : { table: spec.table, row: exported })
+              await write(
+                spec.table === 'uploads'
+                  ? { table: spec.table, row: exported, key: String(r.path) } as Spooled
+                  : { table: spec.table, row: exported }
+              )
             }
           }
         }, { level: 1 })
@@ -174,7 +182,15 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
   async function writeFromSpool (row: BackupRow, spool: string) {
     const counts: Record<string, number> = Object.fromEntries(EXPORTED_TABLES.map((spec) => [spec.table, 0]))
     const files = emptyManifest()
-    const header: Header = { format: FORMAT, version: VERSION, backupId: row.id, storeEnvId: row.store_env_id, orgId: row.org_id, createdAt: iso(row.created_at)!, tables: EXPORTED_TABLES.map((t) => t.table) }
+    const header: Header = {
+      format: FORMAT,
+      version: VERSION,
+      backupId: row.id,
+      storeEnvId: row.store_env_id,
+      orgId: row.org_id,
+      createdAt: iso(row.created_at)!,
+      tables: EXPORTED_TABLES.map((t) => t.table)
+    }
     const file = await writeBackup(pathOf(row), async (write) => {
       await write(header)
       for await (const line of readBackup(spool)) {
@@ -185,7 +201,9 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
       }
       await write({ end: true, counts, files })
     })
-    if (files.missing.length) log.warn({ backup: row.id, missing: files.missing.length }, 'backup without some uploaded files (listed in its footer)')
+    if (files.missing.length) {
+      log.warn({ backup: row.id, missing: files.missing.length }, 'backup without some uploaded files (listed in its footer)')
+    }
     return { ...file, counts }
   }
 
@@ -193,14 +211,32 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
     let patch: Partial<BackupRow>
     try {
       const { size, checksum, counts } = await exportStore(row)
-      patch = { status: 'completed', size, checksum, counts: JSON.stringify(counts), path: pathOf(row), completed_at: clock(), claim_token: null }
+      patch = {
+        status: 'completed',
+        size,
+        checksum,
+        counts: JSON.stringify(counts),
+        path: pathOf(row),
+        completed_at: clock(),
+        claim_token: null
+      }
     } catch (err) {
       log.error({ err: { message: (err as Error).message }, backup: row.id }, 'backup failed')
-      patch = { status: 'failed', error: clip(`The export failed: ${(err as Error).message}`, 500), completed_at: clock(), claim_token: null }
+      patch = {
+        status: 'failed',
+        error: clip(`The export failed: ${(err as Error).message}`, 500),
+        completed_at: clock(),
+        claim_token: null
+      }
     }
     await db.transaction(async (trx) => {
       if (!await repo.finish(row.id, token, patch, trx)) return
-      await events.append(trx, { orgId: row.org_id, storeEnvId: row.store_env_id, type: 'backup.updated', data: presentBackup({ ...row, ...patch } as BackupRow) })
+      await events.append(trx, {
+        orgId: row.org_id,
+        storeEnvId: row.store_env_id,
+        type: 'backup.updated',
+        data: presentBackup({ ...row, ...patch } as BackupRow)
+      })
     })
   }
 
@@ -246,11 +282,16 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
       const row = await load(storeId, id)
       if (row.status !== 'completed') throw new errors.Conflict(`The backup is ${row.status}; download it once it is completed`)
       const path = pathOf(row)
-      await stat(path).catch(() => { throw new errors.Conflict('The backup file is no longer on this instance\'s DATA_DIR') })
+      await stat(path).catch(() => {
+        throw new errors.Conflict('The backup file is no longer on this instance\'s DATA_DIR')
+      })
       return { path, filename: `${row.id}.ndjson.gz`, checksum: row.checksum! }
     },
 
-    /** The background job's pass: exports every queued backup (and any a vanished runner left), one at a time; all stores' or `storeId`'s. */
+    /**
+     * The background job's pass: exports every queued backup (and any a vanished runner left), one at a time; all
+     * stores' or `storeId`'s.
+     */
     async runQueued (storeId?: string): Promise<number> {
       let done = 0
       for (;;) {
@@ -270,7 +311,9 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
     async restore (store: StoreEnv, id: string, targetId: string, actor: { id: string, ip: string | null, storeIds: string[] | null }) {
       const row = await load(store.id, id)
       const target = await stores.find(targetId)
-      if (!target || target.orgId !== row.org_id || (actor.storeIds && !actor.storeIds.includes(targetId))) throw new errors.NotFound('Target store')
+      if (!target || target.orgId !== row.org_id || (actor.storeIds && !actor.storeIds.includes(targetId))) {
+        throw new errors.NotFound('Target store')
+      }
       const previous = await repo.findRestore(row.id, targetId)
       if (previous) return presentRestore(previous)
       const { path, checksum } = await this.download(store.id, id)
@@ -286,9 +329,23 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
         if (again) return presentRestore(again)
         const counts = await restoreRows(trx, path, target, files, secretKey)
         reviewsChanged(targetId, trx)
-        const restore = { backup_id: row.id, org_id: row.org_id, store_env_id: targetId, counts: JSON.stringify(counts), created_by: actor.id, created_at: clock() }
+        const restore = {
+          backup_id: row.id,
+          org_id: row.org_id,
+          store_env_id: targetId,
+          counts: JSON.stringify(counts),
+          created_by: actor.id,
+          created_at: clock()
+        }
         await repo.insertRestore(restore, trx)
-        await audit.record({ orgId: row.org_id, action: 'backup.restored', actor: actor.id, subject: `store_env:${targetId}`, ip: actor.ip, details: { backupId: row.id, from: row.store_env_id } }, trx)
+        await audit.record({
+          orgId: row.org_id,
+          action: 'backup.restored',
+          actor: actor.id,
+          subject: `store_env:${targetId}`,
+          ip: actor.ip,
+          details: { backupId: row.id, from: row.store_env_id }
+        }, trx)
         return presentRestore(restore)
       }).catch(async (err: unknown) => {
         await Promise.all(files.written.map((key) => storage.remove(key)))
@@ -299,6 +356,11 @@ export function backupsService ({ db, repo, stores, events, audit, clock, dataDi
 }
 
 function presentRestore (row: { backup_id: string, store_env_id: string, counts: string, created_at: number }) {
-  return { backupId: row.backup_id, targetStoreEnvId: row.store_env_id, counts: JSON.parse(row.counts) as Record<string, number>, restoredAt: iso(row.created_at)! }
+  return {
+    backupId: row.backup_id,
+    targetStoreEnvId: row.store_env_id,
+    counts: JSON.parse(row.counts) as Record<string, number>,
+    restoredAt: iso(row.created_at)!
+  }
 }
 export type BackupsService = ReturnType<typeof backupsService>

@@ -31,9 +31,20 @@ export const manifest = defineModule({
   },
   services: {
     backupsRepo: ({ db }) => backupsRepository(db),
-    backups: ({ db, backupsRepo, stores, events, audit, clock, config, storage, log, reviewsChanged }) => backupsService({
-      db, repo: backupsRepo, stores, events, audit, clock, dataDir: config.dataDir, storage, secretKey: config.secretKey, log, reviewsChanged
-    })
+    backups: ({ db, backupsRepo, stores, events, audit, clock, config, storage, log, reviewsChanged }) =>
+      backupsService({
+        db,
+        repo: backupsRepo,
+        stores,
+        events,
+        audit,
+        clock,
+        dataDir: config.dataDir,
+        storage,
+        secretKey: config.secretKey,
+        log,
+        reviewsChanged
+      })
   },
   admin: {
     pages: [backupsPages],

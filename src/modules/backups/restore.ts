@@ -77,11 +77,19 @@ function followItem (item: Record<string, unknown>, known: (id: unknown) => stri
   const old = item.id
   const id = known(old)
   if (typeof old !== 'string' || id === undefined) return []
-  return [Object.fromEntries(Object.entries(item).map(([key, value]) => [key, typeof value === 'string' ? value.split(old).join(id) : value]))]
+  return [
+    Object.fromEntries(Object.entries(item).map(([key, value]) => [key, typeof value === 'string' ? value.split(old).join(id) : value]))
+  ]
 }
 
 /** The row as the target's: its tenant ids, fresh ids where ids are global, references following them; SKIP if it cannot be. */
-function adopt (spec: ExportedTable, row: Record<string, unknown>, target: StoreEnv, ids: IdMaps, kept: Set<string>): Record<string, unknown> | typeof SKIP {
+function adopt (
+  spec: ExportedTable,
+  row: Record<string, unknown>,
+  target: StoreEnv,
+  ids: IdMaps,
+  kept: Set<string>
+): Record<string, unknown> | typeof SKIP {
   const tenant: Record<string, string> = { store_env_id: target.id, org_id: target.orgId }
   const out: Record<string, unknown> = { ...row }
   for (const column of spec.tenantColumns ?? TENANT_COLUMNS) out[column] = tenant[column]
@@ -106,11 +114,17 @@ function opened (spec: ExportedTable, row: Record<string, unknown>, secretKey: s
   for (const column of spec.sealed) {
     const value = out[column] as { sealed?: unknown } | null | undefined
     if (value === null || typeof value !== 'object') continue
-    if (typeof value.sealed !== 'string') throw new errors.Conflict(`The backup is damaged: a ${spec.table} row's ${column} is neither a value nor a sealed one; nothing was restored`)
+    if (typeof value.sealed !== 'string') {
+      throw new errors.Conflict(
+        `The backup is damaged: a ${spec.table} row's ${column} is neither a value nor a sealed one; nothing was restored`
+      )
+    }
     try {
       out[column] = decrypt(value.sealed, secretKey)
     } catch {
-      throw new errors.Conflict(`The backup's ${spec.table} hold values sealed by another deployment (another SECRET_KEY); nothing was restored`)
+      throw new errors.Conflict(
+        `The backup's ${spec.table} hold values sealed by another deployment (another SECRET_KEY); nothing was restored`
+      )
     }
   }
   return out
@@ -122,7 +136,9 @@ export interface RestoreFiles { storage: BlobStorage, written: string[] }
 /** The header, checked: a format this reader knows, a version it reads. */
 function headerOf (line: Line | undefined): Header {
   const header = line as Header | undefined
-  if (header?.format !== FORMAT || !(header.version <= VERSION)) throw new errors.Conflict('The file is not a backup this version can restore')
+  if (header?.format !== FORMAT || !(header.version <= VERSION)) {
+    throw new errors.Conflict('The file is not a backup this version can restore')
+  }
   return header
 }
 
@@ -132,7 +148,13 @@ function headerOf (line: Line | undefined): Header {
  * upload rows into `files.storage`, then rebuilds the aggregates derived from the rows. Returns the rows written per
  * table.
  */
-export async function restoreRows (trx: Knex, path: string, target: StoreEnv, files: RestoreFiles, secretKey: string): Promise<Record<string, number>> {
+export async function restoreRows (
+  trx: Knex,
+  path: string,
+  target: StoreEnv,
+  files: RestoreFiles,
+  secretKey: string
+): Promise<Record<string, number>> {
   await assertEmpty(trx, target.id)
   const ids: IdMaps = new Map(EXPORTED_TABLES.map((spec) => [spec.table, new Map<unknown, string>()]))
   const counts: Record<string, number> = {}
@@ -143,7 +165,11 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv, fi
     } catch (err) {
       // The target was empty and its rows take fresh ids: a key met twice comes from the file (an export that held a
       // row twice, or a file edited by hand), and the transaction this throws out of writes nothing.
-      if (isDuplicateKey(err)) throw new errors.Conflict(`The backup is damaged: it holds ${pending.table} rows with the same key (a row twice); nothing was restored`)
+      if (isDuplicateKey(err)) {
+        throw new errors.Conflict(
+          `The backup is damaged: it holds ${pending.table} rows with the same key (a row twice); nothing was restored`
+        )
+      }
       throw err
     }
     pending.rows = []
@@ -156,7 +182,9 @@ export async function restoreRows (trx: Knex, path: string, target: StoreEnv, fi
     const kept = new Set(header.version < 3 ? ['uploads'] : [])
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
       const line = next.value
-      if ('file' in line) throw new errors.Conflict(`The backup is damaged: a part of upload ${line.file}'s file without its row; nothing was restored`)
+      if ('file' in line) {
+        throw new errors.Conflict(`The backup is damaged: a part of upload ${line.file}'s file without its row; nothing was restored`)
+      }
       if ('end' in line) break
       if (!('table' in line)) continue
       const spec = SPECS.get(line.table)

@@ -68,7 +68,12 @@ export const EXPORTED_TABLES: ExportedTable[] = [
   { table: 'customers', orderBy: ['id'], newIds: { id: 'cus' } },
   // Holds the store's id only while active (unique across stores): it must become the target's.
   { table: 'email_sequences', orderBy: ['id'], newIds: { id: 'seq' }, refs: { active_store_env_id: { table: STORE, missing: 'null' } } },
-  { table: 'categories', orderBy: ['created_at', 'id'], newIds: { id: 'cat' }, refs: { parent_id: { table: 'categories', missing: 'fresh' } } },
+  {
+    table: 'categories',
+    orderBy: ['created_at', 'id'],
+    newIds: { id: 'cat' },
+    refs: { parent_id: { table: 'categories', missing: 'fresh' } }
+  },
   { table: 'products', orderBy: ['platform_product_id'], drop: ['id'], refs: { category_ids: { table: 'categories', json: '[]' } } },
   {
     table: 'orders',
@@ -78,11 +83,22 @@ export const EXPORTED_TABLES: ExportedTable[] = [
     refs: { customer_id: CUSTOMER, review_request_sequence_id: { table: 'email_sequences', missing: 'fresh' } }
   },
   { table: 'imports', orderBy: ['id'], newIds: { id: 'imp' } },
-  { table: 'reviews', orderBy: ['id'], newIds: { id: 'rev' }, refs: { import_id: { table: 'imports', missing: 'null' }, media: { table: 'uploads', json: '[].id' } }, sealed: ['author_email'] },
+  {
+    table: 'reviews',
+    orderBy: ['id'],
+    newIds: { id: 'rev' },
+    refs: { import_id: { table: 'imports', missing: 'null' }, media: { table: 'uploads', json: '[].id' } },
+    sealed: ['author_email']
+  },
   { table: 'review_votes', orderBy: ['review_id', 'voter_hash'], refs: { review_id: 'reviews' }, tenantColumns: ['store_env_id'] },
   { table: 'loyalty_settings', orderBy: ['store_env_id'] },
   { table: 'loyalty_accounts', orderBy: ['id'], newIds: { id: 'lya' }, refs: { customer_id: 'customers' } },
-  { table: 'loyalty_referrals', orderBy: ['id'], newIds: { id: 'ref' }, refs: { referrer_customer_id: 'customers', referee_customer_id: CUSTOMER } },
+  {
+    table: 'loyalty_referrals',
+    orderBy: ['id'],
+    newIds: { id: 'ref' },
+    refs: { referrer_customer_id: 'customers', referee_customer_id: CUSTOMER }
+  },
   {
     table: 'loyalty_ledger',
     orderBy: ['id'],
@@ -91,18 +107,31 @@ export const EXPORTED_TABLES: ExportedTable[] = [
       account_id: 'loyalty_accounts',
       customer_id: 'customers',
       // The key a grant happens once per: a review's or a referral's id for those kinds (loyalty/ledger.ts).
-      idempotency_key: [{ table: 'reviews', when: { kind: 'review' }, missing: 'fresh' }, { table: 'loyalty_referrals', when: { kind: 'referral' }, missing: 'fresh' }]
+      idempotency_key: [{ table: 'reviews', when: { kind: 'review' }, missing: 'fresh' }, {
+        table: 'loyalty_referrals',
+        when: { kind: 'referral' },
+        missing: 'fresh'
+      }]
     }
   },
   { table: 'review_incentives', orderBy: ['id'], newIds: { id: 'rin' } },
   // A code given for a review since deleted stays given (a fresh id that names nothing), so it is never given again.
-  { table: 'review_incentive_codes', orderBy: ['id'], drop: ['id'], refs: { incentive_id: 'review_incentives', review_id: { table: 'reviews', missing: 'fresh' } } },
+  {
+    table: 'review_incentive_codes',
+    orderBy: ['id'],
+    drop: ['id'],
+    refs: { incentive_id: 'review_incentives', review_id: { table: 'reviews', missing: 'fresh' } }
+  },
   {
     table: 'review_incentive_issues',
     orderBy: ['id'],
     newIds: { id: 'rii' },
     // The issue of a deleted review or incentive stays: its review id is what keeps a review to one reward.
-    refs: { review_id: { table: 'reviews', missing: 'fresh' }, incentive_id: { table: 'review_incentives', missing: 'fresh' }, customer_id: CUSTOMER }
+    refs: {
+      review_id: { table: 'reviews', missing: 'fresh' },
+      incentive_id: { table: 'review_incentives', missing: 'fresh' },
+      customer_id: CUSTOMER
+    }
   },
   // customer_id is free-form (any string the merchant sent); it follows only when it is a customer's id.
   { table: 'affiliates', orderBy: ['id'], newIds: { id: 'aff' }, refs: { customer_id: { table: 'customers', missing: 'keep' } } },
@@ -115,11 +144,21 @@ export const EXPORTED_TABLES: ExportedTable[] = [
   { table: 'faqs', orderBy: ['id'], newIds: { id: 'faq' }, refs: { category_id: { table: 'categories', missing: 'null' } } },
   { table: 'galleries', orderBy: ['id'], newIds: { id: 'gal' } },
   // A photo whose file was missing at export stays (as in the source, its image is not served), naming no upload.
-  { table: 'gallery_photos', orderBy: ['id'], newIds: { id: 'gph' }, refs: { gallery_id: 'galleries', upload_id: { table: 'uploads', missing: 'fresh' } } },
+  {
+    table: 'gallery_photos',
+    orderBy: ['id'],
+    newIds: { id: 'gph' },
+    refs: { gallery_id: 'galleries', upload_id: { table: 'uploads', missing: 'fresh' } }
+  },
   { table: 'gallery_favourites', orderBy: ['photo_id', 'voter_hash'], refs: { photo_id: 'gallery_photos' } },
   { table: 'gallery_leads', orderBy: ['id'], newIds: { id: 'lead' }, refs: { gallery_id: 'galleries' } },
   { table: 'web_pages', orderBy: ['id'], newIds: { id: 'page' } },
-  { table: 'placements', orderBy: ['id'], newIds: { id: 'plc' }, refs: { web_page_id: 'web_pages', settings: { table: 'galleries', json: 'galleryId' } } }
+  {
+    table: 'placements',
+    orderBy: ['id'],
+    newIds: { id: 'plc' },
+    refs: { web_page_id: 'web_pages', settings: { table: 'galleries', json: 'galleryId' } }
+  }
 ]
 
 /** Tables that carry a store id but are not store data to take away, and why. */
@@ -134,10 +173,12 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   reward_mails: 'The queue of the source store\'s reward mails, each for a reward granted there (its ledger entry or incentive issue)',
   email_messages: 'The log of mail the source store sent (and the unsubscribe links in it); the suppression list it led to is exported',
   person_sessions: 'Sign-in sessions of people: credentials',
-  platform_webhook_secrets: 'Secrets the store platform signs its deliveries with (a backup never holds secrets); set them again in the target',
+  platform_webhook_secrets:
+    'Secrets the store platform signs its deliveries with (a backup never holds secrets); set them again in the target',
   platform_webhook_receipts: 'The log of platform deliveries the source store received',
   platform_api_credentials: 'Access tokens to the store platform\'s API (a backup never holds secrets); set them again in the target',
-  sending_domains: 'Holds the domain\'s DKIM private key (a backup never holds secrets), and a domain is verified for one store; add it to the target again',
+  sending_domains:
+    'Holds the domain\'s DKIM private key (a backup never holds secrets), and a domain is verified for one store; add it to the target again',
   upload_urls: 'Single-use upload grants that expire within minutes',
   upload_uses: 'Which review, gallery photo or branding uses which upload: derived from those rows; rebuilt on restore',
   review_tallies: 'Derived from reviews; rebuilt on restore',

@@ -34,10 +34,24 @@ export interface BillingProvider {
    * Moves the store to `plan`. `record` stores an invoice row in the caller's transaction; the answer is the
    * subscription as the provider now holds it and the invoices it raised for the change (possibly none).
    */
-  changePlan: (input: { store: StoreEnv, plan: Plan, now: number }, record: InvoiceRecorder, trx: Knex.Transaction) => Promise<{ subscription: ProviderSubscription, invoices: Invoice[] }>
+  changePlan: (
+    input: { store: StoreEnv, plan: Plan, now: number },
+    record: InvoiceRecorder,
+    trx: Knex.Transaction
+  ) => Promise<{ subscription: ProviderSubscription, invoices: Invoice[] }>
 }
 
-export type InvoiceRecorder = (invoice: { plan: Plan, previousPlan: Plan, amount: number, currency: string, status: 'paid' | 'open', periodStart: number, periodEnd: number }) => Promise<Invoice>
+export type InvoiceRecorder = (
+  invoice: {
+    plan: Plan
+    previousPlan: Plan
+    amount: number
+    currency: string
+    status: 'paid' | 'open'
+    periodStart: number
+    periodEnd: number
+  }
+) => Promise<Invoice>
 
 /**
  * The embedded default: no payment is taken; each change starts a fresh 30-day period on the new plan, records an
@@ -49,7 +63,15 @@ export function embeddedProvider (): BillingProvider {
     name: 'embedded',
     async changePlan ({ store, plan, now }, record) {
       const periodEnd = now + PERIOD_MS
-      const invoice = await record({ plan, previousPlan: store.plan, amount: PLAN_PRICES[plan], currency: CURRENCY, status: 'paid', periodStart: now, periodEnd })
+      const invoice = await record({
+        plan,
+        previousPlan: store.plan,
+        amount: PLAN_PRICES[plan],
+        currency: CURRENCY,
+        status: 'paid',
+        periodStart: now,
+        periodEnd
+      })
       return { subscription: { plan, status: 'active', currentPeriodEnd: periodEnd }, invoices: [invoice] }
     }
   }

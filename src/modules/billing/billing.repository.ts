@@ -86,7 +86,11 @@ export function billingRepository (db: Knex) {
     },
 
     async setSubscription (storeId: string, sub: { plan: Plan, status: SubscriptionStatus, currentPeriodEnd: number | null }, trx: Knex) {
-      await trx('store_envs').where({ id: storeId }).update({ plan: sub.plan, subscription_status: sub.status, current_period_end: sub.currentPeriodEnd })
+      await trx('store_envs').where({ id: storeId }).update({
+        plan: sub.plan,
+        subscription_status: sub.status,
+        current_period_end: sub.currentPeriodEnd
+      })
     }
   }
 }

@@ -47,7 +47,9 @@ export const listInvoices = {
   summary: 'The store\'s invoices, newest first; served also while the subscription has lapsed',
   querystring: Type.Object({
     ...PageQuery,
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only invoices created at or after this instant (invoices never change)' }))
+    updatedSince: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only invoices created at or after this instant (invoices never change)' })
+    )
   }),
   response: { 200: Paged(Invoice), ...authErrors }
 }

@@ -39,24 +39,42 @@ function view (store: Pick<StoreEnv, 'id'>, sub: ProviderSubscription, provider:
  * pipeline's plan and lapse checks see it on the next request of every instance.
  */
 export function billingService ({ db, repo, stores, provider, events, audit, clock, fresh }: Deps) {
-  async function commit (store: StoreEnv, sub: ProviderSubscription, trx: Knex.Transaction, audited: { actor: string, ip: string | null, action: string }) {
+  async function commit (
+    store: StoreEnv,
+    sub: ProviderSubscription,
+    trx: Knex.Transaction,
+    audited: { actor: string, ip: string | null, action: string }
+  ) {
     await repo.setSubscription(store.id, sub, trx)
     const data = { ...view(store, sub, provider.name), previousPlan: store.plan, previousStatus: store.subscriptionStatus }
     await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'subscription.updated', data })
-    await audit.record({ orgId: store.orgId, action: audited.action, actor: audited.actor, subject: `store:${store.id}`, ip: audited.ip, details: { from: { plan: store.plan, status: store.subscriptionStatus }, to: { plan: sub.plan, status: sub.status } } }, trx)
+    await audit.record({
+      orgId: store.orgId,
+      action: audited.action,
+      actor: audited.actor,
+      subject: `store:${store.id}`,
+      ip: audited.ip,
+      details: { from: { plan: store.plan, status: store.subscriptionStatus }, to: { plan: sub.plan, status: sub.status } }
+    }, trx)
   }
 
   /** The store as committed, read under its row lock: a change decided on a stale plan would invoice the wrong move. */
   async function lockedStore (store: StoreEnv, trx: Knex.Transaction): Promise<StoreEnv> {
     const row = await repo.lockStore(store.id, trx)
     if (!row) throw new errors.StoreEnvNotFound()
-    return { ...store, plan: row.plan, subscriptionStatus: row.subscription_status, currentPeriodEnd: row.current_period_end == null ? null : Number(row.current_period_end) }
+    return {
+      ...store,
+      plan: row.plan,
+      subscriptionStatus: row.subscription_status,
+      currentPeriodEnd: row.current_period_end == null ? null : Number(row.current_period_end)
+    }
   }
 
   return {
     providerName: provider.name,
 
-    subscription: (store: StoreEnv) => view(store, { plan: store.plan, status: store.subscriptionStatus, currentPeriodEnd: store.currentPeriodEnd }, provider.name),
+    subscription: (store: StoreEnv) =>
+      view(store, { plan: store.plan, status: store.subscriptionStatus, currentPeriodEnd: store.currentPeriodEnd }, provider.name),
 
     /** Changing to the plan the store already has changes nothing: no invoice, no event (a retried request is safe). */
     async change (actor: Credential, store: StoreEnv, plan: Plan, ip: string | null) {
@@ -67,9 +85,21 @@ export function billingService ({ db, repo, stores, provider, events, audit, clo
         // (docs/contract/plans-and-limits.md#plans-and-subscription).
         if (current.subscriptionStatus === 'lapsed') throw new errors.SubscriptionExpired()
         if (current.plan === plan) return { store: current, changed: false }
-        const { subscription } = await provider.changePlan({ store: current, plan, now }, (invoice) => repo.addInvoice({ ...invoice, orgId: store.orgId, storeEnvId: store.id, provider: provider.name }, now, trx), trx)
+        const { subscription } = await provider.changePlan(
+          { store: current, plan, now },
+          (invoice) => repo.addInvoice({ ...invoice, orgId: store.orgId, storeEnvId: store.id, provider: provider.name }, now, trx),
+          trx
+        )
         await commit(current, subscription, trx, { actor: actorOf(actor), ip, action: 'billing.plan_changed' })
-        return { store: { ...current, plan: subscription.plan, subscriptionStatus: subscription.status, currentPeriodEnd: subscription.currentPeriodEnd }, changed: true }
+        return {
+          store: {
+            ...current,
+            plan: subscription.plan,
+            subscriptionStatus: subscription.status,
+            currentPeriodEnd: subscription.currentPeriodEnd
+          },
+          changed: true
+        }
       })
       if (result.changed) await fresh.bump([marker.store(store.id)])
       return this.subscription(result.store)
@@ -81,13 +111,17 @@ export function billingService ({ db, repo, stores, provider, events, audit, clo
      */
     async apply (input: { store: string, plan: Plan, status?: SubscriptionStatus }, actor: string) {
       if (!(PLANS as readonly string[]).includes(input.plan)) throw new errors.InvalidRequest(`plan must be one of ${PLANS.join(', ')}`)
-      if (input.status && !(SUBSCRIPTION_STATUSES as readonly string[]).includes(input.status)) throw new errors.InvalidRequest(`status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`)
+      if (input.status && !(SUBSCRIPTION_STATUSES as readonly string[]).includes(input.status)) {
+        throw new errors.InvalidRequest(`status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`)
+      }
       const found = await stores.find(input.store)
       if (!found) throw new errors.NotFound('Store environment')
       const sub = await db.transaction(async (trx) => {
         const current = await lockedStore(found, trx)
         const next = { plan: input.plan, status: input.status ?? current.subscriptionStatus, currentPeriodEnd: current.currentPeriodEnd }
-        if (next.plan !== current.plan || next.status !== current.subscriptionStatus) await commit(current, next, trx, { actor, ip: null, action: 'billing.subscription_set' })
+        if (next.plan !== current.plan || next.status !== current.subscriptionStatus) {
+          await commit(current, next, trx, { actor, ip: null, action: 'billing.subscription_set' })
+        }
         return next
       })
       await fresh.bump([marker.store(found.id)])

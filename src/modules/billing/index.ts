@@ -37,9 +37,17 @@ export const manifest = defineModule({
     billing: { read: 'admin', write: 'owner', area: 'Account', description: 'Plans, invoices and payment details.' }
   },
   services: {
-    billing: ({ db, stores, overrides, events, audit, clock, freshness }) => billingService({
-      db, repo: billingRepository(db), stores, provider: overrides.billingProvider ?? embeddedProvider(), events, audit, clock, fresh: freshness
-    })
+    billing: ({ db, stores, overrides, events, audit, clock, freshness }) =>
+      billingService({
+        db,
+        repo: billingRepository(db),
+        stores,
+        provider: overrides.billingProvider ?? embeddedProvider(),
+        events,
+        audit,
+        clock,
+        fresh: freshness
+      })
   },
   routes: [{ plugin: billing, prefix: '/v1' }]
 })

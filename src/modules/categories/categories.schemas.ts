@@ -8,7 +8,12 @@ import { createAndPatch, crudSchemas, Id, Nullable, Stamps } from '../content/in
  */
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  slug: Type.String({ minLength: 1, maxLength: 191, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Lower-case letters, digits and single hyphens; unique in the store' }),
+  slug: Type.String({
+    minLength: 1,
+    maxLength: 191,
+    pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+    description: 'Lower-case letters, digits and single hyphens; unique in the store'
+  }),
   parentId: Nullable({ ...Id, description: 'The parent category; null for a top-level one' })
 }
 

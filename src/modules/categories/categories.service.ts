@@ -28,7 +28,16 @@ export function presentCategory (row: CategoryRow) {
 }
 
 export function categoriesService ({ db, repo, events, clock, bus }: Deps) {
-  const writer = contentWriter({ db, events, clock, repo, singular: 'category', label: 'Category', present: presentCategory, serialize: lockStoreContent })
+  const writer = contentWriter({
+    db,
+    events,
+    clock,
+    repo,
+    singular: 'category',
+    label: 'Category',
+    present: presentCategory,
+    serialize: lockStoreContent
+  })
 
   async function checkSlug (row: CategoryRow, trx: Knex) {
     const holder = await repo.bySlug(row.store_env_id, row.slug, trx)
@@ -49,10 +58,15 @@ export function categoriesService ({ db, repo, events, clock, bus }: Deps) {
 
   return {
     create (store: StoreEnv, input: CategoryInput) {
-      return writer.create(store, { name: input.name, slug: input.slug, parent_id: input.parentId ?? null }, newId('cat'), async (row, trx) => {
-        await checkSlug(row, trx)
-        await checkParent(row, trx)
-      })
+      return writer.create(
+        store,
+        { name: input.name, slug: input.slug, parent_id: input.parentId ?? null },
+        newId('cat'),
+        async (row, trx) => {
+          await checkSlug(row, trx)
+          await checkParent(row, trx)
+        }
+      )
     },
 
     list: (storeId: string, query: CategoryFilter) => writer.list(storeId, { parent_id: query.parentId }, query),

@@ -17,7 +17,14 @@ export const getChangelog = {
       })),
       changes: Type.Array(Type.Object({
         period: Type.String({ description: 'Month, e.g. `Oct 2026`' }),
-        kind: Type.Union([Type.Literal('added'), Type.Literal('changed'), Type.Literal('fixed'), Type.Literal('deprecated'), Type.Literal('removed'), Type.Literal('security')]),
+        kind: Type.Union([
+          Type.Literal('added'),
+          Type.Literal('changed'),
+          Type.Literal('fixed'),
+          Type.Literal('deprecated'),
+          Type.Literal('removed'),
+          Type.Literal('security')
+        ]),
         description: Type.String({ description: 'Markdown' })
       }))
     })

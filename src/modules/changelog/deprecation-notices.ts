@@ -10,7 +10,14 @@ const WEEK_MS = 7 * 24 * 3_600_000
 
 interface Deps { db: Knex, mail: MailTransport, clock: Clock, publicUrl: string }
 
-interface UsageRow { org_id: string, uses: number | string, counted_until: number | string, last_used_at: number | string | null, last_store_env_id: string | null, last_notified_at: number | string | null }
+interface UsageRow {
+  org_id: string
+  uses: number | string
+  counted_until: number | string
+  last_used_at: number | string | null
+  last_store_env_id: string | null
+  last_notified_at: number | string | null
+}
 
 /**
  * docs/changelog.md#versioning-policy: "the organization owner is contacted directly when activity shows continued
@@ -27,14 +34,18 @@ export function deprecationNotices ({ db, mail, clock, publicUrl }: Deps) {
     // ever kept. It only matters when passes stopped for over a week, and then only for the running total.
     const used = await db('webhook_attempts as a')
       .leftJoin('deprecation_usage as u', (on) => on.on('u.org_id', 'a.org_id').andOnVal('u.surface', LEGACY_SIGNATURE_SURFACE))
-      .where('a.at', '>=', now - WEEK_MS).whereRaw('a.at >= COALESCE(u.counted_until, ?)', [now - WEEK_MS]).where('a.at', '<', until).whereNotNull('a.response_code')
+      .where('a.at', '>=', now - WEEK_MS).whereRaw('a.at >= COALESCE(u.counted_until, ?)', [now - WEEK_MS]).where('a.at', '<', until)
+      .whereNotNull('a.response_code')
       .groupBy('a.org_id', 'u.counted_until')
       .select('a.org_id as orgId', 'u.counted_until as countedUntil')
-      .count({ n: '*' }).max({ last: 'a.at' }).max({ store: 'a.store_env_id' }) as Array<{ orgId: string, countedUntil: number | string | null, n: number | string, last: number | string, store: string }>
+      .count({ n: '*' }).max({ last: 'a.at' }).max({ store: 'a.store_env_id' }) as Array<
+        { orgId: string, countedUntil: number | string | null, n: number | string, last: number | string, store: string }
+      >
     for (const row of used) {
       const counted = { counted_until: until, last_used_at: Number(row.last), last_store_env_id: row.store }
       if (row.countedUntil === null) {
-        await db('deprecation_usage').insert({ org_id: row.orgId, surface: LEGACY_SIGNATURE_SURFACE, uses: Number(row.n), ...counted }).onConflict(['org_id', 'surface']).ignore()
+        await db('deprecation_usage').insert({ org_id: row.orgId, surface: LEGACY_SIGNATURE_SURFACE, uses: Number(row.n), ...counted })
+          .onConflict(['org_id', 'surface']).ignore()
       } else {
         // Conditional on where this pass started counting: another instance's pass over the same attempts changes nothing.
         await db('deprecation_usage').where({ org_id: row.orgId, surface: LEGACY_SIGNATURE_SURFACE, counted_until: row.countedUntil })
@@ -44,7 +55,11 @@ export function deprecationNotices ({ db, mail, clock, publicUrl }: Deps) {
   }
 
   async function notify (now: number): Promise<number> {
-    const due: UsageRow[] = await db('deprecation_usage').where({ surface: LEGACY_SIGNATURE_SURFACE }).where('last_used_at', '>=', now - WEEK_MS)
+    const due: UsageRow[] = await db('deprecation_usage').where({ surface: LEGACY_SIGNATURE_SURFACE }).where(
+      'last_used_at',
+      '>=',
+      now - WEEK_MS
+    )
       .where((q) => q.whereNull('last_notified_at').orWhere('last_notified_at', '<=', now - WEEK_MS))
     let sent = 0
     for (const row of due) {
@@ -55,7 +70,13 @@ export function deprecationNotices ({ db, mail, clock, publicUrl }: Deps) {
         const owners = await trx('people').join('memberships', 'memberships.person_id', 'people.id')
           .where({ 'memberships.org_id': row.org_id, 'memberships.role': 'owner' }).select('people.email')
         for (const { email } of owners as Array<{ email: string }>) {
-          await mail.send(trx, { orgId: row.org_id, storeEnvId: row.last_store_env_id!, to: email, subject: 'Action needed: webhook signature header removed on 15 January 2027', text: message(Number(row.uses)) })
+          await mail.send(trx, {
+            orgId: row.org_id,
+            storeEnvId: row.last_store_env_id!,
+            to: email,
+            subject: 'Action needed: webhook signature header removed on 15 January 2027',
+            text: message(Number(row.uses))
+          })
           sent++
         }
       })

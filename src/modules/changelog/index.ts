@@ -36,6 +36,8 @@ declare module '../../lib/module.js' {
 
 export const manifest = defineModule({
   name: 'changelog',
-  services: { deprecationNotices: ({ db, mailer, clock, config }) => deprecationNotices({ db, mail: mailer, clock, publicUrl: config.publicUrl }) },
+  services: {
+    deprecationNotices: ({ db, mailer, clock, config }) => deprecationNotices({ db, mail: mailer, clock, publicUrl: config.publicUrl })
+  },
   routes: [{ plugin: changelog }]
 })

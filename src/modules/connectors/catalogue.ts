@@ -48,7 +48,12 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A review changed: its status, the store\'s reply or its content.',
     resource: 'reviews',
     idField: 'reviewId',
-    sampleData: { ...REVIEW, status: 'published', reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' }, updatedAt: '2026-11-21T08:15:00.000Z' }
+    sampleData: {
+      ...REVIEW,
+      status: 'published',
+      reply: { body: 'Thank you, Maya!', repliedAt: '2026-11-21T08:15:00.000Z' },
+      updatedAt: '2026-11-21T08:15:00.000Z'
+    }
   },
   {
     key: 'review.deleted',
@@ -91,7 +96,11 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'The review request of an order was scheduled, sent, failed or skipped.',
     resource: 'orders',
     idField: 'orderId',
-    sampleData: { ...ORDER, reviewRequest: { state: 'sent', reason: null, scheduledFor: '2026-11-17T16:20:00.000Z' }, updatedAt: '2026-11-17T16:20:03.000Z' }
+    sampleData: {
+      ...ORDER,
+      reviewRequest: { state: 'sent', reason: null, scheduledFor: '2026-11-17T16:20:00.000Z' },
+      updatedAt: '2026-11-17T16:20:03.000Z'
+    }
   },
   {
     key: 'loyalty.birthday_reward',
@@ -99,7 +108,9 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A loyalty member received their birthday reward.',
     resource: 'loyalty',
     idField: 'loyaltyAccountId',
-    sampleData: loyaltyGrant({ points: 200, balance: 1450, kind: 'birthday', description: 'Birthday reward 2026', key: '2026' }, { year: 2026 })
+    sampleData: loyaltyGrant({ points: 200, balance: 1450, kind: 'birthday', description: 'Birthday reward 2026', key: '2026' }, {
+      year: 2026
+    })
   },
   {
     key: 'loyalty.referral_reward',
@@ -107,8 +118,17 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     description: 'A loyalty member was rewarded for a referred friend\'s first order.',
     resource: 'loyalty',
     idField: 'loyaltyAccountId',
-    sampleData: loyaltyGrant({ points: 500, balance: 1950, kind: 'referral', description: 'Referral: a referred friend placed their first order', key: 'ref_2Gm5sK8wQd4nT1' }, {
-      referralId: 'ref_2Gm5sK8wQd4nT1', referredEmail: 'sam.lee@example.com', orderId: '1043', role: 'referrer'
+    sampleData: loyaltyGrant({
+      points: 500,
+      balance: 1950,
+      kind: 'referral',
+      description: 'Referral: a referred friend placed their first order',
+      key: 'ref_2Gm5sK8wQd4nT1'
+    }, {
+      referralId: 'ref_2Gm5sK8wQd4nT1',
+      referredEmail: 'sam.lee@example.com',
+      orderId: '1043',
+      role: 'referrer'
     })
   },
   // Wave 2 (docs/contract/resources.md#common-rules). Appended: a sample's event id follows its place, and the Zapier
@@ -238,7 +258,12 @@ export const TRIGGERS: readonly TriggerDefinition[] = [
     resource: 'email-suppressions',
     // Suppressions are keyed by their address, which the item carries as `email`; there is no id to move.
     idField: 'suppressionId',
-    sampleData: { email: 'sam.lee@example.com', reason: 'unsubscribed', createdAt: '2026-11-20T14:03:11.000Z', updatedAt: '2026-11-20T14:03:11.000Z' }
+    sampleData: {
+      email: 'sam.lee@example.com',
+      reason: 'unsubscribed',
+      createdAt: '2026-11-20T14:03:11.000Z',
+      updatedAt: '2026-11-20T14:03:11.000Z'
+    }
   }
 ]
 

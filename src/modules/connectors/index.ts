@@ -15,7 +15,15 @@ import { triggersRepository } from './triggers/triggers.repository.js'
 import { triggersService } from './triggers/triggers.service.js'
 
 export { connectionsService, type ConnectionsService } from './connections/connections.service.js'
-export { entitles, type GrantChoice, grantsRepository, type GrantsRepository, type LiveGrant, type ProviderGrant, type RefreshTokenRow } from './connections/grants.repository.js'
+export {
+  entitles,
+  type GrantChoice,
+  grantsRepository,
+  type GrantsRepository,
+  type LiveGrant,
+  type ProviderGrant,
+  type RefreshTokenRow
+} from './connections/grants.repository.js'
 export { compareClientSecret, oauthClients, type OauthClients } from './connections/oauth-clients.repository.js'
 export { toItem } from './items.js'
 export { triggersRepository } from './triggers/triggers.repository.js'
@@ -53,7 +61,12 @@ declare module '../../lib/permissions.js' {
 export const manifest = defineModule({
   name: 'connectors',
   resources: {
-    connectors: { read: 'viewer', write: 'editor', area: 'Events & integrations', description: 'OAuth connections and OAuth clients of automation platforms.' }
+    connectors: {
+      read: 'viewer',
+      write: 'editor',
+      area: 'Events & integrations',
+      description: 'OAuth connections and OAuth clients of automation platforms.'
+    }
   },
   services: {
     hookItem: () => toItem,

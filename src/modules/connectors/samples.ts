@@ -52,7 +52,10 @@ export const ORDER = {
 }
 
 /** What the loyalty ledger appends for a grant (modules/loyalty/ledger.ts): the account, the customer, the entry. */
-export function loyaltyGrant (grant: { points: number, balance: number, kind: string, description: string, key: string }, extra: Record<string, unknown>) {
+export function loyaltyGrant (
+  grant: { points: number, balance: number, kind: string, description: string, key: string },
+  extra: Record<string, unknown>
+) {
   const at = '2026-11-20T06:00:00.000Z'
   return {
     id: 'lya_6Bv1nX4kRt8cM2',
@@ -67,7 +70,15 @@ export function loyaltyGrant (grant: { points: number, balance: number, kind: st
     points: grant.points,
     reason: grant.kind,
     description: grant.description,
-    entry: { id: 'lle_88412', kind: grant.kind, points: grant.points, balanceAfter: grant.balance, reason: grant.description, idempotencyKey: grant.key, createdAt: at },
+    entry: {
+      id: 'lle_88412',
+      kind: grant.kind,
+      points: grant.points,
+      balanceAfter: grant.balance,
+      reason: grant.description,
+      idempotencyKey: grant.key,
+      createdAt: at
+    },
     ...extra
   }
 }

@@ -16,7 +16,13 @@ interface CrudSchemas { create: FastifySchema, list: FastifySchema, get: Fastify
  * POST /<path>, GET /<path>, GET|PATCH|DELETE /<path>/:id: handlers that only call the service. The resource, and so
  * role and scopes, comes from the path (pipeline/route-config.ts); `errors` names what the service itself can answer.
  */
-export function crudRoutes<B, P, Q, O> (app: FastifyInstance, path: string, schemas: CrudSchemas, service: CrudService<B, P, Q, O>, errors: { create?: string[], update?: string[], remove?: string[] } = {}) {
+export function crudRoutes<B, P, Q, O> (
+  app: FastifyInstance,
+  path: string,
+  schemas: CrudSchemas,
+  service: CrudService<B, P, Q, O>,
+  errors: { create?: string[], update?: string[], remove?: string[] } = {}
+) {
   type Req = { store?: StoreEnv | null, body: unknown, query: unknown, params: unknown }
   const store = (request: Req) => request.store!
   const id = (request: Req) => (request.params as { id: string }).id

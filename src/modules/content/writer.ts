@@ -32,7 +32,9 @@ interface Deps<R extends ContentRow, P> {
  * update that changes nothing appends nothing, and a row of another store is "not found" (never "forbidden").
  * `check` runs inside the transaction with the row as it would be stored, for the resource's own rules.
  */
-export function contentWriter<R extends ContentRow, P extends Record<string, unknown>> ({ db, events, clock, repo, singular, label, present, serialize }: Deps<R, P>) {
+export function contentWriter<R extends ContentRow, P extends Record<string, unknown>> (
+  { db, events, clock, repo, singular, label, present, serialize }: Deps<R, P>
+) {
   async function load (storeId: string, id: string, trx?: Knex, lock = false): Promise<R> {
     const row = await repo.find(storeId, id, trx, lock)
     if (!row) throw new errors.NotFound(label)
@@ -65,51 +67,65 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
     /** A page of the store's rows filtered by column (a filter left undefined is no filter). */
     list: (storeId: string, where: Record<string, unknown>, query: SinceQuery) => repo.listWhere(storeId, where, query, present),
 
-    async create (store: StoreEnv, fields: Omit<R, keyof ContentRow>, id: string, check?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
+    async create (
+      store: StoreEnv,
+      fields: Omit<R, keyof ContentRow>,
+      id: string,
+      check?: (row: R, trx: Knex.Transaction) => Promise<void>
+    ): Promise<P> {
       const now = clock()
       const row = { ...fields, id, org_id: store.orgId, store_env_id: store.id, created_at: now, updated_at: now } as R
-      return lostRace(() => db.transaction(async (trx) => {
-        await serialize?.(trx, store)
-        await check?.(row, trx)
-        await repo.insert(row, trx)
-        const shown = present(row)
-        await emit(trx, store, 'created', shown)
-        return shown
-      }), check && ((trx) => check(row, trx)))
+      return lostRace(() =>
+        db.transaction(async (trx) => {
+          await serialize?.(trx, store)
+          await check?.(row, trx)
+          await repo.insert(row, trx)
+          const shown = present(row)
+          await emit(trx, store, 'created', shown)
+          return shown
+        }), check && ((trx) => check(row, trx)))
     },
 
-    async update (store: StoreEnv, id: string, patch: Partial<R>, check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>): Promise<P> {
+    async update (
+      store: StoreEnv,
+      id: string,
+      patch: Partial<R>,
+      check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>
+    ): Promise<P> {
       let checked: [R, R] | undefined
-      return lostRace(() => db.transaction(async (trx) => {
-        await serialize?.(trx, store)
-        // A locking read: changes of one row take turns, so a change sent several times at once is made (and its
-        // event appended) once, and the others find it made.
-        const before = await load(store.id, id, trx, true)
-        const changes = changedColumns(before, patch)
-        if (Object.keys(changes).length === 0) return present(before)
-        const after = { ...before, ...changes, updated_at: clock() }
-        checked = [after, before]
-        await check?.(after, before, trx)
-        await repo.update(store.id, id, { ...changes, updated_at: after.updated_at } as Partial<R>, trx)
-        const shown = present(after)
-        await emit(trx, store, 'updated', shown)
-        return shown
-      }), check && ((trx) => checked ? check(...checked, trx) : Promise.resolve()))
+      return lostRace(() =>
+        db.transaction(async (trx) => {
+          await serialize?.(trx, store)
+          // A locking read: changes of one row take turns, so a change sent several times at once is made (and its
+          // event appended) once, and the others find it made.
+          const before = await load(store.id, id, trx, true)
+          const changes = changedColumns(before, patch)
+          if (Object.keys(changes).length === 0) return present(before)
+          const after = { ...before, ...changes, updated_at: clock() }
+          checked = [after, before]
+          await check?.(after, before, trx)
+          await repo.update(store.id, id, { ...changes, updated_at: after.updated_at } as Partial<R>, trx)
+          const shown = present(after)
+          await emit(trx, store, 'updated', shown)
+          return shown
+        }), check && ((trx) => checked ? check(...checked, trx) : Promise.resolve()))
     },
 
     async remove (store: StoreEnv, id: string, before?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<void> {
       // A `before` hook may hold rows another writer takes in the other order (a gallery's uploads, an erasure that
       // holds the event lock first): a deadlock is retried whole.
-      await withDeadlockRetry(() => db.transaction(async (trx) => {
-        await serialize?.(trx, store)
-        // A locking read: the `before` hook works on the row as it stays until deleted, and writers that hold it
-        // shared (a gallery's photo being sent) take turns with the deletion.
-        const row = await load(store.id, id, trx, true)
-        await before?.(row, trx)
-        // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
-        if (!(await repo.remove(store.id, id, trx))) throw new errors.NotFound(label)
-        await emit(trx, store, 'deleted', present(row))
-      }))
+      await withDeadlockRetry(() =>
+        db.transaction(async (trx) => {
+          await serialize?.(trx, store)
+          // A locking read: the `before` hook works on the row as it stays until deleted, and writers that hold it
+          // shared (a gallery's photo being sent) take turns with the deletion.
+          const row = await load(store.id, id, trx, true)
+          await before?.(row, trx)
+          // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
+          if (!(await repo.remove(store.id, id, trx))) throw new errors.NotFound(label)
+          await emit(trx, store, 'deleted', present(row))
+        })
+      )
     },
 
     emit

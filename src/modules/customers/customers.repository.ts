@@ -21,7 +21,16 @@ export interface CustomerRow {
 }
 
 /** The columns an upsert replaces (everything the client owns, plus updated_at). */
-export const CUSTOMER_FIELDS = ['email', 'email_key', 'first_name', 'last_name', 'phone', 'birthday_month', 'birthday_day', 'birthday_year'] as const
+export const CUSTOMER_FIELDS = [
+  'email',
+  'email_key',
+  'first_name',
+  'last_name',
+  'phone',
+  'birthday_month',
+  'birthday_day',
+  'birthday_year'
+] as const
 
 /** How addresses are matched (orders, reviews, referrals): trimmed and lower-cased, as reviews compare them. */
 export function emailKey (email: string | null | undefined): string | null {
@@ -50,7 +59,11 @@ export function customersRepository (db: Knex) {
     },
 
     async rename (storeId: string, id: string, names: Pick<CustomerRow, 'first_name' | 'last_name' | 'updated_at'>, trx: Knex) {
-      await trx('customers').where({ store_env_id: storeId, id }).update({ first_name: names.first_name, last_name: names.last_name, updated_at: names.updated_at })
+      await trx('customers').where({ store_env_id: storeId, id }).update({
+        first_name: names.first_name,
+        last_name: names.last_name,
+        updated_at: names.updated_at
+      })
     },
 
     find (storeId: string, id: string, trx: Knex = db, lock = false): Promise<CustomerRow | undefined> {
@@ -73,7 +86,11 @@ export function customersRepository (db: Knex) {
       const keys = [...new Set(refs.map((r) => emailKey(r.email)).filter((v): v is string => v !== null))]
       const byPlatform = new Map<string, string>()
       const byEmail = new Map<string, string>()
-      if (ids.length) for (const row of await liveByKeys(trx, storeId, 'platform_customer_id', ids).select('id', 'platform_customer_id')) byPlatform.set(row.platform_customer_id!, row.id)
+      if (ids.length) {
+        for (const row of await liveByKeys(trx, storeId, 'platform_customer_id', ids).select('id', 'platform_customer_id')) {
+          byPlatform.set(row.platform_customer_id!, row.id)
+        }
+      }
       if (keys.length) {
         const rows = await liveByKeys(trx, storeId, 'email_key', keys).orderBy('created_at').orderBy('id').select('id', 'email_key')
         for (const row of rows) if (!byEmail.has(row.email_key!)) byEmail.set(row.email_key!, row.id)
@@ -88,7 +105,10 @@ export function customersRepository (db: Knex) {
     /** Customers made from gallery leads (no platform id) with these addresses, oldest first per address, locked. */
     async fromLeads (storeId: string, keys: string[], trx: Knex): Promise<Map<string, CustomerRow>> {
       const rows: CustomerRow[] = keys.length
-        ? await lockForWrite(liveByKeys(trx, storeId, 'email_key', keys).whereNull('platform_customer_id').orderBy('created_at').orderBy('id'), true)
+        ? await lockForWrite(
+          liveByKeys(trx, storeId, 'email_key', keys).whereNull('platform_customer_id').orderBy('created_at').orderBy('id'),
+          true
+        )
         : []
       const byKey = new Map<string, CustomerRow>()
       for (const row of rows) if (!byKey.has(row.email_key!)) byKey.set(row.email_key!, row)
@@ -98,7 +118,11 @@ export function customersRepository (db: Knex) {
     /** A lead's customer taken over by the platform's sync: its platform id and every synced field. */
     async adopt (row: CustomerRow, trx: Knex) {
       const fields = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, row[field]]))
-      await trx('customers').where({ store_env_id: row.store_env_id, id: row.id }).update({ ...fields, platform_customer_id: row.platform_customer_id, updated_at: row.updated_at })
+      await trx('customers').where({ store_env_id: row.store_env_id, id: row.id }).update({
+        ...fields,
+        platform_customer_id: row.platform_customer_id,
+        updated_at: row.updated_at
+      })
     },
 
     async erase (storeId: string, id: string, now: number, trx: Knex) {

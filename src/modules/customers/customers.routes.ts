@@ -4,7 +4,11 @@ import type { CustomersService } from './customers.service.js'
 import * as schemas from './customers.schemas.js'
 
 export const customersRoutes: FastifyPluginAsyncTypebox<{ service: CustomersService }> = async (app, { service }) => {
-  app.put('/customers', { schema: schemas.upsertCustomers, validatorCompiler: bulkBodyValidator('customers'), config: { errors: ['batch_too_large'] } }, async (request) => {
+  app.put('/customers', {
+    schema: schemas.upsertCustomers,
+    validatorCompiler: bulkBodyValidator('customers'),
+    config: { errors: ['batch_too_large'] }
+  }, async (request) => {
     return service.upsert(request.store!, request.body.customers)
   })
 

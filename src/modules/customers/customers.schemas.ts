@@ -7,7 +7,11 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 /** Month and day, and the year when known; 29 February needs a leap year or no year (granted on 28 February otherwise). */
 export const Birthday = Type.Object({
   month: Type.Integer({ minimum: 1, maximum: 12 }),
-  day: Type.Integer({ minimum: 1, maximum: 31, description: 'A day that exists in that month (29 February only without a year or in a leap year)' }),
+  day: Type.Integer({
+    minimum: 1,
+    maximum: 31,
+    description: 'A day that exists in that month (29 February only without a year or in a leap year)'
+  }),
   year: Type.Optional(Nullable(Type.Integer({ minimum: 1900, maximum: 9999 })))
 }, { additionalProperties: false })
 
@@ -17,7 +21,15 @@ export const Birthday = Type.Object({
  */
 export const CustomerItem = Type.Object({
   platformCustomerId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
-  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320, description: 'Orders with this address link to the customer (compared case-insensitively)' }))),
+  email: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'email',
+        maxLength: 320,
+        description: 'Orders with this address link to the customer (compared case-insensitively)'
+      })
+    )
+  ),
   firstName: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   lastName: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
@@ -33,7 +45,10 @@ export const Customer = Type.Object({
   firstName: Type.Union([Type.String(), Type.Null()]),
   lastName: Type.Union([Type.String(), Type.Null()]),
   phone: Type.Union([Type.String(), Type.Null()]),
-  birthday: Type.Union([Type.Object({ month: Type.Integer(), day: Type.Integer(), year: Type.Union([Type.Integer(), Type.Null()]) }), Type.Null()]),
+  birthday: Type.Union([
+    Type.Object({ month: Type.Integer(), day: Type.Integer(), year: Type.Union([Type.Integer(), Type.Null()]) }),
+    Type.Null()
+  ]),
   createdAt: DateTime,
   updatedAt: DateTime
 })
@@ -47,7 +62,15 @@ export const upsertCustomers = {
     'item with a new platform id takes over the customer a gallery lead made with its email (same id, now with the ' +
     'platform id and the item\'s fields; `customer.updated`), so a shopper is one customer.',
   body: Type.Object({ customers: Type.Array(CustomerItem, { maxItems: 250 }) }, {
-    examples: [{ customers: [{ platformCustomerId: 'gid-7001', email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee', birthday: { month: 2, day: 29 } }] }]
+    examples: [{
+      customers: [{
+        platformCustomerId: 'gid-7001',
+        email: 'ann@example.com',
+        firstName: 'Ann',
+        lastName: 'Lee',
+        birthday: { month: 2, day: 29 }
+      }]
+    }]
   }),
   response: { 200: BulkResult, ...authErrors }
 }
@@ -61,7 +84,9 @@ export const listCustomers = {
   querystring: Type.Object({
     ...PageQuery,
     updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 with a time zone, within 1970–9999' })),
-    email: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Only the customer with this address (case-insensitive)' }))
+    email: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 320, description: 'Only the customer with this address (case-insensitive)' })
+    )
   }),
   response: { 200: Paged(Customer), ...authErrors }
 }

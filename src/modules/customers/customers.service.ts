@@ -47,7 +47,11 @@ export function presentCustomer (row: CustomerRow) {
     phone: row.phone,
     birthday: row.birthday_month == null
       ? null
-      : { month: Number(row.birthday_month), day: Number(row.birthday_day), year: row.birthday_year == null ? null : Number(row.birthday_year) },
+      : {
+          month: Number(row.birthday_month),
+          day: Number(row.birthday_day),
+          year: row.birthday_year == null ? null : Number(row.birthday_year)
+        },
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!
   }
@@ -77,7 +81,12 @@ function checkCustomers (items: unknown[]): CheckedItems<Item> {
   const valid = checked.valid.filter(({ index, item }) => {
     const b = item.birthday
     if (!b || isCalendarDay(b.month, b.day, b.year)) return true
-    checked.errors.push({ index, platformId: item.platformCustomerId, code: 'invalid_item', message: `birthday: ${b.month}/${b.day}${b.year ? `/${b.year}` : ''} is not a day of the calendar` })
+    checked.errors.push({
+      index,
+      platformId: item.platformCustomerId,
+      code: 'invalid_item',
+      message: `birthday: ${b.month}/${b.day}${b.year ? `/${b.year}` : ''} is not a day of the calendar`
+    })
     return false
   })
   return { valid, errors: checked.errors }
@@ -85,7 +94,12 @@ function checkCustomers (items: unknown[]): CheckedItems<Item> {
 
 export function customersService ({ db, repo, events, audit, clock, bus }: Deps) {
   /** A null platform id: a customer made from a gallery lead, whom the platform has not synced. */
-  function toRow (store: Pick<StoreEnv, 'id' | 'orgId'>, item: Omit<Item, 'platformCustomerId'> & { platformCustomerId: string | null }, before: CustomerRow | undefined, now: number): CustomerRow {
+  function toRow (
+    store: Pick<StoreEnv, 'id' | 'orgId'>,
+    item: Omit<Item, 'platformCustomerId'> & { platformCustomerId: string | null },
+    before: CustomerRow | undefined,
+    now: number
+  ): CustomerRow {
     return {
       id: before?.id ?? newId('cus'),
       org_id: store.orgId,
@@ -118,7 +132,9 @@ export function customersService ({ db, repo, events, audit, clock, bus }: Deps)
         columns: CUSTOMER_FIELDS,
         toRows: async (list, existing, trx) => {
           const newcomers = list.filter((item) => !existing.has(item.platformCustomerId))
-          const leads = await repo.fromLeads(store.id, [...new Set(newcomers.map((item) => emailKey(item.email)).filter((k): k is string => k !== null))], trx)
+          const leads = await repo.fromLeads(store.id, [
+            ...new Set(newcomers.map((item) => emailKey(item.email)).filter((k): k is string => k !== null))
+          ], trx)
           adopted = new Set()
           return list.map((item) => {
             let before = existing.get(item.platformCustomerId)
@@ -188,18 +204,27 @@ export function customersService ({ db, repo, events, audit, clock, bus }: Deps)
      * the address the customer had.
      */
     async erase (store: StoreEnv, id: string, actor: Credential, ip: string | null) {
-      await withDeadlockRetry(() => db.transaction(async (trx) => {
-        const row = await repo.find(store.id, id, trx, true)
-        if (!row) throw new errors.NotFound('Customer')
-        const now = clock()
-        await repo.erase(store.id, id, now, trx)
-        const erased = await eraseCustomerData(trx, { store, customerId: id, email: row.email, events, now })
-        const kept: string[] = []
-        const subject = { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email }
-        for (const outcome of await bus.emit('customer.erased', trx, { subject })) kept.push(...(outcome.eventSubjects ?? []))
-        if (kept.length) await scrubEvents(trx, store.id, kept, erased.addresses)
-        await audit.record({ orgId: store.orgId, action: 'customer.erased', actor: actorOf(actor), subject: `customer:${id}`, ip, details: { storeEnvId: store.id, ...erased.counts } }, trx)
-      }))
+      await withDeadlockRetry(() =>
+        db.transaction(async (trx) => {
+          const row = await repo.find(store.id, id, trx, true)
+          if (!row) throw new errors.NotFound('Customer')
+          const now = clock()
+          await repo.erase(store.id, id, now, trx)
+          const erased = await eraseCustomerData(trx, { store, customerId: id, email: row.email, events, now })
+          const kept: string[] = []
+          const subject = { orgId: store.orgId, storeEnvId: store.id, customerId: id, email: row.email }
+          for (const outcome of await bus.emit('customer.erased', trx, { subject })) kept.push(...(outcome.eventSubjects ?? []))
+          if (kept.length) await scrubEvents(trx, store.id, kept, erased.addresses)
+          await audit.record({
+            orgId: store.orgId,
+            action: 'customer.erased',
+            actor: actorOf(actor),
+            subject: `customer:${id}`,
+            ip,
+            details: { storeEnvId: store.id, ...erased.counts }
+          }, trx)
+        })
+      )
     }
   }
 }

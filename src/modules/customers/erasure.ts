@@ -55,7 +55,9 @@ export function scrub (value: unknown, addresses: string[], needles: Set<string>
   if (!value || typeof value !== 'object') return value
   const entries = Object.entries(value as Record<string, unknown>)
   const aboutThem = entries.some(([, v]) => needles.has(lower(v) ?? ''))
-  return Object.fromEntries(entries.map(([k, v]) => [k, aboutThem && k in PERSONAL_FIELDS ? PERSONAL_FIELDS[k] : scrub(v, addresses, needles)]))
+  return Object.fromEntries(
+    entries.map(([k, v]) => [k, aboutThem && k in PERSONAL_FIELDS ? PERSONAL_FIELDS[k] : scrub(v, addresses, needles)])
+  )
 }
 
 interface Input { store: StoreEnv, customerId: string, email: string | null, events: EventLog, now: number }
@@ -72,10 +74,27 @@ export async function eraseCustomerData (trx: Knex.Transaction, { store, custome
   const addresses = [...new Set([own, ...orders.map((o) => emailKey(o.customer_email))].filter((a): a is string => a !== null))]
   if (orders.length) {
     const ids = orders.map((o) => o.id)
-    await trx('orders').whereIn('id', ids).update({ customer_email: null, customer_name: null, platform_customer_id: null, customer_id: customerId, updated_at: now })
+    await trx('orders').whereIn('id', ids).update({
+      customer_email: null,
+      customer_name: null,
+      platform_customer_id: null,
+      customer_id: customerId,
+      updated_at: now
+    })
     // Through the funnel's tracker: the skipped requests leave "scheduled" in GET /analytics/review-requests too.
-    await trackOrders(trx, storeId, orders.map((o) => o.platform_order_id), () => trx('orders').whereIn('id', ids).where({ review_request_state: 'scheduled' })
-      .update({ review_request_state: 'skipped', review_request_reason: 'The customer was erased', review_request_updated_at: now, updated_at: now }))
+    await trackOrders(
+      trx,
+      storeId,
+      orders.map((o) => o.platform_order_id),
+      () =>
+        trx('orders').whereIn('id', ids).where({ review_request_state: 'scheduled' })
+          .update({
+            review_request_state: 'skipped',
+            review_request_reason: 'The customer was erased',
+            review_request_updated_at: now,
+            updated_at: now
+          })
+    )
   }
   const orderIds = orders.map((o) => o.platform_order_id)
   const reviews: Array<{ id: string, title: string | null, body: string, reply: string | null }> = (addresses.length || orderIds.length)
@@ -86,13 +105,25 @@ export async function eraseCustomerData (trx: Knex.Transaction, { store, custome
     : []
   // The texts stay (the review is kept) but lose the address where the author wrote it in.
   for (const r of reviews) {
-    const [title, body, reply] = [r.title, r.body, r.reply].map((text) => (text == null ? text : scrub(text, addresses, new Set()) as string))
+    const [title, body, reply] = [r.title, r.body, r.reply].map((
+      text
+    ) => (text == null ? text : scrub(text, addresses, new Set()) as string))
     await trx('reviews').where({ id: r.id }).update({ author_email: null, author_name: ANONYMOUS, title, body, reply, updated_at: now })
   }
-  if (addresses.length) await trx('mail_outbox').where({ store_env_id: storeId }).whereRaw(`lower(${trx.raw('??', ['to']).toQuery()}) in (${addresses.map(() => '?').join(', ')})`, addresses).delete()
+  if (addresses.length) {
+    await trx('mail_outbox').where({ store_env_id: storeId }).whereRaw(
+      `lower(${trx.raw('??', ['to']).toQuery()}) in (${addresses.map(() => '?').join(', ')})`,
+      addresses
+    ).delete()
+  }
   // The reviews' own events name neither the address nor the customer id, only the review: their ids find them.
   const scrubbed = await scrubEvents(trx, storeId, [customerId, ...addresses, ...reviews.map((r) => r.id)], addresses)
-  await events.append(trx, { orgId: store.orgId, storeEnvId: storeId, type: 'customer.deleted', data: { id: customerId, orderIds, reviewIds: reviews.map((r) => r.id) } })
+  await events.append(trx, {
+    orgId: store.orgId,
+    storeEnvId: storeId,
+    type: 'customer.deleted',
+    data: { id: customerId, orderIds, reviewIds: reviews.map((r) => r.id) }
+  })
   return { addresses, counts: { orders: orders.length, reviews: reviews.length, events: scrubbed } }
 }
 
@@ -103,7 +134,8 @@ async function ordersOf (trx: Knex.Transaction, storeId: string, customerId: str
   const columns = ['id', 'platform_order_id', 'customer_email']
   const linked: OrderRow[] = await trx('orders').where({ store_env_id: storeId, customer_id: customerId }).select(columns)
   if (!own) return linked
-  const byAddress: OrderRow[] = await trx('orders').where({ store_env_id: storeId }).where(equalsIgnoringCase(trx, 'customer_email', own)).select(columns)
+  const byAddress: OrderRow[] = await trx('orders').where({ store_env_id: storeId }).where(equalsIgnoringCase(trx, 'customer_email', own))
+    .select(columns)
   const ids = new Set(linked.map((o) => o.id))
   return [...linked, ...byAddress.filter((o) => !ids.has(o.id))].sort((a, b) => a.id - b.id)
 }

@@ -38,7 +38,8 @@ export const manifest = defineModule({
   },
   services: {
     customersRepo: ({ db }) => customersRepository(db),
-    customers: ({ db, customersRepo, events, audit, clock, bus }) => customersService({ db, repo: customersRepo, events, audit, clock, bus })
+    customers: ({ db, customersRepo, events, audit, clock, bus }) =>
+      customersService({ db, repo: customersRepo, events, audit, clock, bus })
   },
   emits: ['customer.erased'],
   reactions: customersReactions,

@@ -14,7 +14,11 @@ import type { Clock } from '../../lib/clock.js'
 import type { OutboxRepository } from './outbox.repository.js'
 import type { DeliveryWakeups } from './wakeups.js'
 import { defineModule } from '../../lib/module.js'
-import { announceWorkerChange, outboundWebhooksService, type OutboundWebhooksService } from './outbound-webhooks/outbound-webhooks.service.js'
+import {
+  announceWorkerChange,
+  outboundWebhooksService,
+  type OutboundWebhooksService
+} from './outbound-webhooks/outbound-webhooks.service.js'
 import { webhookOperations, type WebhookOperations } from './outbound-webhooks/operations.service.js'
 import { hooksService } from './connector-hooks/hooks.service.js'
 import { emailProvidersService, type EmailProvidersService } from './email-providers/providers.service.js'
@@ -29,7 +33,11 @@ export { deliveryWorker, type WorkerOptions } from './worker.js'
 export { deliveryWakeups } from './wakeups.js'
 export { LEGACY_SIGNATURE_SUNSET, versioningUrl } from './sign.js'
 export { PROVIDERS, type Provider } from './providers.js'
-export { announceWorkerChange, outboundWebhooksService, type OutboundWebhooksService } from './outbound-webhooks/outbound-webhooks.service.js'
+export {
+  announceWorkerChange,
+  outboundWebhooksService,
+  type OutboundWebhooksService
+} from './outbound-webhooks/outbound-webhooks.service.js'
 export { webhookOperations, type WebhookOperations } from './outbound-webhooks/operations.service.js'
 export { hooksService } from './connector-hooks/hooks.service.js'
 export { DEFAULT_PROVIDER_EVENTS, emailProvidersService, type EmailProvidersService } from './email-providers/providers.service.js'
@@ -58,9 +66,16 @@ export async function connectorHooks (app: FastifyInstance) {
  * (docs/contract/webhooks-and-delivery.md#delivery); once that commits, this process's worker is nudged and, when
  * deliveries were queued, workers elsewhere hear of it.
  */
-export function deliveryReactions (bus: DomainBus, { outbox, wakeups, clock }: { outbox: OutboxRepository, wakeups: DeliveryWakeups, clock: Clock }) {
+export function deliveryReactions (
+  bus: DomainBus,
+  { outbox, wakeups, clock }: { outbox: OutboxRepository, wakeups: DeliveryWakeups, clock: Clock }
+) {
   bus.on('events.appended', async (trx, { events }) => {
-    const queued = await outbox.fanOut(trx, events.map((event) => ({ rowId: event.rowId, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })), clock())
+    const queued = await outbox.fanOut(
+      trx,
+      events.map((event) => ({ rowId: event.rowId, orgId: event.orgId, storeEnvId: event.storeEnvId, type: event.type })),
+      clock()
+    )
     wakeups.committed(trx)
     if (queued > 0) wakeups.queued(trx)
   })
@@ -91,21 +106,28 @@ declare module '../../lib/permissions.js' {
 export const manifest = defineModule({
   name: 'delivery',
   resources: {
-    'outbound-webhooks': { read: 'viewer', write: 'editor', area: 'Events & integrations', description: 'Outbound webhooks: register, list, retire, see deliveries.' }
+    'outbound-webhooks': {
+      read: 'viewer',
+      write: 'editor',
+      area: 'Events & integrations',
+      description: 'Outbound webhooks: register, list, retire, see deliveries.'
+    }
   },
   services: {
     subscriptions: ({ db }) => subscriptionsRepository(db),
-    outbox: ({ db, subscriptions, events }) => outboxRepository(db, subscriptions, announceWorkerChange((trx, event) => events.append(trx, event))),
-    outboundWebhooks: ({ db, subscriptions, outbox, eventHistory, events, clock, config }) => outboundWebhooksService({
-      subscriptions,
-      outbox,
-      events: eventHistory,
-      clock,
-      secretKey: config.secretKey,
-      allowPrivate: config.webhookAllowPrivate,
-      transaction: (work) => db.transaction(work),
-      appendEvent: events.append
-    }),
+    outbox: ({ db, subscriptions, events }) =>
+      outboxRepository(db, subscriptions, announceWorkerChange((trx, event) => events.append(trx, event))),
+    outboundWebhooks: ({ db, subscriptions, outbox, eventHistory, events, clock, config }) =>
+      outboundWebhooksService({
+        subscriptions,
+        outbox,
+        events: eventHistory,
+        clock,
+        secretKey: config.secretKey,
+        allowPrivate: config.webhookAllowPrivate,
+        transaction: (work) => db.transaction(work),
+        appendEvent: events.append
+      }),
     connectorHooks: ({ subscriptions, clock, config }) =>
       hooksService({ subscriptions, clock, secretKey: config.secretKey, allowPrivate: config.webhookAllowPrivate }),
     emailProviders: ({ db, outbox, events, clock, config }) =>
@@ -116,20 +138,21 @@ export const manifest = defineModule({
     delivery: ({ subscriptions, outbox, clock, config, redis, redisPrefix, log, wakeups, features, hookItem }) => ({
       subscriptions,
       outbox,
-      createWorker: (options = {}) => deliveryWorker({
-        outbox,
-        clock,
-        secretKey: config.secretKey,
-        publicUrl: config.publicUrl,
-        allowPrivate: config.webhookAllowPrivate,
-        redis,
-        redisPrefix,
-        log,
-        hookItem,
-        wakeups,
-        // A subscription whose kind the store's plan no longer includes is not sent to (docs/contract/plans-and-limits.md).
-        entitled: (storeId, kind) => features.includes(storeId, kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks')
-      }, options)
+      createWorker: (options = {}) =>
+        deliveryWorker({
+          outbox,
+          clock,
+          secretKey: config.secretKey,
+          publicUrl: config.publicUrl,
+          allowPrivate: config.webhookAllowPrivate,
+          redis,
+          redisPrefix,
+          log,
+          hookItem,
+          wakeups,
+          // A subscription whose kind the store's plan no longer includes is not sent to (docs/contract/plans-and-limits.md).
+          entitled: (storeId, kind) => features.includes(storeId, kind === 'webhook' ? 'outbound-webhooks' : 'connector-hooks')
+        }, options)
     })
   },
   reactions: deliveryReactions,

@@ -76,7 +76,13 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
   /** Ends the claim; false when the lease was lost (another worker owns the delivery now), so nothing is recorded. */
   async function finish (trx: Knex, a: AttemptRecord, changes: Record<string, unknown>): Promise<boolean> {
     const changed = await trx('webhook_deliveries').where({ id: a.delivery.id, claim_token: a.token })
-      .update({ claim_token: null, attempts: a.delivery.attempts + 1, last_response_code: a.responseCode, last_error: a.error == null ? null : prefix(a.error, 500), ...changes })
+      .update({
+        claim_token: null,
+        attempts: a.delivery.attempts + 1,
+        last_response_code: a.responseCode,
+        last_error: a.error == null ? null : prefix(a.error, 500),
+        ...changes
+      })
     return changed === 1
   }
 
@@ -86,20 +92,29 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
      * of one append are one store's: one subscription lookup and multi-row inserts serve the whole batch.
      */
     /** Queues a delivery of each event to each subscription that wants it; answers how many it queued. */
-    async fanOut (trx: Knex.Transaction, events: Array<{ rowId: number, orgId: string, storeEnvId: string, type: string }>, now: number): Promise<number> {
+    async fanOut (
+      trx: Knex.Transaction,
+      events: Array<{ rowId: number, orgId: string, storeEnvId: string, type: string }>,
+      now: number
+    ): Promise<number> {
       if (events.length === 0) return 0
-      const subs = (await subscriptions.active(trx, events[0].storeEnvId)).map((s) => ({ id: s.id, events: JSON.parse(s.events) as string[] }))
+      const subs = (await subscriptions.active(trx, events[0].storeEnvId)).map((s) => ({
+        id: s.id,
+        events: JSON.parse(s.events) as string[]
+      }))
       if (subs.length === 0) return 0
-      const rows = events.flatMap((event) => subs.filter((s) => matchesEvent(s.events, event.type)).map((s) => ({
-        org_id: event.orgId,
-        store_env_id: event.storeEnvId,
-        subscription_id: s.id,
-        event_id: event.rowId,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now
-      })))
+      const rows = events.flatMap((event) =>
+        subs.filter((s) => matchesEvent(s.events, event.type)).map((s) => ({
+          org_id: event.orgId,
+          store_env_id: event.storeEnvId,
+          subscription_id: s.id,
+          event_id: event.rowId,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          created_at: now
+        }))
+      )
       // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200 there.
       const chunk = isMysql(trx) ? 1000 : 200
       for (let i = 0; i < rows.length; i += chunk) await trx('webhook_deliveries').insert(rows.slice(i, i + chunk))
@@ -147,8 +162,23 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         .whereIn('d.id', ids)
         .where('d.claim_token', token)
         .orderBy('d.event_id')
-        .select('d.id', 'd.org_id', 'd.store_env_id', 'd.subscription_id', 'd.event_id', 'd.attempts', 's.url', 's.kind', 's.secret_sealed',
-          's.status as subscription_status', 's.consecutive_failures', 'e.type as event_type', 'e.data as event_data', 'e.created_at as event_created_at', 'e.seq as event_seq')
+        .select(
+          'd.id',
+          'd.org_id',
+          'd.store_env_id',
+          'd.subscription_id',
+          'd.event_id',
+          'd.attempts',
+          's.url',
+          's.kind',
+          's.secret_sealed',
+          's.status as subscription_status',
+          's.consecutive_failures',
+          'e.type as event_type',
+          'e.data as event_data',
+          'e.created_at as event_created_at',
+          'e.seq as event_seq'
+        )
     },
 
     /** Gives a claimed delivery back untouched (its lease was too short to start an attempt safely). */
@@ -160,7 +190,11 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
     async succeededMany (records: AttemptRecord[]): Promise<void> {
       await retryOnDeadlock(db, async (trx) => {
         const held = trx('webhook_deliveries').select('id', 'claim_token').whereIn('id', records.map((a) => a.delivery.id))
-        const tokens = new Map((await (isMysql(db) ? held.forUpdate() : held) as Array<{ id: number, claim_token: string | null }>).map((r) => [Number(r.id), r.claim_token]))
+        const tokens = new Map(
+          (await (isMysql(db) ? held.forUpdate() : held) as Array<{ id: number, claim_token: string | null }>).map((
+            r
+          ) => [Number(r.id), r.claim_token])
+        )
         const finished = records.filter((a) => tokens.get(Number(a.delivery.id)) === a.token)
         if (finished.length === 0) return
         const codes = finished.map((a) => `WHEN ${Number(a.delivery.id)} THEN ${Number(a.responseCode)}`).join(' ')
@@ -174,7 +208,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         })
         await trx('webhook_attempts').insert(finished.map((a) => attemptRow(a, 'succeeded', null)))
         // Only a receiver that was failing has a counter to reset: the common path leaves the hot row alone.
-        const recovered = [...new Set(finished.filter((a) => Number(a.delivery.consecutive_failures) > 0).map((a) => a.delivery.subscription_id))]
+        const recovered = [
+          ...new Set(finished.filter((a) => Number(a.delivery.consecutive_failures) > 0).map((a) => a.delivery.subscription_id))
+        ]
         if (recovered.length > 0) await trx('webhook_subscriptions').whereIn('id', recovered).update({ consecutive_failures: 0 })
       })
     },
@@ -186,7 +222,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         if (!await finish(trx, a, changes)) return
         await recordAttempt(trx, a, nextAt === null ? 'failed' : 'retrying', nextAt)
         await trx('webhook_subscriptions').where({ id: a.delivery.subscription_id }).increment('consecutive_failures', 1)
-        if (nextAt === null && await subscriptions.setStatus(a.delivery.subscription_id, 'disabled', ['active'], disableReason, a.now, trx)) {
+        if (
+          nextAt === null && await subscriptions.setStatus(a.delivery.subscription_id, 'disabled', ['active'], disableReason, a.now, trx)
+        ) {
           await onStatusChange(trx, a.delivery.subscription_id)
         }
       })
@@ -202,7 +240,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
         }
         // Found first, then changed by id: an UPDATE through the (subscription_id, id) index would lock every
         // delivery of the subscription's history it reads, and other workers' claims would wait on them.
-        const pending = await trx('webhook_deliveries').where({ subscription_id: a.delivery.subscription_id, status: 'pending' }).whereNull('claim_token').pluck('id')
+        const pending = await trx('webhook_deliveries').where({ subscription_id: a.delivery.subscription_id, status: 'pending' }).whereNull(
+          'claim_token'
+        ).pluck('id')
         for (let i = 0; i < pending.length; i += 1000) {
           await trx('webhook_deliveries').whereIn('id', pending.slice(i, i + 1000)).where({ status: 'pending' }).whereNull('claim_token')
             .update({ status: 'cancelled', last_error: reason, completed_at: a.now })
@@ -212,12 +252,20 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
 
     /** The subscription stopped (retired, deleted, disabled) after the event was fanned out. */
     async cancel (id: number, token: string, reason: string, now: number): Promise<void> {
-      await table().where({ id, claim_token: token }).update({ claim_token: null, status: 'cancelled', last_error: reason, completed_at: now })
+      await table().where({ id, claim_token: token }).update({
+        claim_token: null,
+        status: 'cancelled',
+        last_error: reason,
+        completed_at: now
+      })
     },
 
     /** Newest first; `since`: only attempts made at or after it. */
     async listAttempts (storeId: string, subscriptionId: string, page: { offset: number, limit: number }, since: number | null = null) {
-      const base = db('webhook_attempts').where({ 'webhook_attempts.store_env_id': storeId, 'webhook_attempts.subscription_id': subscriptionId })
+      const base = db('webhook_attempts').where({
+        'webhook_attempts.store_env_id': storeId,
+        'webhook_attempts.subscription_id': subscriptionId
+      })
       if (since !== null) base.where('webhook_attempts.at', '>=', since)
       return countAndPage<any>(base, page, (q) => q.leftJoin('events as e', 'e.id', 'webhook_attempts.event_id')
         .select('webhook_attempts.*', 'e.type as event_type', 'e.seq as event_seq')
@@ -225,10 +273,24 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
     },
 
     /** One delivery of a subscription (tenant ids explicit): redelivery starts from it. */
-    findDelivery (storeId: string, subscriptionId: string, id: number): Promise<{ id: number, org_id: string, event_id: number, event_seq: number, status: string } | undefined> {
+    findDelivery (
+      storeId: string,
+      subscriptionId: string,
+      id: number
+    ): Promise<{ id: number, org_id: string, event_id: number, event_seq: number, status: string } | undefined> {
       return table().join('events as e', 'e.id', 'webhook_deliveries.event_id')
-        .where({ 'webhook_deliveries.id': id, 'webhook_deliveries.store_env_id': storeId, 'webhook_deliveries.subscription_id': subscriptionId })
-        .first('webhook_deliveries.id', 'webhook_deliveries.org_id', 'webhook_deliveries.event_id', 'e.seq as event_seq', 'webhook_deliveries.status')
+        .where({
+          'webhook_deliveries.id': id,
+          'webhook_deliveries.store_env_id': storeId,
+          'webhook_deliveries.subscription_id': subscriptionId
+        })
+        .first(
+          'webhook_deliveries.id',
+          'webhook_deliveries.org_id',
+          'webhook_deliveries.event_id',
+          'e.seq as event_seq',
+          'webhook_deliveries.status'
+        )
     },
 
     /**
@@ -236,12 +298,23 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
      * de-duplicate on them); answers the new delivery ids. Redelivery and replay
      * (docs/contract/webhooks-and-delivery.md#webhook-operations).
      */
-    async requeue (target: { orgId: string, storeEnvId: string, subscriptionId: string }, eventIds: number[], now: number): Promise<number[]> {
+    async requeue (
+      target: { orgId: string, storeEnvId: string, subscriptionId: string },
+      eventIds: number[],
+      now: number
+    ): Promise<number[]> {
       const ids: number[] = []
       await db.transaction(async (trx) => {
         for (const eventId of eventIds) {
           const [id] = await trx('webhook_deliveries').insert({
-            org_id: target.orgId, store_env_id: target.storeEnvId, subscription_id: target.subscriptionId, event_id: eventId, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now
+            org_id: target.orgId,
+            store_env_id: target.storeEnvId,
+            subscription_id: target.subscriptionId,
+            event_id: eventId,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            created_at: now
           })
           ids.push(Number(id))
         }
@@ -250,7 +323,13 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
     },
 
     /** The store's stored events in [since, until), oldest first, of `types` when given; at most `limit`. */
-    eventsBetween (storeId: string, since: number, until: number, types: string[] | null, limit: number): Promise<Array<{ id: number, seq: number, type: string }>> {
+    eventsBetween (
+      storeId: string,
+      since: number,
+      until: number,
+      types: string[] | null,
+      limit: number
+    ): Promise<Array<{ id: number, seq: number, type: string }>> {
       const query = db('events').where({ store_env_id: storeId }).where('created_at', '>=', since).where('created_at', '<', until)
       if (types) query.whereIn('type', types)
       return query.orderBy('id').limit(limit).select('id', 'seq', 'type')
@@ -258,7 +337,9 @@ export function outboxRepository (db: Knex, subscriptions: SubscriptionsReposito
 
     /** Deliveries not yet finished, for a subscription's summary. */
     async pendingCount (storeId: string, subscriptionId: string): Promise<number> {
-      const [{ n }] = await table().where({ store_env_id: storeId, subscription_id: subscriptionId, status: 'pending' }).count<Array<{ n: number }>>({ n: '*' })
+      const [{ n }] = await table().where({ store_env_id: storeId, subscription_id: subscriptionId, status: 'pending' }).count<
+        Array<{ n: number }>
+      >({ n: '*' })
       return Number(n)
     }
   }

@@ -23,7 +23,9 @@ export function verdictOf ({ delivery, responseCode, error, now }: Attempt): Ver
   // No answer (null) is status 0: neither a success nor a 410.
   const status = Number(responseCode)
   if (status >= 200 && status < 300) return { kind: 'succeeded' }
-  if (status === 410) return { kind: 'gone', endAs: delivery.kind === 'hook' ? 'deleted' : 'retired', reason: 'The receiver answered 410 Gone' }
+  if (status === 410) {
+    return { kind: 'gone', endAs: delivery.kind === 'hook' ? 'deleted' : 'retired', reason: 'The receiver answered 410 Gone' }
+  }
   const failure = error ?? `HTTP ${responseCode}`
   const delay = retryDelay(delivery.attempts + 1)
   return {

@@ -41,7 +41,13 @@ function propertiesOf (event: ProviderEvent): Record<string, string> {
 
 const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`
 
-export function providerRequest (config: ProviderConfig, baseUrl: string, event: ProviderEvent, now: number, publicUrl: string): ProviderRequest {
+export function providerRequest (
+  config: ProviderConfig,
+  baseUrl: string,
+  event: ProviderEvent,
+  now: number,
+  publicUrl: string
+): ProviderRequest {
   switch (config.provider) {
     case 'klaviyo': {
       const body = JSON.stringify({
@@ -59,7 +65,12 @@ export function providerRequest (config: ProviderConfig, baseUrl: string, event:
       return {
         url: joinUrl(baseUrl, '/api/events/'),
         body,
-        headers: { authorization: `Klaviyo-API-Key ${config.apiKey}`, revision: KLAVIYO_REVISION, accept: 'application/vnd.api+json', 'content-type': 'application/vnd.api+json' }
+        headers: {
+          authorization: `Klaviyo-API-Key ${config.apiKey}`,
+          revision: KLAVIYO_REVISION,
+          accept: 'application/vnd.api+json',
+          'content-type': 'application/vnd.api+json'
+        }
       }
     }
     case 'mailchimp': {
@@ -70,15 +81,29 @@ export function providerRequest (config: ProviderConfig, baseUrl: string, event:
       return {
         url: joinUrl(baseUrl, `/3.0/lists/${encodeURIComponent(config.listId ?? '')}/members/${hash}/events`),
         body,
-        headers: { authorization: `Basic ${Buffer.from(`evidence-hub:${config.apiKey}`).toString('base64')}`, 'content-type': 'application/json' }
+        headers: {
+          authorization: `Basic ${Buffer.from(`evidence-hub:${config.apiKey}`).toString('base64')}`,
+          'content-type': 'application/json'
+        }
       }
     }
     case 'webhook': {
-      const body = JSON.stringify({ id: event.id, type: event.type, createdAt: iso(event.createdAt), storeEnvId: event.storeEnvId, data: event.data })
+      const body = JSON.stringify({
+        id: event.id,
+        type: event.type,
+        createdAt: iso(event.createdAt),
+        storeEnvId: event.storeEnvId,
+        data: event.data
+      })
       return {
         url: baseUrl,
         body,
-        headers: { 'content-type': 'application/json', 'x-service-event-id': event.id, 'x-service-event-type': event.type, ...signatureHeaders(config.signingSecret ?? '', body, now, publicUrl) }
+        headers: {
+          'content-type': 'application/json',
+          'x-service-event-id': event.id,
+          'x-service-event-type': event.type,
+          ...signatureHeaders(config.signingSecret ?? '', body, now, publicUrl)
+        }
       }
     }
   }

@@ -41,7 +41,11 @@ export function subscriptionsRepository (db: Knex) {
       return db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind, id }).first()
     },
 
-    async list (storeId: string, kind: SubscriptionKind, filter: { statuses: SubscriptionStatus[], url?: string, since?: number | null, offset: number, limit: number }) {
+    async list (
+      storeId: string,
+      kind: SubscriptionKind,
+      filter: { statuses: SubscriptionStatus[], url?: string, since?: number | null, offset: number, limit: number }
+    ) {
       const base = db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind }).whereIn('status', filter.statuses)
       if (filter.url !== undefined) base.where({ url: filter.url })
       // A subscription changes when it is created or its status moves (disabled, enabled, retired).
@@ -50,7 +54,14 @@ export function subscriptionsRepository (db: Knex) {
     },
 
     /** Moves a subscription out of one of `from`; true only for the call that changed it. */
-    async setStatus (id: string, to: SubscriptionStatus, from: SubscriptionStatus[], reason: string | null, now: number, trx: Knex = db): Promise<boolean> {
+    async setStatus (
+      id: string,
+      to: SubscriptionStatus,
+      from: SubscriptionStatus[],
+      reason: string | null,
+      now: number,
+      trx: Knex = db
+    ): Promise<boolean> {
       const changed = await trx('webhook_subscriptions').where({ id }).whereIn('status', from)
         .update({ status: to, status_reason: reason, status_changed_at: now })
       return changed === 1
@@ -62,7 +73,10 @@ export function subscriptionsRepository (db: Knex) {
      */
     async endHooksOf (orgId: string, creators: string[], reason: string, now: number, trx: Knex = db): Promise<number> {
       if (!creators.length) return 0
-      return trx('webhook_subscriptions').where({ org_id: orgId, kind: 'hook' }).whereIn('created_by', creators).whereIn('status', ['active', 'disabled'])
+      return trx('webhook_subscriptions').where({ org_id: orgId, kind: 'hook' }).whereIn('created_by', creators).whereIn('status', [
+        'active',
+        'disabled'
+      ])
         .update({ status: 'deleted', status_reason: reason, status_changed_at: now })
     },
 

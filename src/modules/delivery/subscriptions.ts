@@ -18,7 +18,11 @@ export interface NewSubscription {
 }
 
 /** Both kinds start here: the URL is checked (SSRF), a `whsec_` secret made, and only its sealed form kept. */
-export async function newSubscription (input: NewSubscription, secretKey: string, allowPrivate: boolean): Promise<{ row: SubscriptionRow, secret: string }> {
+export async function newSubscription (
+  input: NewSubscription,
+  secretKey: string,
+  allowPrivate: boolean
+): Promise<{ row: SubscriptionRow, secret: string }> {
   try {
     await checkUrl(input.url, allowPrivate)
   } catch (err) {

@@ -96,7 +96,9 @@ export async function checkUrl (raw: string, allowPrivate: boolean): Promise<URL
       throw new UnsafeUrlError(`The host ${host} does not resolve`)
     }
   }
-  if (addresses.some(isPrivateAddress)) throw new UnsafeUrlError(`The URL resolves to a private, loopback or link-local address${PRIVATE_HINT}`)
+  if (addresses.some(isPrivateAddress)) {
+    throw new UnsafeUrlError(`The URL resolves to a private, loopback or link-local address${PRIVATE_HINT}`)
+  }
   return url
 }
 

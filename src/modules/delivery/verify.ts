@@ -41,7 +41,12 @@ function sameHex (a: string, b: string): boolean {
 }
 
 /** `rawBody` must be the exact bytes received, before any JSON parsing. */
-export function verifySignature (rawBody: string | Buffer, header: string | string[] | undefined, secret: string, options: VerifyOptions = {}): VerifyResult {
+export function verifySignature (
+  rawBody: string | Buffer,
+  header: string | string[] | undefined,
+  secret: string,
+  options: VerifyOptions = {}
+): VerifyResult {
   if (header === undefined || header === '') return { ok: false, reason: 'missing_header' }
   const { timestamp, signatures } = parseSignatureHeader(Array.isArray(header) ? header.join(',') : header)
   if (timestamp === null || signatures.length === 0) return { ok: false, reason: 'malformed_header' }

@@ -69,7 +69,10 @@ export type DeliveryWorker = ReturnType<typeof deliveryWorker>
  * The item a subscription of each kind receives (docs/contract/event-visibility.md#events and
  * docs/contract/connectors.md#triggers-and-polling).
  */
-export function deliveryBody (d: Pick<ClaimedDelivery, 'kind' | 'event_seq' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>, hookItem: HookItem): string {
+export function deliveryBody (
+  d: Pick<ClaimedDelivery, 'kind' | 'event_seq' | 'event_type' | 'event_created_at' | 'store_env_id' | 'event_data'>,
+  hookItem: HookItem
+): string {
   const id = `evt_${d.event_seq}`
   const createdAt = iso(Number(d.event_created_at))!
   const data = JSON.parse(d.event_data) as Record<string, unknown>
@@ -109,7 +112,8 @@ function receiverLimits (deps: WorkerDeps, options: Options) {
   group.on('error', (err: Error) => deps.log.warn({ err: { message: err.message } }, 'delivery limiter error'))
   return {
     /** expiration: in a cluster, a crashed instance's slot is given back after it. */
-    schedule: <T>(receiver: string, requests: number, job: () => Promise<T>) => group.key(receiver).schedule({ weight: requests, expiration: options.timeoutMs + 5_000 }, job),
+    schedule: <T>(receiver: string, requests: number, job: () => Promise<T>) =>
+      group.key(receiver).schedule({ weight: requests, expiration: options.timeoutMs + 5_000 }, job),
     async close () {
       await group.disconnect(false)
       await connection?.disconnect(false)
@@ -142,7 +146,10 @@ function successBatches (outbox: OutboxRepository, batchSize: number) {
     flushTimer = null
     const items = successes.splice(0)
     if (items.length === 0) return
-    outbox.succeededMany(items.map((i) => i.record)).then(() => items.forEach((i) => i.done()), (err: Error) => items.forEach((i) => i.fail(err)))
+    outbox.succeededMany(items.map((i) => i.record)).then(
+      () => items.forEach((i) => i.done()),
+      (err: Error) => items.forEach((i) => i.fail(err))
+    )
   }
 
   return function recordSuccess (record: AttemptRecord): Promise<void> {
@@ -169,7 +176,14 @@ function deliveryHeaders (d: ClaimedDelivery, secret: string, body: string, now:
 interface Http { agent: Agent, request: typeof import('undici').request }
 
 /** Step: one POST to the receiver (SSRF-guarded, with a timeout); never throws, the outcome says what happened. */
-async function post (url: string, body: string, headers: Record<string, string>, http: () => Promise<Http>, deps: WorkerDeps, options: Options): Promise<Attempted> {
+async function post (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  http: () => Promise<Http>,
+  deps: WorkerDeps,
+  options: Options
+): Promise<Attempted> {
   const t0 = performance.now()
   let responseCode: number | null = null
   let error: string | null = null
@@ -225,7 +239,11 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
   // undici is ~5 MB of heap, loaded with the first delivery: an API instance that runs no worker never needs it.
   let http: Promise<Http> | null = null
   const connected = () => (http ??= import('undici').then(({ Agent, request }) => ({
-    agent: new Agent({ connect: { lookup: guardedLookup(deps.allowPrivate) }, connections: options.perReceiverConcurrency, keepAliveTimeout: 4_000 }),
+    agent: new Agent({
+      connect: { lookup: guardedLookup(deps.allowPrivate) },
+      connections: options.perReceiverConcurrency,
+      keepAliveTimeout: 4_000
+    }),
     request
   })))
   const receivers = receiverLimits(deps, options)
@@ -260,10 +278,20 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
   async function attemptProvider (d: ClaimedDelivery, token: string, started: number): Promise<Recorder> {
     let built
     try {
-      const event = { id: `evt_${d.event_seq}`, type: d.event_type, createdAt: Number(d.event_created_at), storeEnvId: d.store_env_id, data: JSON.parse(d.event_data) as Record<string, unknown> }
+      const event = {
+        id: `evt_${d.event_seq}`,
+        type: d.event_type,
+        createdAt: Number(d.event_created_at),
+        storeEnvId: d.store_env_id,
+        data: JSON.parse(d.event_data) as Record<string, unknown>
+      }
       built = providerRequest(JSON.parse(secretOf(d)) as ProviderConfig, d.url, event, started, deps.publicUrl)
     } catch (err) {
-      return outcome(outbox, { delivery: d, token, now: clock(), responseCode: null, durationMs: 0, error: (err as Error).message }, recordSuccess)
+      return outcome(
+        outbox,
+        { delivery: d, token, now: clock(), responseCode: null, durationMs: 0, error: (err as Error).message },
+        recordSuccess
+      )
     }
     const sent = await post(built.url, built.body, built.headers, connected, deps, options)
     return outcome(outbox, { delivery: d, token, now: clock(), ...sent }, recordSuccess)
@@ -274,9 +302,15 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
    * once the whole group is done and its slots are free again.
    */
   function dispatch (receiver: string, group: ClaimedDelivery[], token: string, leaseUntil: number): Array<Promise<void>> {
-    const failed = (d: ClaimedDelivery, err: Error) => { deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly') }
+    const failed = (d: ClaimedDelivery, err: Error) => {
+      deps.log.error({ err: { message: err.message }, delivery: d.id }, 'delivery attempt failed unexpectedly')
+    }
     // An attempt that throws records nothing: its claim lapses and the delivery is tried again.
-    const sent = receivers.schedule(receiver, group.length, () => Promise.all(group.map((d) => attempt(d, token, leaseUntil).catch((err: Error) => async () => failed(d, err)))))
+    const sent = receivers.schedule(
+      receiver,
+      group.length,
+      () => Promise.all(group.map((d) => attempt(d, token, leaseUntil).catch((err: Error) => async () => failed(d, err))))
+    )
     return group.map((d, i) => {
       const job: Promise<void> = sent
         .then((recorders) => recorders[i]())
@@ -301,7 +335,9 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     }
     const out: Array<[string, ClaimedDelivery[]]> = []
     for (const [receiver, list] of byReceiver) {
-      for (let i = 0; i < list.length; i += options.perReceiverConcurrency) out.push([receiver, list.slice(i, i + options.perReceiverConcurrency)])
+      for (let i = 0; i < list.length; i += options.perReceiverConcurrency) {
+        out.push([receiver, list.slice(i, i + options.perReceiverConcurrency)])
+      }
     }
     return out
   }

@@ -17,7 +17,13 @@ export function emailBrandingRepository (db: Knex) {
     },
 
     async put (trx: Knex, row: BrandingRow) {
-      await trx('email_branding').insert(row).onConflict('store_env_id').merge(['from_name', 'logo_upload_id', 'primary_color', 'footer_text', 'updated_at'])
+      await trx('email_branding').insert(row).onConflict('store_env_id').merge([
+        'from_name',
+        'logo_upload_id',
+        'primary_color',
+        'footer_text',
+        'updated_at'
+      ])
     }
   }
 }

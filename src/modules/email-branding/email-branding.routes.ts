@@ -3,7 +3,10 @@ import type { EmailService } from '../email/index.js'
 import type { EmailBrandingService } from './email-branding.service.js'
 import * as schemas from './email-branding.schemas.js'
 
-export const emailBrandingRoutes: FastifyPluginAsyncTypebox<{ service: EmailBrandingService, email: EmailService }> = async (app, { service, email }) => {
+export const emailBrandingRoutes: FastifyPluginAsyncTypebox<{ service: EmailBrandingService, email: EmailService }> = async (
+  app,
+  { service, email }
+) => {
   app.get('/email-branding', { schema: schemas.getBranding }, async (request) => {
     return service.get(request.store!.id)
   })
@@ -15,6 +18,9 @@ export const emailBrandingRoutes: FastifyPluginAsyncTypebox<{ service: EmailBran
   app.get('/email-branding/preview', { schema: schemas.previewBranding }, async (request, reply) => {
     const html = await email.preview(request.store!, request.query.templateKey)
     // The preview shows remote images (the logo) but runs nothing.
-    return reply.header('content-security-policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; frame-ancestors 'self'").type('text/html; charset=utf-8').send(html)
+    return reply.header(
+      'content-security-policy',
+      'default-src \'none\'; img-src * data:; style-src \'unsafe-inline\'; frame-ancestors \'self\''
+    ).type('text/html; charset=utf-8').send(html)
   })
 }

@@ -24,11 +24,24 @@ export const putBranding = {
   summary: 'Replace the branding of this store\'s mails (an omitted field is cleared)',
   description: 'The logo is an image uploaded through `POST /v1/uploads/image`. Appends `email_branding.updated`.',
   body: Type.Object({
-    fromName: Type.Optional(Nullable(Type.String({ maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f"<>]*$', description: 'No quotes, angle brackets or control characters' }))),
+    fromName: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 100,
+          pattern: '^[^\\u0000-\\u001f\\u007f"<>]*$',
+          description: 'No quotes, angle brackets or control characters'
+        })
+      )
+    ),
     logoUploadId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40 }))),
     primaryColor: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'A hex colour, e.g. `#2f5d50`' }))),
-    footerText: Type.Optional(Nullable(Type.String({ maxLength: 1000, pattern: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$' })))
-  }, { additionalProperties: false, examples: [{ fromName: 'Linen & Co', primaryColor: '#2f5d50', footerText: 'Linen & Co, 1 Market Street, Springfield' }] }),
+    footerText: Type.Optional(
+      Nullable(Type.String({ maxLength: 1000, pattern: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$' }))
+    )
+  }, {
+    additionalProperties: false,
+    examples: [{ fromName: 'Linen & Co', primaryColor: '#2f5d50', footerText: 'Linen & Co, 1 Market Street, Springfield' }]
+  }),
   response: { 200: Branding, ...authErrors }
 }
 

@@ -8,7 +8,12 @@ import type { BrandingRow, EmailBrandingRepository } from './email-branding.repo
 
 interface Deps { db: Knex, repo: EmailBrandingRepository, uploads: UploadsService, events: EventLog, clock: Clock }
 
-export interface BrandingInput { fromName?: string | null, logoUploadId?: string | null, primaryColor?: string | null, footerText?: string | null }
+export interface BrandingInput {
+  fromName?: string | null
+  logoUploadId?: string | null
+  primaryColor?: string | null
+  footerText?: string | null
+}
 
 /** How a store's mails look: the sender name, a logo (an image uploaded through /v1/uploads), a colour, a footer. */
 export function emailBrandingService ({ db, repo, uploads, events, clock }: Deps) {

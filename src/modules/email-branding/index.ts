@@ -30,7 +30,8 @@ export const manifest = defineModule({
   },
   services: {
     emailBrandingRepo: ({ db }) => emailBrandingRepository(db),
-    emailBranding: ({ db, emailBrandingRepo, uploads, events, clock }) => emailBrandingService({ db, repo: emailBrandingRepo, uploads, events, clock })
+    emailBranding: ({ db, emailBrandingRepo, uploads, events, clock }) =>
+      emailBrandingService({ db, repo: emailBrandingRepo, uploads, events, clock })
   },
   routes: [{ plugin: emailBranding, prefix: '/v1' }]
 })

@@ -51,7 +51,12 @@ export function emailSequencesRepository (db: Knex) {
     },
 
     async update (trx: Knex, row: SequenceRow) {
-      await trx('email_sequences').where({ store_env_id: row.store_env_id, id: row.id }).update({ name: row.name, steps: row.steps, active_store_env_id: row.active_store_env_id, updated_at: row.updated_at })
+      await trx('email_sequences').where({ store_env_id: row.store_env_id, id: row.id }).update({
+        name: row.name,
+        steps: row.steps,
+        active_store_env_id: row.active_store_env_id,
+        updated_at: row.updated_at
+      })
     },
 
     async remove (trx: Knex, storeId: string, id: string): Promise<boolean> {

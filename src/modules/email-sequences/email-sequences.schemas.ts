@@ -7,9 +7,15 @@ export const MAX_DELAY_HOURS = 8760
 const StepTemplate = Type.Union([Type.Literal('review_request'), Type.Literal('review_reminder')])
 
 const StepInput = Type.Object({
-  delayHours: Type.Integer({ minimum: 0, maximum: MAX_DELAY_HOURS, description: 'Hours after fulfilment (first step) or after the step before' }),
+  delayHours: Type.Integer({
+    minimum: 0,
+    maximum: MAX_DELAY_HOURS,
+    description: 'Hours after fulfilment (first step) or after the step before'
+  }),
   templateKey: StepTemplate,
-  stopWhen: Type.Optional(Type.Union([Type.Literal('reviewed'), Type.Null()], { description: '`reviewed`: the step is not sent once the order has a review' }))
+  stopWhen: Type.Optional(
+    Type.Union([Type.Literal('reviewed'), Type.Null()], { description: '`reviewed`: the step is not sent once the order has a review' })
+  )
 }, { additionalProperties: false })
 
 const SequenceInput = Type.Object({
@@ -18,14 +24,24 @@ const SequenceInput = Type.Object({
   active: Type.Optional(Type.Boolean({ description: 'At most one sequence of a store is active (409 otherwise). Omitted: false' }))
 }, {
   additionalProperties: false,
-  examples: [{ name: 'Three touches', active: true, steps: [{ delayHours: 72, templateKey: 'review_request' }, { delayHours: 96, templateKey: 'review_reminder', stopWhen: 'reviewed' }, { delayHours: 168, templateKey: 'review_reminder', stopWhen: 'reviewed' }] }]
+  examples: [{
+    name: 'Three touches',
+    active: true,
+    steps: [{ delayHours: 72, templateKey: 'review_request' }, { delayHours: 96, templateKey: 'review_reminder', stopWhen: 'reviewed' }, {
+      delayHours: 168,
+      templateKey: 'review_reminder',
+      stopWhen: 'reviewed'
+    }]
+  }]
 })
 
 export const Sequence = Type.Object({
   id: Type.String(),
   name: Type.String(),
   active: Type.Boolean(),
-  steps: Type.Array(Type.Object({ delayHours: Type.Integer(), templateKey: StepTemplate, stopWhen: Type.Union([Type.Literal('reviewed'), Type.Null()]) })),
+  steps: Type.Array(
+    Type.Object({ delayHours: Type.Integer(), templateKey: StepTemplate, stopWhen: Type.Union([Type.Literal('reviewed'), Type.Null()]) })
+  ),
   createdAt: DateTime,
   updatedAt: DateTime
 })

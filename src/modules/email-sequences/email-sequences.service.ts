@@ -35,7 +35,12 @@ export function emailSequencesService ({ db, repo, events, clock }: Deps) {
     try {
       const row = await db.transaction(async (trx) => {
         const written = await work(trx)
-        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: `email_sequence.${type}`, data: presentSequence(written) })
+        await events.append(trx, {
+          orgId: store.orgId,
+          storeEnvId: store.id,
+          type: `email_sequence.${type}`,
+          data: presentSequence(written)
+        })
         return written
       })
       return presentSequence(row)
@@ -53,7 +58,9 @@ export function emailSequencesService ({ db, repo, events, clock }: Deps) {
       store_env_id: store.id,
       active_store_env_id: input.active ? store.id : null,
       name: input.name,
-      steps: JSON.stringify(input.steps.map((s) => ({ delayHours: s.delayHours, templateKey: s.templateKey, ...(s.stopWhen ? { stopWhen: s.stopWhen } : {}) }))),
+      steps: JSON.stringify(
+        input.steps.map((s) => ({ delayHours: s.delayHours, templateKey: s.templateKey, ...(s.stopWhen ? { stopWhen: s.stopWhen } : {}) }))
+      ),
       created_at: createdAt,
       updated_at: now
     }

@@ -36,7 +36,10 @@ export function emailSuppressionsRepository (db: Knex) {
       const existing = await trx<SuppressionRow>('email_suppressions').where({ store_env_id: row.store_env_id, email: row.email }).first()
       if (existing?.reason === row.reason) return { row: existing, changed: false, created: false }
       if (existing) {
-        await trx('email_suppressions').where({ store_env_id: row.store_env_id, email: row.email }).update({ reason: row.reason, updated_at: row.updated_at })
+        await trx('email_suppressions').where({ store_env_id: row.store_env_id, email: row.email }).update({
+          reason: row.reason,
+          updated_at: row.updated_at
+        })
         return { row: { ...existing, reason: row.reason, updated_at: row.updated_at }, changed: true, created: false }
       }
       // Two writers adding the same address at once: the second keeps the first's row (no duplicate-key 500).

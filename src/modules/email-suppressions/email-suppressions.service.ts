@@ -5,7 +5,12 @@ import { toMs } from '../../lib/formats.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import type { EventLog } from '../events/index.js'
 import type { StoreEnv } from '../../types.js'
-import { normalEmail, type EmailSuppressionsRepository, type SuppressionReason, type SuppressionRow } from './email-suppressions.repository.js'
+import {
+  normalEmail,
+  type EmailSuppressionsRepository,
+  type SuppressionReason,
+  type SuppressionRow
+} from './email-suppressions.repository.js'
 
 interface Deps { db: Knex, repo: EmailSuppressionsRepository, events: EventLog, clock: Clock }
 
@@ -28,11 +33,23 @@ export function emailSuppressionsService ({ db, repo, events, clock }: Deps) {
   async function suppress (trxOrDb: Knex, input: SuppressInput) {
     return inTransaction(trxOrDb, async (trx) => {
       const now = clock()
-      const row: SuppressionRow = { org_id: input.orgId, store_env_id: input.storeEnvId, email: normalEmail(input.email), reason: input.reason, created_at: now, updated_at: now }
+      const row: SuppressionRow = {
+        org_id: input.orgId,
+        store_env_id: input.storeEnvId,
+        email: normalEmail(input.email),
+        reason: input.reason,
+        created_at: now,
+        updated_at: now
+      }
       const result = await repo.upsert(trx, row)
       const { created } = result
       if (result.changed) {
-        await events.append(trx, { orgId: input.orgId, storeEnvId: input.storeEnvId, type: created ? 'email_suppression.created' : 'email_suppression.updated', data: presentSuppression(result.row) })
+        await events.append(trx, {
+          orgId: input.orgId,
+          storeEnvId: input.storeEnvId,
+          type: created ? 'email_suppression.created' : 'email_suppression.updated',
+          data: presentSuppression(result.row)
+        })
       }
       return { suppression: presentSuppression(result.row), created }
     })
@@ -45,7 +62,14 @@ export function emailSuppressionsService ({ db, repo, events, clock }: Deps) {
   async function suppressErased (trx: Knex.Transaction, subject: { orgId: string, storeEnvId: string, email: string | null }) {
     if (!subject.email) return
     const now = clock()
-    await repo.upsert(trx, { org_id: subject.orgId, store_env_id: subject.storeEnvId, email: normalEmail(subject.email), reason: 'manual', created_at: now, updated_at: now })
+    await repo.upsert(trx, {
+      org_id: subject.orgId,
+      store_env_id: subject.storeEnvId,
+      email: normalEmail(subject.email),
+      reason: 'manual',
+      created_at: now,
+      updated_at: now
+    })
   }
 
   return {
@@ -70,7 +94,12 @@ export function emailSuppressionsService ({ db, repo, events, clock }: Deps) {
       await db.transaction(async (trx) => {
         const row = await repo.remove(trx, store.id, email)
         if (!row) throw new errors.NotFound('Suppression')
-        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_suppression.deleted', data: presentSuppression(row) })
+        await events.append(trx, {
+          orgId: store.orgId,
+          storeEnvId: store.id,
+          type: 'email_suppression.deleted',
+          data: presentSuppression(row)
+        })
       })
     }
   }

@@ -38,7 +38,8 @@ export const manifest = defineModule({
   },
   services: {
     emailSuppressionsRepo: ({ db }) => emailSuppressionsRepository(db),
-    emailSuppressions: ({ db, emailSuppressionsRepo, events, clock }) => emailSuppressionsService({ db, repo: emailSuppressionsRepo, events, clock })
+    emailSuppressions: ({ db, emailSuppressionsRepo, events, clock }) =>
+      emailSuppressionsService({ db, repo: emailSuppressionsRepo, events, clock })
   },
   reactions: emailSuppressionsReactions,
   routes: [{ plugin: emailSuppressions, prefix: '/v1' }]

@@ -19,7 +19,14 @@ export interface MessageRow {
   updated_at: number
 }
 
-export interface TemplateRow { org_id: string, store_env_id: string, template_key: TemplateKey, subject: string, body: string, updated_at: number }
+export interface TemplateRow {
+  org_id: string
+  store_env_id: string
+  template_key: TemplateKey
+  subject: string
+  body: string
+  updated_at: number
+}
 
 export interface MessageFilter { status?: string, kind?: string, updatedSince?: number | null, withOrgMail: boolean }
 

@@ -4,7 +4,12 @@ import { unsubscribePage } from './unsubscribe-page.js'
 import * as schemas from './email.schemas.js'
 
 /** Pages that carry a token: never cached, never indexed, never referred on. */
-const PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'" }
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-robots-tag': 'noindex',
+  'content-security-policy': 'default-src \'none\'; style-src \'unsafe-inline\'; form-action \'self\'; frame-ancestors \'none\''
+}
 
 export const emailRoutes: FastifyPluginAsyncTypebox<{ service: EmailService }> = async (app, { service }) => {
   // RFC 8058: the one-click POST comes as a form (urlencoded or multipart); its content is fixed, so it is not read.

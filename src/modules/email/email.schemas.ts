@@ -3,7 +3,13 @@ import { authErrors, DateTime, ErrorBody, PageQuery, Paged } from '../../schemas
 import { Email } from '../email-suppressions/index.js'
 import { BODY_MAX, SUBJECT_MAX } from './templates.js'
 
-export const TemplateKeyField = Type.Union([Type.Literal('review_request'), Type.Literal('review_reminder'), Type.Literal('loyalty_birthday'), Type.Literal('loyalty_referral'), Type.Literal('review_incentive')], {
+export const TemplateKeyField = Type.Union([
+  Type.Literal('review_request'),
+  Type.Literal('review_reminder'),
+  Type.Literal('loyalty_birthday'),
+  Type.Literal('loyalty_referral'),
+  Type.Literal('review_incentive')
+], {
   description: 'Which mail the template is for: `review_request` and `review_reminder` (review requests and sequence steps), ' +
     '`loyalty_birthday` and `loyalty_referral` (a loyalty reward granted; the referral one goes to both friends), `review_incentive` ' +
     '(the coupon code or points a review earned). See `GET /v1/email/settings` for when reward mails go out.'
@@ -13,10 +19,16 @@ const Status = Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Li
 const Message = Type.Object({
   id: Type.String(),
   storeEnvId: Type.Union([Type.String(), Type.Null()], { description: 'Null for organization mail (invitations)' }),
-  to: Type.String({ description: 'The recipient; for mail to a reviewer (kind `review_incentive`) only `…` and the address\'s last 4 characters, as reviews show it' }),
+  to: Type.String({
+    description:
+      'The recipient; for mail to a reviewer (kind `review_incentive`) only `…` and the address\'s last 4 characters, as reviews show it'
+  }),
   subject: Type.String(),
   kind: Type.String({ description: 'The template key, `test`, or `invitation`' }),
-  status: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('suppressed')], { description: '`queued` (kept in the local outbox, or being handed over), `sent` (accepted by the SMTP server), `failed`, `suppressed` (the address is on the suppression list)' }),
+  status: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('suppressed')], {
+    description:
+      '`queued` (kept in the local outbox, or being handed over), `sent` (accepted by the SMTP server), `failed`, `suppressed` (the address is on the suppression list)'
+  }),
   reason: Type.Union([Type.String(), Type.Null()]),
   createdAt: DateTime,
   updatedAt: DateTime
@@ -25,7 +37,8 @@ const Message = Type.Object({
 export const listMessages = {
   tags: ['email'],
   summary: 'The message log: every mail the service sent or refused to send for this store, newest first',
-  description: 'Review requests and reminders, loyalty and incentive mails, test sends, and (for credentials not limited to some stores) the organization\'s invitations.',
+  description:
+    'Review requests and reminders, loyalty and incentive mails, test sends, and (for credentials not limited to some stores) the organization\'s invitations.',
   querystring: Type.Object({
     ...PageQuery,
     status: Type.Optional(Status),
@@ -65,7 +78,13 @@ export const putTemplate = {
   body: Type.Object({
     subject: Type.String({ minLength: 1, maxLength: SUBJECT_MAX, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }),
     body: Type.String({ minLength: 1, maxLength: BODY_MAX, pattern: NO_CONTROLS })
-  }, { additionalProperties: false, examples: [{ subject: 'How was your order, {{customerName}}?', body: 'Hi {{customerName}},\n\nTell us about {{orderId}}:\n\n{{productList}}' }] }),
+  }, {
+    additionalProperties: false,
+    examples: [{
+      subject: 'How was your order, {{customerName}}?',
+      body: 'Hi {{customerName}},\n\nTell us about {{orderId}}:\n\n{{productList}}'
+    }]
+  }),
   response: { 200: Template, ...authErrors }
 }
 
@@ -87,7 +106,10 @@ export const sendTest = {
   tags: ['email'],
   summary: 'Send a template with sample values to an address, through the same path as real mail',
   description: 'The suppression list applies and the mail is logged with kind `test`.',
-  body: Type.Object({ templateKey: TemplateKeyField, to: Email }, { additionalProperties: false, examples: [{ templateKey: 'review_request', to: 'owner@shop.example' }] }),
+  body: Type.Object({ templateKey: TemplateKeyField, to: Email }, {
+    additionalProperties: false,
+    examples: [{ templateKey: 'review_request', to: 'owner@shop.example' }]
+  }),
   response: { 200: Outcome, ...authErrors }
 }
 

@@ -19,13 +19,24 @@ interface Deps {
   branding: (storeId: string, trx?: Knex) => Promise<Branding>
   transport: MailTransport
   /** The store's verified sending domain, if any (modules/sending-domain): mail is then DKIM-signed from it. */
-  signer: (storeId: string, trx?: Knex) => Promise<{ fromAddress: string, dkim: { domainName: string, keySelector: string, privateKey: string } } | null>
+  signer: (
+    storeId: string,
+    trx?: Knex
+  ) => Promise<{ fromAddress: string, dkim: { domainName: string, keySelector: string, privateKey: string } } | null>
   clock: Clock
   publicUrl: string
 }
 
 /** A mail of a store to one person, from one of its templates. `kind` names it in the log (the template key unless given). */
-export interface StoreMail { orgId: string, storeEnvId: string, storeName: string, to: string, templateKey: TemplateKey, values: Values, kind?: string }
+export interface StoreMail {
+  orgId: string
+  storeEnvId: string
+  storeName: string
+  to: string
+  templateKey: TemplateKey
+  values: Values
+  kind?: string
+}
 
 export interface Outcome { status: MessageStatus, reason: string, messageId: string }
 
@@ -41,7 +52,14 @@ export function emailSender ({ db, repo, suppressions, branding, transport, sign
   const unsubscribeUrlOf = (token: string) => `${publicUrl}/v1/email/unsubscribe/${token}`
 
   /** The store's template (or the default) filled in and laid out with its branding. */
-  async function compose (storeId: string, storeName: string, key: TemplateKey, values: Values, unsubscribeUrl: string | null, trx: Knex = db): Promise<Composed> {
+  async function compose (
+    storeId: string,
+    storeName: string,
+    key: TemplateKey,
+    values: Values,
+    unsubscribeUrl: string | null,
+    trx: Knex = db
+  ): Promise<Composed> {
     const template = (await repo.findTemplate(storeId, key, trx)) ?? DEFAULT_TEMPLATES[key]
     const brand = await branding(storeId, trx)
     const filled = { storeName, ...values }
@@ -61,15 +79,38 @@ export function emailSender ({ db, repo, suppressions, branding, transport, sign
     const suppressed = await suppressions.find(mail.storeEnvId, to, trx)
     if (suppressed) {
       const reason = `Not sent: the address is on the suppression list (${suppressed.reason} since ${iso(suppressed.updated_at)})`
-      const subject = renderSubject((await repo.findTemplate(mail.storeEnvId, mail.templateKey, trx) ?? DEFAULT_TEMPLATES[mail.templateKey]).subject, { storeName: mail.storeName, ...mail.values })
-      const id = await repo.insertMessage(trx, { org_id: mail.orgId, store_env_id: mail.storeEnvId, to, subject, kind, status: 'suppressed', reason, unsubscribe_token_hash: null, created_at: now, updated_at: now })
+      const subject = renderSubject(
+        (await repo.findTemplate(mail.storeEnvId, mail.templateKey, trx) ?? DEFAULT_TEMPLATES[mail.templateKey]).subject,
+        { storeName: mail.storeName, ...mail.values }
+      )
+      const id = await repo.insertMessage(trx, {
+        org_id: mail.orgId,
+        store_env_id: mail.storeEnvId,
+        to,
+        subject,
+        kind,
+        status: 'suppressed',
+        reason,
+        unsubscribe_token_hash: null,
+        created_at: now,
+        updated_at: now
+      })
       return { status: 'suppressed', reason, messageId: `msg_${id}` }
     }
     const token = base62(40)
     const unsubscribeUrl = unsubscribeUrlOf(token)
     const composed = await compose(mail.storeEnvId, mail.storeName, mail.templateKey, mail.values, unsubscribeUrl, trx)
     const id = await repo.insertMessage(trx, {
-      org_id: mail.orgId, store_env_id: mail.storeEnvId, to, subject: composed.subject, kind, status: 'queued', reason: null, unsubscribe_token_hash: sha256(token), created_at: now, updated_at: now
+      org_id: mail.orgId,
+      store_env_id: mail.storeEnvId,
+      to,
+      subject: composed.subject,
+      kind,
+      status: 'queued',
+      reason: null,
+      unsubscribe_token_hash: sha256(token),
+      created_at: now,
+      updated_at: now
     })
     const headers = { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
     let status: MessageStatus
@@ -77,7 +118,15 @@ export function emailSender ({ db, repo, suppressions, branding, transport, sign
     try {
       const signing = await signer(mail.storeEnvId, trx)
       await transport.send(trx, {
-        orgId: mail.orgId, storeEnvId: mail.storeEnvId, to, subject: composed.subject, text: composed.text, html: composed.html, headers, fromName: composed.fromName, ...signing
+        orgId: mail.orgId,
+        storeEnvId: mail.storeEnvId,
+        to,
+        subject: composed.subject,
+        text: composed.text,
+        html: composed.html,
+        headers,
+        fromName: composed.fromName,
+        ...signing
       })
       status = transport.kind === 'smtp' ? 'sent' : 'queued'
       reason = transport.kind === 'smtp' ? 'Handed to the SMTP server' : 'Kept in the local outbox: no SMTP server is configured (SMTP_URL)'
@@ -98,11 +147,28 @@ export function emailSender ({ db, repo, suppressions, branding, transport, sign
     if (!smtp) return null
     return async (orgId, message) => {
       const now = clock()
-      const id = await repo.insertMessage(db, { org_id: orgId, store_env_id: null, to: normalEmail(message.to), subject: clip(message.subject, 300), kind, status: 'queued', reason: null, unsubscribe_token_hash: null, created_at: now, updated_at: now })
+      const id = await repo.insertMessage(db, {
+        org_id: orgId,
+        store_env_id: null,
+        to: normalEmail(message.to),
+        subject: clip(message.subject, 300),
+        kind,
+        status: 'queued',
+        reason: null,
+        unsubscribe_token_hash: null,
+        created_at: now,
+        updated_at: now
+      })
       try {
         await smtp(message)
       } catch (err) {
-        await repo.settleMessage(db, id, 'failed', clip(`Mail transport refused the message: ${(err as Error).message}`, REASON_MAX), clock())
+        await repo.settleMessage(
+          db,
+          id,
+          'failed',
+          clip(`Mail transport refused the message: ${(err as Error).message}`, REASON_MAX),
+          clock()
+        )
         throw err
       }
       await repo.settleMessage(db, id, 'sent', 'Handed to the SMTP server', clock())

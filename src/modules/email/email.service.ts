@@ -11,7 +11,14 @@ import type { EmailRepository, MessageRow, TemplateRow } from './email.repositor
 import { UNSUBSCRIBE_TOKEN, type EmailSender } from './email.sender.js'
 import { DEFAULT_TEMPLATES, sampleValues, unknownPlaceholders, VARIABLES, type TemplateKey } from './templates.js'
 
-interface Deps { db: Knex, repo: EmailRepository, sender: EmailSender, suppressions: EmailSuppressionsService, events: EventLog, clock: Clock }
+interface Deps {
+  db: Knex
+  repo: EmailRepository
+  sender: EmailSender
+  suppressions: EmailSuppressionsService
+  events: EventLog
+  clock: Clock
+}
 
 /**
  * Mail whose recipient is a reviewer, by the review's address: shown as reviews show it
@@ -35,7 +42,14 @@ export function presentMessage (row: MessageRow) {
 
 function presentTemplate (key: TemplateKey, row: TemplateRow | undefined) {
   const template = row ?? DEFAULT_TEMPLATES[key]
-  return { key, subject: template.subject, body: template.body, variables: [...VARIABLES[key]], custom: row !== undefined, updatedAt: iso(row?.updated_at) }
+  return {
+    key,
+    subject: template.subject,
+    body: template.body,
+    variables: [...VARIABLES[key]],
+    custom: row !== undefined,
+    updatedAt: iso(row?.updated_at)
+  }
 }
 
 /** `ann@example.test` → `a…@example.test`: the unsubscribe page is public, so it never shows the whole address. */
@@ -60,7 +74,11 @@ export function emailService ({ db, repo, sender, suppressions, events, clock }:
 
   return {
     /** A credential limited to some stores sees its store's mail only; organization mail needs the whole org. */
-    async listMessages (credential: Credential, store: StoreEnv, query: PageQuery & { status?: string, kind?: string, updatedSince?: string }) {
+    async listMessages (
+      credential: Credential,
+      store: StoreEnv,
+      query: PageQuery & { status?: string, kind?: string, updatedSince?: string }
+    ) {
       const page = toPage(query)
       const filter = { status: query.status, kind: query.kind, updatedSince: toMs(query.updatedSince), withOrgMail: !credential.storeIds }
       const { total, rows } = await repo.listMessages(store.orgId, store.id, filter, page)
@@ -75,9 +93,20 @@ export function emailService ({ db, repo, sender, suppressions, events, clock }:
     async putTemplate (store: StoreEnv, key: TemplateKey, input: { subject: string, body: string }) {
       for (const [field, text] of [['subject', input.subject], ['body', input.body]] as const) {
         const unknown = unknownPlaceholders(key, text)
-        if (unknown.length) throw new errors.InvalidRequest(`${field}: unknown placeholder ${unknown.join(', ')}; ${key} knows {{${VARIABLES[key].join('}}, {{')}}}`)
+        if (unknown.length) {
+          throw new errors.InvalidRequest(
+            `${field}: unknown placeholder ${unknown.join(', ')}; ${key} knows {{${VARIABLES[key].join('}}, {{')}}}`
+          )
+        }
       }
-      const row: TemplateRow = { org_id: store.orgId, store_env_id: store.id, template_key: key, subject: input.subject, body: input.body, updated_at: clock() }
+      const row: TemplateRow = {
+        org_id: store.orgId,
+        store_env_id: store.id,
+        template_key: key,
+        subject: input.subject,
+        body: input.body,
+        updated_at: clock()
+      }
       const template = presentTemplate(key, row)
       await db.transaction(async (trx) => {
         await repo.putTemplate(trx, row)
@@ -98,9 +127,17 @@ export function emailService ({ db, repo, sender, suppressions, events, clock }:
 
     /** The template with sample values, through the same path as real mail (suppressions, log, unsubscribe link). */
     async sendTest (store: StoreEnv, input: { templateKey: TemplateKey, to: string }) {
-      return db.transaction((trx) => sender.send(trx, {
-        orgId: store.orgId, storeEnvId: store.id, storeName: store.name, to: input.to, templateKey: input.templateKey, values: sampleValues(store.name), kind: 'test'
-      }))
+      return db.transaction((trx) =>
+        sender.send(trx, {
+          orgId: store.orgId,
+          storeEnvId: store.id,
+          storeName: store.name,
+          to: input.to,
+          templateKey: input.templateKey,
+          values: sampleValues(store.name),
+          kind: 'test'
+        })
+      )
     },
 
     /** The HTML a customer would get, with sample values and a link that unsubscribes no one. */

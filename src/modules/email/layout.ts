@@ -12,7 +12,9 @@ const DEFAULT_COLOR = '#2f5d50'
  * drop <style> blocks and scripts), the store's logo and colour, its footer and the visible unsubscribe link.
  * Values reaching here are the store's own (escaped) or already-escaped template output.
  */
-export function htmlMail (input: { title: string, content: string, storeName: string, branding: Branding, unsubscribeUrl: string | null }): string {
+export function htmlMail (
+  input: { title: string, content: string, storeName: string, branding: Branding, unsubscribeUrl: string | null }
+): string {
   const { branding } = input
   const color = branding.primaryColor ?? DEFAULT_COLOR
   const logo = branding.logoUrl

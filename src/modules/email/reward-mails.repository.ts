@@ -1,7 +1,13 @@
 import type { Knex } from 'knex'
 import type { TemplateKey } from './templates.js'
 
-export interface EmailSettingsRow { org_id: string, store_env_id: string, loyalty_reward_mails: boolean | number, review_incentive_mails: boolean | number, updated_at: number }
+export interface EmailSettingsRow {
+  org_id: string
+  store_env_id: string
+  loyalty_reward_mails: boolean | number
+  review_incentive_mails: boolean | number
+  updated_at: number
+}
 
 export type RewardMailState = 'pending' | 'done' | 'skipped'
 
@@ -30,7 +36,11 @@ export function rewardMailsRepository (db: Knex) {
     },
 
     async putSettings (trx: Knex, row: EmailSettingsRow) {
-      await trx('email_settings').insert(row).onConflict('store_env_id').merge(['loyalty_reward_mails', 'review_incentive_mails', 'updated_at'])
+      await trx('email_settings').insert(row).onConflict('store_env_id').merge([
+        'loyalty_reward_mails',
+        'review_incentive_mails',
+        'updated_at'
+      ])
     },
 
     /** One row per (store, source): a second insert of the same reward is ignored by the unique key, not by a read. */
@@ -54,7 +64,11 @@ export function rewardMailsRepository (db: Knex) {
       return query
     },
 
-    async settle (trx: Knex, id: number, patch: { state: RewardMailState, message_id?: number | null, reason: string, updated_at: number }) {
+    async settle (
+      trx: Knex,
+      id: number,
+      patch: { state: RewardMailState, message_id?: number | null, reason: string, updated_at: number }
+    ) {
       await trx('reward_mails').where({ id }).update(patch)
     },
 

@@ -22,8 +22,22 @@ interface Deps {
  * What the loyalty and review-incentives hooks tell (their RewardGranted and IncentiveIssued): matched by shape, so
  * neither module imports the other and src/services.ts passes these hooks straight in.
  */
-export interface LoyaltyReward { kind: 'birthday' | 'referral', entryId: number, email: string | null, name: string | null, points: number, balance: number }
-export interface IncentiveReward { issueId: string, code: string | null, points: number | null, email: string | null, name: string | null, productId: string }
+export interface LoyaltyReward {
+  kind: 'birthday' | 'referral'
+  entryId: number
+  email: string | null
+  name: string | null
+  points: number
+  balance: number
+}
+export interface IncentiveReward {
+  issueId: string
+  code: string | null
+  points: number | null
+  email: string | null
+  name: string | null
+  productId: string
+}
 
 const BATCH = 50
 const REASON_MAX = 1000
@@ -74,14 +88,28 @@ export function rewardMails ({ db, repo, settings, sender, products, clock }: De
       const current = await settings.settingsOf(row.store_env_id, trx)
       const on = row.template_key === 'review_incentive' ? current.reviewIncentiveMails : current.loyaltyRewardMails
       if (!on) {
-        await repo.settle(trx, id, { state: 'skipped', reason: 'Not sent: the store turned these mails off before they went out', updated_at: now })
+        await repo.settle(trx, id, {
+          state: 'skipped',
+          reason: 'Not sent: the store turned these mails off before they went out',
+          updated_at: now
+        })
         return true
       }
       const store = await trx('store_envs').where({ id: row.store_env_id }).first('name')
       const outcome = await sender.send(trx, {
-        orgId: row.org_id, storeEnvId: row.store_env_id, storeName: store?.name ?? 'our store', to: row.to, templateKey: row.template_key, values: valuesOf(JSON.parse(row.values) as Stored)
+        orgId: row.org_id,
+        storeEnvId: row.store_env_id,
+        storeName: store?.name ?? 'our store',
+        to: row.to,
+        templateKey: row.template_key,
+        values: valuesOf(JSON.parse(row.values) as Stored)
       })
-      await repo.settle(trx, id, { state: 'done', message_id: Number(outcome.messageId.slice(4)), reason: clip(outcome.reason, REASON_MAX), updated_at: clock() })
+      await repo.settle(trx, id, {
+        state: 'done',
+        message_id: Number(outcome.messageId.slice(4)),
+        reason: clip(outcome.reason, REASON_MAX),
+        updated_at: clock()
+      })
       return true
     })
   }

@@ -2,11 +2,19 @@ import { Type } from '@sinclair/typebox'
 import { authErrors, DateTime } from '../../schemas.js'
 
 const Flags = {
-  loyaltyRewardMails: Type.Boolean({ description: 'Mail the customer when a loyalty birthday or referral reward is granted (templates `loyalty_birthday`, `loyalty_referral`)' }),
-  reviewIncentiveMails: Type.Boolean({ description: 'Mail the reviewer the coupon code or points a review incentive gave them (template `review_incentive`)' })
+  loyaltyRewardMails: Type.Boolean({
+    description:
+      'Mail the customer when a loyalty birthday or referral reward is granted (templates `loyalty_birthday`, `loyalty_referral`)'
+  }),
+  reviewIncentiveMails: Type.Boolean({
+    description: 'Mail the reviewer the coupon code or points a review incentive gave them (template `review_incentive`)'
+  })
 }
 
-const Settings = Type.Object({ ...Flags, updatedAt: Type.Union([DateTime, Type.Null()], { description: 'Null while the store keeps the defaults (both on)' }) })
+const Settings = Type.Object({
+  ...Flags,
+  updatedAt: Type.Union([DateTime, Type.Null()], { description: 'Null while the store keeps the defaults (both on)' })
+})
 
 export const getSettings = {
   tags: ['email'],

@@ -25,7 +25,11 @@ export function emailSettingsService ({ db, repo, events, clock }: Deps) {
     /** Replaces the settings; appends `email_settings.updated`. */
     async put (store: StoreEnv, input: EmailSettingsInput) {
       const row: EmailSettingsRow = {
-        org_id: store.orgId, store_env_id: store.id, loyalty_reward_mails: input.loyaltyRewardMails, review_incentive_mails: input.reviewIncentiveMails, updated_at: clock()
+        org_id: store.orgId,
+        store_env_id: store.id,
+        loyalty_reward_mails: input.loyaltyRewardMails,
+        review_incentive_mails: input.reviewIncentiveMails,
+        updated_at: clock()
       }
       const out = present(row)
       await db.transaction(async (trx) => {

@@ -31,7 +31,8 @@ export const VARIABLES: Record<TemplateKey, readonly string[]> = {
 export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string, body: string }> = {
   review_request: {
     subject: 'How was your order from {{storeName}}?',
-    body: 'Hi {{customerName}},\n\nThank you for your order {{orderId}}. We would love to hear what you think:\n\n{{productList}}\n\n{{storeName}}'
+    body:
+      'Hi {{customerName}},\n\nThank you for your order {{orderId}}. We would love to hear what you think:\n\n{{productList}}\n\n{{storeName}}'
   },
   review_reminder: {
     subject: 'A quick reminder from {{storeName}}',
@@ -39,17 +40,20 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string, body: str
   },
   loyalty_birthday: {
     subject: 'Happy birthday from {{storeName}}',
-    body: 'Hi {{customerName}},\n\nHappy birthday! We added {{points}} points to your account. Your balance is now {{balance}} points.\n\nEnjoy your day,\n{{storeName}}'
+    body:
+      'Hi {{customerName}},\n\nHappy birthday! We added {{points}} points to your account. Your balance is now {{balance}} points.\n\nEnjoy your day,\n{{storeName}}'
   },
   // One text for both sides of a referral (the friend who referred and the friend who was referred).
   loyalty_referral: {
     subject: 'Your referral reward from {{storeName}}',
-    body: 'Hi {{customerName}},\n\nA referral between you and a friend has paid off: {{points}} points are now in your account. Your balance is now {{balance}} points.\n\nThank you,\n{{storeName}}'
+    body:
+      'Hi {{customerName}},\n\nA referral between you and a friend has paid off: {{points}} points are now in your account. Your balance is now {{balance}} points.\n\nThank you,\n{{storeName}}'
   },
   // The reward stands on a line of its own, so no punctuation is ever read as part of a coupon code.
   review_incentive: {
     subject: 'Thank you for your review',
-    body: 'Hi {{customerName}},\n\nThank you for reviewing {{productName}} at {{storeName}}. As a thank-you, here is your reward:\n\n{{reward}}\n\n{{storeName}}'
+    body:
+      'Hi {{customerName}},\n\nThank you for reviewing {{productName}} at {{storeName}}. As a thank-you, here is your reward:\n\n{{reward}}\n\n{{storeName}}'
   }
 }
 
@@ -57,7 +61,15 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string, body: str
 export function sampleValues (storeName: string): Values {
   const productList = productListValue([{ title: 'Linen shirt', url: 'https://shop.example/p/linen-shirt' }])
   return {
-    customerName: 'Ann', storeName, orderId: '#1001', productList, points: '100', balance: '350', reward: couponValue('SAVE10'), couponCode: 'SAVE10', productName: 'Linen shirt'
+    customerName: 'Ann',
+    storeName,
+    orderId: '#1001',
+    productList,
+    points: '100',
+    balance: '350',
+    reward: couponValue('SAVE10'),
+    couponCode: 'SAVE10',
+    productName: 'Linen shirt'
   }
 }
 
@@ -117,5 +129,8 @@ export function productListValue (products: Array<{ title: string, url: string |
 
 /** A review incentive's coupon code, set apart in the HTML part. */
 export function couponValue (code: string): Rich {
-  return { text: `Coupon code: ${code}`, html: `Coupon code: <strong style="font-family:monospace;font-size:18px">${escapeHtml(code)}</strong>` }
+  return {
+    text: `Coupon code: ${code}`,
+    html: `Coupon code: <strong style="font-family:monospace;font-size:18px">${escapeHtml(code)}</strong>`
+  }
 }

@@ -7,7 +7,15 @@ export interface NewEvent { orgId: string, storeEnvId: string, type: string, dat
 
 export interface EventRecord { id: string, type: string, createdAt: string, storeEnvId: string, data: Record<string, unknown> }
 
-interface Row { id: number | string, seq: number | string, org_id: string, store_env_id: string, type: string, data: string, created_at: number }
+interface Row {
+  id: number | string
+  seq: number | string
+  org_id: string
+  store_env_id: string
+  type: string
+  data: string
+  created_at: number
+}
 
 export const EVENT_ID_PREFIX = 'evt_'
 
@@ -23,7 +31,13 @@ export function parseEventId (value: string): number | null {
 }
 
 export function toEvent (row: Row): EventRecord {
-  return { id: eventId(row.seq), type: row.type, createdAt: iso(Number(row.created_at))!, storeEnvId: row.store_env_id, data: JSON.parse(row.data) }
+  return {
+    id: eventId(row.seq),
+    type: row.type,
+    createdAt: iso(Number(row.created_at))!,
+    storeEnvId: row.store_env_id,
+    data: JSON.parse(row.data)
+  }
 }
 
 /**
@@ -72,8 +86,13 @@ function consecutiveIds (trx: Knex.Transaction): Promise<boolean> {
   const key = trx.client.config as object
   let known = consecutive.get(key)
   if (!known) {
-    known = trx.raw('SELECT @@innodb_autoinc_lock_mode AS mode').then(([rows]: [Array<{ mode: number | string }>]) => Number(rows[0].mode) <= 1)
-      .catch(() => { consecutive.delete(key); return false })
+    known = trx.raw('SELECT @@innodb_autoinc_lock_mode AS mode').then(([rows]: [Array<{ mode: number | string }>]) =>
+      Number(rows[0].mode) <= 1
+    )
+      .catch(() => {
+        consecutive.delete(key)
+        return false
+      })
     consecutive.set(key, known)
   }
   return known
@@ -111,11 +130,23 @@ export function eventLog (clock: () => number, bus: DomainBus) {
      * 250 at a time). The event lock is held from here to commit, so the newest ids are exactly these. Bulk
      * writers call this last, after their item rows: a store's writers are then serialised only from here to commit.
      */
-    async appendMany (trx: Knex.Transaction, storeEnvId: string, orgId: string, events: Array<{ type: string, data: Record<string, unknown> }>): Promise<EventRecord[]> {
+    async appendMany (
+      trx: Knex.Transaction,
+      storeEnvId: string,
+      orgId: string,
+      events: Array<{ type: string, data: Record<string, unknown> }>
+    ): Promise<EventRecord[]> {
       if (events.length === 0) return []
       const now = clock()
       const first = await takeEventSeqs(trx, storeEnvId, events.length) - events.length + 1
-      const rows = events.map((event, i) => ({ org_id: orgId, store_env_id: storeEnvId, seq: first + i, type: event.type, data: JSON.stringify(event.data), created_at: now }))
+      const rows = events.map((event, i) => ({
+        org_id: orgId,
+        store_env_id: storeEnvId,
+        seq: first + i,
+        type: event.type,
+        data: JSON.stringify(event.data),
+        created_at: now
+      }))
       // SQLite refuses a compound SELECT of more than 500 terms (knex's multi-row insert there): chunks of 200. MySQL
       // takes the batch in one statement, one round trip less while the store's appenders wait on this lock.
       let ids: Array<number | string>
@@ -146,7 +177,9 @@ export function eventsRepository (db: Knex) {
   function afterQuery (storeId: string, afterSeq: number, limit: number, types?: readonly string[]) {
     // (store_env_id, seq) answers the order and stops after `limit` matches. With a type list MariaDB otherwise
     // prefers (store_env_id, type, id) and sorts every later event of those types: ~1 s at a million events.
-    const table = isMysql(db) ? db.raw('?? FORCE INDEX (??)', ['events', CURSOR_INDEX]) : db.raw('?? INDEXED BY ??', ['events', CURSOR_INDEX])
+    const table = isMysql(db)
+      ? db.raw('?? FORCE INDEX (??)', ['events', CURSOR_INDEX])
+      : db.raw('?? INDEXED BY ??', ['events', CURSOR_INDEX])
     const query = db.from(table).where({ store_env_id: storeId }).where('seq', '>', afterSeq)
     if (types) query.whereIn('type', [...types])
     return query.orderBy('seq').limit(limit)

@@ -18,7 +18,9 @@ export const Event = Type.Object({
 export const listEvents = {
   tags: TAGS,
   summary: 'The event log, oldest first, as a cursor envelope',
-  description: 'Start without `since`, then pass back `next_cursor` until it is null. `since` also takes the id of the last event you processed, to resume without gaps or repeats. ' + VISIBILITY,
+  description:
+    'Start without `since`, then pass back `next_cursor` until it is null. `since` also takes the id of the last event you processed, to resume without gaps or repeats. ' +
+    VISIBILITY,
   querystring: Type.Object({
     since: Type.Optional(Type.String({ maxLength: 40, description: 'A `next_cursor`, or an event id (`evt_…`)' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, default: 100, description: 'At most 500' }))

@@ -27,7 +27,12 @@ export function eventsService ({ events }: { events: EventsRepository }) {
   const pages = new MarkedCache<EventsPage>(100)
   return {
     /** Oldest first; `next_cursor` is the last id returned when more (visible) events follow, else null. */
-    async list (reader: EventReader, storeId: string, query: { since?: string, limit?: number }, seen: string | null = null): Promise<EventsPage> {
+    async list (
+      reader: EventReader,
+      storeId: string,
+      query: { since?: string, limit?: number },
+      seen: string | null = null
+    ): Promise<EventsPage> {
       const after = query.since === undefined || query.since === '' ? 0 : parseEventId(query.since)
       if (after === null) throw new errors.InvalidRequest('since must be a next_cursor or an event id (evt_…)')
       const limit = Math.min(MAX_EVENTS_PAGE, Math.max(1, Math.floor(query.limit ?? 100)))

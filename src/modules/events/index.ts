@@ -9,7 +9,17 @@ import { eventsService } from './events.service.js'
 
 export { assertMayReadEvent, type EventReader, LOG_SCOPES, visibleEventTypes } from './event-access.js'
 export { EVENT_TYPES, isEventType } from './event-types.js'
-export { eventId, eventLog, type EventLog, type EventRecord, eventsRepository, type EventsRepository, lockEventLog, type NewEvent, toEvent } from './events.repository.js'
+export {
+  eventId,
+  eventLog,
+  type EventLog,
+  type EventRecord,
+  eventsRepository,
+  type EventsRepository,
+  lockEventLog,
+  type NewEvent,
+  toEvent
+} from './events.repository.js'
 export { eventsService } from './events.service.js'
 export { listEvents as listEventsSchema } from './events.schemas.js'
 
@@ -53,7 +63,12 @@ declare module '../../lib/permissions.js' {
 export const manifest = defineModule({
   name: 'events',
   resources: {
-    events: { read: 'viewer', write: 'admin', area: 'Events & integrations', description: 'Events of the resources the key can read, in the event log.' }
+    events: {
+      read: 'viewer',
+      write: 'admin',
+      area: 'Events & integrations',
+      description: 'Events of the resources the key can read, in the event log.'
+    }
   },
   services: {
     // Appends events in the writer's transaction; the modules reacting to `events.appended` (delivery) run there too.

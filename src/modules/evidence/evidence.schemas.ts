@@ -35,7 +35,9 @@ const Photo = Type.Object({
 const EvidenceFields = {
   product: Type.Object({ platformProductId: Str(), title: Nullable(Str()), url: Nullable(Str()), imageUrl: Nullable(Str()) }),
   rating: Rating,
-  verifiedShare: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Share of published reviews that are verified (4 decimals)' })),
+  verifiedShare: Nullable(
+    Type.Number({ minimum: 0, maximum: 1, description: 'Share of published reviews that are verified (4 decimals)' })
+  ),
   recentReviews: Type.Array(PublicReview, { description: 'The 10 newest published reviews' }),
   updatedAt: Type.String({ format: 'date-time', description: 'The last change to the product or its published reviews' })
 }
@@ -69,7 +71,14 @@ export const getEvidenceJsonLd = {
       sku: Str(),
       url: Type.Optional(Str()),
       image: Type.Optional(Str()),
-      aggregateRating: Type.Optional(Thing('AggregateRating', { ratingValue: Type.Number(), reviewCount: Type.Integer(), bestRating: Type.Integer(), worstRating: Type.Integer() })),
+      aggregateRating: Type.Optional(
+        Thing('AggregateRating', {
+          ratingValue: Type.Number(),
+          reviewCount: Type.Integer(),
+          bestRating: Type.Integer(),
+          worstRating: Type.Integer()
+        })
+      ),
       review: Type.Array(Thing('Review', {
         author: Thing('Person', { name: Str() }),
         datePublished: Type.String({ format: 'date' }),

@@ -112,7 +112,12 @@ export function evidenceService ({ repo, products, clock, issuer, galleryPhotos,
         .setIssuedAt(Math.floor(now / 1000))
         .setJti(id)
         .sign(await importJWK(key, alg))
-      await record?.({ orgId: store.orgId, storeEnvId: store.id, type: 'evidence_snapshot.created', data: { id, platformProductId: productId, kid: key.kid!, alg, issuedAt: iso(now)! } })
+      await record?.({
+        orgId: store.orgId,
+        storeEnvId: store.id,
+        type: 'evidence_snapshot.created',
+        data: { id, platformProductId: productId, kid: key.kid!, alg, issuedAt: iso(now)! }
+      })
       return { id, jws, kid: key.kid!, alg, issuer, jwksUri: `${issuer}/jwks`, issuedAt: iso(now)!, evidence: signed }
     }
   }

@@ -14,7 +14,10 @@ export { evidenceService, type EvidenceService } from './evidence.service.js'
  * oauth plugin.
  */
 export default async function evidence (app: FastifyInstance) {
-  await app.register(evidenceRoutes, { service: app.services.evidence, signingKey: () => app.oidcSigningKeys.find((key) => key.alg === ID_TOKEN_ALG)! })
+  await app.register(evidenceRoutes, {
+    service: app.services.evidence,
+    signingKey: () => app.oidcSigningKeys.find((key) => key.alg === ID_TOKEN_ALG)!
+  })
 }
 
 declare module '../../lib/module.js' {

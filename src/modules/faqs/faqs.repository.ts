@@ -19,7 +19,12 @@ export function faqsRepository (db: Knex) {
     ...table,
 
     /** The storefront's FAQs: published, the product's own and the store-wide ones (no product), by position. */
-    published (storeId: string, productId: string | undefined, page: { offset: number, limit: number }, updatedSince: number | null = null) {
+    published (
+      storeId: string,
+      productId: string | undefined,
+      page: { offset: number, limit: number },
+      updatedSince: number | null = null
+    ) {
       const query = table.base(storeId).where({ status: 'published' })
       if (updatedSince !== null) query.where('updated_at', '>=', updatedSince)
       if (productId !== undefined) query.where((q) => q.where({ product_id: productId }).orWhereNull('product_id'))

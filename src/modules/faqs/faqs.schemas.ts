@@ -26,7 +26,13 @@ export const Faq = Type.Object({
 })
 
 export const bodies = createAndPatch(fields, ['question', 'answer'], {
-  create: { question: 'How long does delivery take?', answer: 'Two to four working days in the EU.', productId: 'sku-1001', status: 'published', position: 1 },
+  create: {
+    question: 'How long does delivery take?',
+    answer: 'Two to four working days in the EU.',
+    productId: 'sku-1001',
+    status: 'published',
+    position: 1
+  },
   patch: { status: 'published' }
 })
 

@@ -10,7 +10,14 @@ import { contentWriter } from '../content/index.js'
 import type { StoreEnv } from '../../types.js'
 import type { FaqFilter, FaqRow, FaqsRepository } from './faqs.repository.js'
 
-export interface FaqInput { question: string, answer: string, productId?: string | null, categoryId?: string | null, status?: FaqRow['status'], position?: number }
+export interface FaqInput {
+  question: string
+  answer: string
+  productId?: string | null
+  categoryId?: string | null
+  status?: FaqRow['status']
+  position?: number
+}
 
 /** Whether a category id names a category of the store (the categories service answers it). */
 export type CategoryExists = (storeId: string, id: string, trx: Knex) => Promise<boolean>
@@ -84,8 +91,23 @@ export function faqsService ({ db, repo, events, clock, categoryExists }: Deps) 
     /** Storefront: published FAQs of a product plus the store-wide ones, by position. */
     async storefront (storeId: string, query: PageQuery & { productId?: string, updatedSince?: string }) {
       const page = toPage(query)
-      const { total, rows } = await repo.published(storeId, query.productId, page, query.updatedSince === undefined ? null : parseDateTime(query.updatedSince))
-      return envelope(rows.map((row) => ({ id: row.id, question: row.question, answer: row.answer, productId: row.product_id, position: Number(row.position) })), total, page)
+      const { total, rows } = await repo.published(
+        storeId,
+        query.productId,
+        page,
+        query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
+      )
+      return envelope(
+        rows.map((row) => ({
+          id: row.id,
+          question: row.question,
+          answer: row.answer,
+          productId: row.product_id,
+          position: Number(row.position)
+        })),
+        total,
+        page
+      )
     }
   }
 }

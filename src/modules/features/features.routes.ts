@@ -3,5 +3,9 @@ import type { FeaturesService } from './features.service.js'
 import * as schemas from './features.schemas.js'
 
 export const featuresRoutes: FastifyPluginAsyncTypebox<{ service: FeaturesService }> = async (app, { service }) => {
-  app.get('/features', { schema: schemas.getFeatures }, async (request) => service.entitlements(request.store!, await app.storeOverrides(request)))
+  app.get(
+    '/features',
+    { schema: schemas.getFeatures },
+    async (request) => service.entitlements(request.store!, await app.storeOverrides(request))
+  )
 }

@@ -1,6 +1,14 @@
 import { errors } from '../../errors.js'
 import type { Clock } from '../../lib/clock.js'
-import { entitlementsOf, FEATURE_KEYS, isFeature, planRefusal, REQUEST_WINDOWS, type Feature, type FeatureOverrides } from '../../features.js'
+import {
+  entitlementsOf,
+  FEATURE_KEYS,
+  isFeature,
+  planRefusal,
+  REQUEST_WINDOWS,
+  type Feature,
+  type FeatureOverrides
+} from '../../features.js'
 import { marker, type Freshness } from '../../lib/freshness.js'
 import { MAX_LIMIT } from '../../lib/pagination.js'
 import type { StoreEnv } from '../../types.js'
@@ -65,7 +73,10 @@ export function featuresService ({ repo, stores, clock, fresh }: Deps) {
       else await repo.set(store, input.feature, input.enabled, clock())
       await fresh.bump([marker.store(store.id)])
       const entitlement = entitlementsOf(store.plan, await repo.overrides(store.id)).find((e) => e.key === input.feature)!
-      return { store: { id: store.id, plan: store.plan }, feature: { key: entitlement.key, enabled: entitlement.enabled, source: entitlement.source } }
+      return {
+        store: { id: store.id, plan: store.plan },
+        feature: { key: entitlement.key, enabled: entitlement.enabled, source: entitlement.source }
+      }
     }
   }
 }

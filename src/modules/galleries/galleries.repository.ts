@@ -5,7 +5,12 @@ import { isDuplicateKey } from '../../db.js'
 
 export type PhotoStatus = 'pending' | 'approved' | 'rejected'
 
-export interface GalleryRow extends ContentRow { name: string, description: string | null, product_id: string | null, status: 'draft' | 'published' }
+export interface GalleryRow extends ContentRow {
+  name: string
+  description: string | null
+  product_id: string | null
+  status: 'draft' | 'published'
+}
 
 export interface PhotoRow extends ContentRow {
   gallery_id: string
@@ -51,16 +56,23 @@ export function galleriesRepository (db: Knex) {
     /** What a visitor left under an address (erasure): leads are stored lower-cased, photo addresses as sent. */
     async byVisitor (storeId: string, email: string, trx: Knex) {
       const leads: string[] = await trx('gallery_leads').where({ store_env_id: storeId, email }).pluck('id')
-      const sent: PhotoRow[] = await trx<PhotoRow>('gallery_photos').where({ store_env_id: storeId }).whereRaw('lower(author_email) = ?', [email])
+      const sent: PhotoRow[] = await trx<PhotoRow>('gallery_photos').where({ store_env_id: storeId }).whereRaw('lower(author_email) = ?', [
+        email
+      ])
       return { leads, photos: sent }
     },
 
     leadByEmail (storeId: string, galleryId: string, email: string, trx: Knex): Promise<LeadRow | undefined> {
-      return trx<LeadRow>('gallery_leads').where({ store_env_id: storeId, gallery_id: galleryId, email }).first() as Promise<LeadRow | undefined>
+      return trx<LeadRow>('gallery_leads').where({ store_env_id: storeId, gallery_id: galleryId, email }).first() as Promise<
+        LeadRow | undefined
+      >
     },
 
     /** True only for a visitor's first favourite of the photo; the count moves in the same transaction. */
-    async favourite (row: { org_id: string, store_env_id: string, photo_id: string, voter_hash: string, created_at: number }, trx: Knex): Promise<boolean> {
+    async favourite (
+      row: { org_id: string, store_env_id: string, photo_id: string, voter_hash: string, created_at: number },
+      trx: Knex
+    ): Promise<boolean> {
       const key = { photo_id: row.photo_id, voter_hash: row.voter_hash }
       if (await trx('gallery_favourites').where(key).first('photo_id')) return false
       try {

@@ -21,7 +21,9 @@ function photoFields (fields: Record<string, TextPart>): PhotoInput {
     const value = String(field.value)
     if (value.length === 0) continue
     // Cut at the multipart fieldSize: longer than any field may be, even when what is left fits.
-    if (field.valueTruncated || Array.from(value).length > max) throw new errors.InvalidRequest(`${name} must NOT have more than ${max} characters`)
+    if (field.valueTruncated || Array.from(value).length > max) {
+      throw new errors.InvalidRequest(`${name} must NOT have more than ${max} characters`)
+    }
     if (firstUnstorable(value)) throw new errors.InvalidRequest(`${name} must be valid Unicode text`)
     input[name] = value
   }
@@ -29,8 +31,14 @@ function photoFields (fields: Record<string, TextPart>): PhotoInput {
   return input
 }
 
-export const galleriesRoutes: FastifyPluginAsyncTypebox<{ service: GalleriesService, visitors: GalleryVisitorsService }> = async (app, { service, visitors }) => {
-  await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, fieldSize: 2000, parts: 6 }, throwFileSizeLimit: true })
+export const galleriesRoutes: FastifyPluginAsyncTypebox<{ service: GalleriesService, visitors: GalleryVisitorsService }> = async (
+  app,
+  { service, visitors }
+) => {
+  await app.register(multipart, {
+    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, fieldSize: 2000, parts: 6 },
+    throwFileSizeLimit: true
+  })
   crudRoutes(app as unknown as FastifyInstance, '/galleries', schemas.schemas, service)
 
   app.get('/galleries/:id/photos', { schema: schemas.listPhotos }, async (request) => {
@@ -45,17 +53,28 @@ export const galleriesRoutes: FastifyPluginAsyncTypebox<{ service: GalleriesServ
     return service.leads(request.store!.id, request.params.id, request.query)
   })
 
-  app.post('/galleries/:id/photos', { schema: schemas.submitPhoto, config: { auth: 'storefront', storefrontLimit: 'galleries.photo' } }, async (request, reply) => {
-    const { bytes, fields } = await readImagePart(request, 'photo')
-    const created = await visitors.submitPhoto(request.store!, request.params.id, bytes, photoFields(fields))
-    return reply.status(201).send(created)
-  })
+  app.post(
+    '/galleries/:id/photos',
+    { schema: schemas.submitPhoto, config: { auth: 'storefront', storefrontLimit: 'galleries.photo' } },
+    async (request, reply) => {
+      const { bytes, fields } = await readImagePart(request, 'photo')
+      const created = await visitors.submitPhoto(request.store!, request.params.id, bytes, photoFields(fields))
+      return reply.status(201).send(created)
+    }
+  )
 
-  app.post('/galleries/:id/leads', { schema: schemas.submitLead, config: { auth: 'storefront', storefrontLimit: 'galleries.lead' } }, async (request, reply) => {
-    return reply.status(201).send(await visitors.lead(request.store!, request.params.id, request.body))
-  })
+  app.post(
+    '/galleries/:id/leads',
+    { schema: schemas.submitLead, config: { auth: 'storefront', storefrontLimit: 'galleries.lead' } },
+    async (request, reply) => {
+      return reply.status(201).send(await visitors.lead(request.store!, request.params.id, request.body))
+    }
+  )
 
-  app.post('/galleries/:id/favourites', { schema: schemas.favourite, config: { auth: 'storefront', storefrontLimit: 'galleries.favourite' } }, async (request) => {
+  app.post('/galleries/:id/favourites', {
+    schema: schemas.favourite,
+    config: { auth: 'storefront', storefrontLimit: 'galleries.favourite' }
+  }, async (request) => {
     return visitors.favourite(request.store!, request.params.id, request.body.photoId, request.ip)
   })
 }

@@ -85,7 +85,8 @@ const storefrontDoc = 'Storefront: no credential. Send `x-store-env-id` and come
 
 export const submitPhoto = {
   tags: ['galleries'],
-  summary: 'Send a photo to a gallery from the storefront (multipart `image`, optional `caption`, `authorName`, `authorEmail`); 3/s and 10/min per IP',
+  summary:
+    'Send a photo to a gallery from the storefront (multipart `image`, optional `caption`, `authorName`, `authorEmail`); 3/s and 10/min per IP',
   description: storefrontDoc + ' JPEG, PNG, WebP or GIF decided by content (415 `unsupported_media_type`), at most 10 MB ' +
     '(413 `payload_too_large`). The photo waits for moderation (`pending`).',
   security: [],
@@ -116,7 +117,10 @@ export const favourite = {
   description: storefrontDoc + ' A repeated favourite from the same visitor answers 200 with the unchanged count.',
   security: [],
   params: IdParams,
-  body: Type.Object({ photoId: IdParams.properties.id }, { additionalProperties: false, examples: [{ photoId: 'gph_4kQ9xT1mZb7sW2aaaaaa' }] }),
+  body: Type.Object({ photoId: IdParams.properties.id }, {
+    additionalProperties: false,
+    examples: [{ photoId: 'gph_4kQ9xT1mZb7sW2aaaaaa' }]
+  }),
   response: { 200: Type.Object({ favouriteCount: Type.Integer() }), ...storefrontErrors }
 }
 

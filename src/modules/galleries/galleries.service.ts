@@ -58,7 +58,15 @@ export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploa
     }
   }
 
-  const photoWriter = contentWriter({ db, events, clock, repo: repo.photos, singular: 'gallery.photo', label: 'Photo', present: presentPhoto })
+  const photoWriter = contentWriter({
+    db,
+    events,
+    clock,
+    repo: repo.photos,
+    singular: 'gallery.photo',
+    label: 'Photo',
+    present: presentPhoto
+  })
 
   return {
     presentPhoto,
@@ -77,7 +85,12 @@ export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploa
     get: writer.get,
 
     update (store: StoreEnv, id: string, patch: Partial<GalleryInput>) {
-      return writer.update(store, id, { name: patch.name, description: patch.description, product_id: patch.productId, status: patch.status })
+      return writer.update(store, id, {
+        name: patch.name,
+        description: patch.description,
+        product_id: patch.productId,
+        status: patch.status
+      })
     },
 
     /**
@@ -88,7 +101,10 @@ export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploa
     remove (store: StoreEnv, id: string) {
       return writer.remove(store, id, async (_row, trx) => {
         // The gallery is held (writer.remove), so its photos read as committed are all it has.
-        const photos: Array<{ id: string }> = await lockForWrite(trx('gallery_photos').where({ store_env_id: store.id, gallery_id: id }), true).select('id')
+        const photos: Array<{ id: string }> = await lockForWrite(
+          trx('gallery_photos').where({ store_env_id: store.id, gallery_id: id }),
+          true
+        ).select('id')
         await releaseUploads?.(trx, store.id, photos.map((photo) => `photo:${photo.id}`))
       })
     },
@@ -112,7 +128,13 @@ export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploa
     /** The evidence's gallery photos of a product (evidence.service.ts, GalleryPhotosSource): approved ones only. */
     async productPhotos (storeId: string, productId: string, limit: number) {
       const rows = await repo.productPhotos(storeId, productId, limit)
-      return rows.map((row) => ({ id: row.id, url: urlOf(row.upload_id), caption: row.caption, source: 'gallery' as const, reviewId: null }))
+      return rows.map((row) => ({
+        id: row.id,
+        url: urlOf(row.upload_id),
+        caption: row.caption,
+        source: 'gallery' as const,
+        reviewId: null
+      }))
     },
 
     /**

@@ -43,11 +43,26 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
     async show (storeId: string, id: string, query: PageQuery & { updatedSince?: string }) {
       const gallery = await galleries.published(storeId, id)
       const page = toPage(query)
-      const { total, rows } = await repo.approvedPhotos(storeId, id, page, query.updatedSince === undefined ? null : parseDateTime(query.updatedSince))
-      const { data, meta } = envelope(rows.map((row) => {
-        const photo = galleries.presentPhoto(row)
-        return { id: photo.id, imageUrl: photo.imageUrl, caption: photo.caption, authorName: photo.authorName, favouriteCount: photo.favouriteCount }
-      }), total, page)
+      const { total, rows } = await repo.approvedPhotos(
+        storeId,
+        id,
+        page,
+        query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
+      )
+      const { data, meta } = envelope(
+        rows.map((row) => {
+          const photo = galleries.presentPhoto(row)
+          return {
+            id: photo.id,
+            imageUrl: photo.imageUrl,
+            caption: photo.caption,
+            authorName: photo.authorName,
+            favouriteCount: photo.favouriteCount
+          }
+        }),
+        total,
+        page
+      )
       return { id: gallery.id, name: gallery.name, description: gallery.description, productId: gallery.product_id, photos: data, meta }
     },
 
@@ -79,21 +94,34 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
      */
     async lead (store: StoreEnv, galleryId: string, input: { email: string, name?: string }) {
       const email = input.email.trim().toLowerCase()
-      const save = () => withDeadlockRetry(() => db.transaction(async (trx) => {
-        // Holding the gallery: one deleted at the same moment is a 404, not a 500 on the lead's foreign key.
-        await galleries.published(store.id, galleryId, trx, true)
-        const existing = await repo.leadByEmail(store.id, galleryId, email, trx)
-        const now = clock()
-        const type = existing ? 'updated' : 'created'
-        const row = existing
-          ? { ...existing, name: input.name ?? existing.name, updated_at: now }
-          : { id: newId('lead'), org_id: store.orgId, store_env_id: store.id, gallery_id: galleryId, email, name: input.name ?? null, consent: true, created_at: now, updated_at: now }
-        if (existing) await repo.leads.update(store.id, row.id, { name: row.name, updated_at: now }, trx)
-        else await repo.leads.insert(row, trx)
-        if (!existing) await bus.emit('gallery.engaged', trx, { engagement: { storeEnvId: store.id, kind: 'lead', at: now } })
-        await galleries.writer.emit(trx, store, `lead.${type}`, presentLead(row))
-        await bus.emit('gallery.lead', trx, { lead: { orgId: store.orgId, storeEnvId: store.id, email, name: row.name } })
-      }))
+      const save = () =>
+        withDeadlockRetry(() =>
+          db.transaction(async (trx) => {
+            // Holding the gallery: one deleted at the same moment is a 404, not a 500 on the lead's foreign key.
+            await galleries.published(store.id, galleryId, trx, true)
+            const existing = await repo.leadByEmail(store.id, galleryId, email, trx)
+            const now = clock()
+            const type = existing ? 'updated' : 'created'
+            const row = existing
+              ? { ...existing, name: input.name ?? existing.name, updated_at: now }
+              : {
+                  id: newId('lead'),
+                  org_id: store.orgId,
+                  store_env_id: store.id,
+                  gallery_id: galleryId,
+                  email,
+                  name: input.name ?? null,
+                  consent: true,
+                  created_at: now,
+                  updated_at: now
+                }
+            if (existing) await repo.leads.update(store.id, row.id, { name: row.name, updated_at: now }, trx)
+            else await repo.leads.insert(row, trx)
+            if (!existing) await bus.emit('gallery.engaged', trx, { engagement: { storeEnvId: store.id, kind: 'lead', at: now } })
+            await galleries.writer.emit(trx, store, `lead.${type}`, presentLead(row))
+            await bus.emit('gallery.lead', trx, { lead: { orgId: store.orgId, storeEnvId: store.id, email, name: row.name } })
+          })
+        )
       try {
         await save()
       } catch (err) {
@@ -115,7 +143,13 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
         const photo = await repo.photos.find(store.id, photoId, trx, true)
         if (!photo || photo.gallery_id !== galleryId || photo.status !== 'approved') throw new errors.NotFound('Photo')
         const now = clock()
-        const added = await repo.favourite({ org_id: store.orgId, store_env_id: store.id, photo_id: photoId, voter_hash: sha256(`${secretKey}:favourite:${ip}`), created_at: now }, trx)
+        const added = await repo.favourite({
+          org_id: store.orgId,
+          store_env_id: store.id,
+          photo_id: photoId,
+          voter_hash: sha256(`${secretKey}:favourite:${ip}`),
+          created_at: now
+        }, trx)
         if (added) await bus.emit('gallery.engaged', trx, { engagement: { storeEnvId: store.id, kind: 'favourite', at: now } })
         return { favouriteCount: Number(photo.favourite_count) + (added ? 1 : 0) }
       })
@@ -139,7 +173,14 @@ export function galleryVisitorsService ({ db, repo, galleries, clock, secretKey,
       const unpublished = photos.filter((photo) => photo.status !== 'approved')
       for (const photo of photos) {
         if (photo.status !== 'approved') await repo.photos.remove(storeId, photo.id, trx)
-        else await repo.photos.update(storeId, photo.id, { author_name: null, author_email: null, caption: withoutAddress(photo.caption, email), updated_at: now }, trx)
+        else {
+          await repo.photos.update(storeId, photo.id, {
+            author_name: null,
+            author_email: null,
+            caption: withoutAddress(photo.caption, email),
+            updated_at: now
+          }, trx)
+        }
       }
       if (unpublished.length) await releaseUploads?.(trx, storeId, unpublished.map((photo) => `photo:${photo.id}`))
       return { eventSubjects: photos.map((photo) => photo.id) }

@@ -15,7 +15,10 @@ const Health = Type.Object({
 const PROBE_TIMEOUT_MS = 2000
 
 function withTimeout<T> (promise: Promise<T>): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_resolve, reject) => setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS).unref())])
+  return Promise.race([
+    promise,
+    new Promise<T>((_resolve, reject) => setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS).unref())
+  ])
 }
 
 /**
@@ -24,13 +27,24 @@ function withTimeout<T> (promise: Promise<T>): Promise<T> {
  */
 const health: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/health', {
-    schema: { tags: ['health'], summary: 'Liveness and dependencies; 503 when the database is unreachable', response: { 200: Health, 503: Health } },
+    schema: {
+      tags: ['health'],
+      summary: 'Liveness and dependencies; 503 when the database is unreachable',
+      response: { 200: Health, 503: Health }
+    },
     config: { auth: 'public', errors: ['service_unavailable'] }
   }, async (_request, reply) => {
     const database = await withTimeout(app.db.raw('select 1')).then(() => 'ok' as const, () => 'error' as const)
-    const redis = app.redis ? await withTimeout(app.redis.ping()).then(() => 'ok' as const, () => 'error' as const) : 'not_configured' as const
+    const redis = app.redis
+      ? await withTimeout(app.redis.ping()).then(() => 'ok' as const, () => 'error' as const)
+      : 'not_configured' as const
     if (database !== 'ok') {
-      return reply.status(503).send({ status: 'unavailable', checks: { database, redis }, message: 'The database is unreachable', code: 'service_unavailable' })
+      return reply.status(503).send({
+        status: 'unavailable',
+        checks: { database, redis },
+        message: 'The database is unreachable',
+        code: 'service_unavailable'
+      })
     }
     return { status: 'ok' as const, checks: { database, redis } }
   })

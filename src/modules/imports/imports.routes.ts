@@ -5,7 +5,12 @@ import type { ImportsService } from './imports.service.js'
 import * as schemas from './imports.schemas.js'
 
 export const importsRoutes: FastifyPluginAsyncTypebox<{ service: ImportsService }> = async (app, { service }) => {
-  app.post('/imports', { schema: schemas.createImport, bodyLimit: schemas.IMPORT_BODY_LIMIT, validatorCompiler: bulkBodyValidator('items'), config: { errors: ['batch_too_large'] } }, async (request, reply) => {
+  app.post('/imports', {
+    schema: schemas.createImport,
+    bodyLimit: schemas.IMPORT_BODY_LIMIT,
+    validatorCompiler: bulkBodyValidator('items'),
+    config: { errors: ['batch_too_large'] }
+  }, async (request, reply) => {
     if (request.body.type !== 'reviews') throw new errors.InvalidRequest('type must be "reviews"')
     return reply.status(201).send(await service.create(request.store!, request.body.items))
   })

@@ -43,12 +43,27 @@ export const createImport = {
     type: Type.Literal('reviews'),
     items: Type.Array(ImportReviewItem, { maxItems: MAX_IMPORT_ITEMS })
   }, {
-    examples: [{ type: 'reviews', items: [{ productId: 'sku-1001', rating: 4, body: 'Good shirt, runs a little large.', authorName: 'Ben', authorEmail: 'ben@example.com', writtenAt: '2025-06-01T10:00:00Z' }] }]
+    examples: [{
+      type: 'reviews',
+      items: [{
+        productId: 'sku-1001',
+        rating: 4,
+        body: 'Good shirt, runs a little large.',
+        authorName: 'Ben',
+        authorEmail: 'ben@example.com',
+        writtenAt: '2025-06-01T10:00:00Z'
+      }]
+    }]
   }),
   response: { 201: Import, ...authErrors }
 }
 
-export const getImport = { tags: ['imports'], summary: 'One import and its per-item errors', params: IdParams, response: { 200: Import, ...authErrors } }
+export const getImport = {
+  tags: ['imports'],
+  summary: 'One import and its per-item errors',
+  params: IdParams,
+  response: { 200: Import, ...authErrors }
+}
 
 const { errors: _errors, ...summaryFields } = Import.properties
 
@@ -57,7 +72,9 @@ export const listImports = {
   summary: 'List imports, newest first (each without its per-item errors: GET /imports/{id} has them)',
   querystring: Type.Object({
     ...PageQuery,
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Imports made at or after this instant (an import does not change once completed)' }))
+    updatedSince: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Imports made at or after this instant (an import does not change once completed)' })
+    )
   }),
   response: { 200: Paged(Type.Object(summaryFields)), ...authErrors }
 }

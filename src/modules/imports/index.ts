@@ -32,7 +32,8 @@ export const manifest = defineModule({
   },
   services: {
     importsRepo: ({ db }) => importsRepository(db),
-    imports: ({ db, importsRepo, reviewsRepo, events, clock }) => importsService({ db, repo: importsRepo, reviews: reviewsRepo, events, clock })
+    imports: ({ db, importsRepo, reviewsRepo, events, clock }) =>
+      importsService({ db, repo: importsRepo, reviews: reviewsRepo, events, clock })
   },
   admin: {
     pages: [importsPages],

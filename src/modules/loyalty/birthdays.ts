@@ -33,8 +33,13 @@ export function birthdayJob ({ db, loyalty, clock }: Deps) {
   function due (month: number, day: number, year: number): Promise<Due[]> {
     return db('customers as c').join('loyalty_settings as s', 's.store_env_id', 'c.store_env_id')
       .where('s.birthday_points', '>', 0).where({ 'c.birthday_month': month, 'c.birthday_day': day }).whereNull('c.erased_at')
-      .whereNotExists((q) => q.select(db.raw('1')).from('loyalty_ledger as l')
-        .whereRaw('l.store_env_id = c.store_env_id and l.customer_id = c.id').where({ 'l.kind': 'birthday', 'l.idempotency_key': String(year) }))
+      .whereNotExists((q) =>
+        q.select(db.raw('1')).from('loyalty_ledger as l')
+          .whereRaw('l.store_env_id = c.store_env_id and l.customer_id = c.id').where({
+            'l.kind': 'birthday',
+            'l.idempotency_key': String(year)
+          })
+      )
       .orderBy('c.id').limit(BATCH).select('c.id', 'c.org_id', 'c.store_env_id', 's.birthday_points as points')
   }
 
@@ -43,7 +48,12 @@ export function birthdayJob ({ db, loyalty, clock }: Deps) {
     try {
       return await db.transaction(async (trx) => {
         const result = await loyalty.grant(trx, store, {
-          customerId: row.id, kind: 'birthday', key: String(year), points: Number(row.points), reason: `Birthday reward ${year}`, event: { type: 'loyalty.birthday_reward', data: { year } }
+          customerId: row.id,
+          kind: 'birthday',
+          key: String(year),
+          points: Number(row.points),
+          reason: `Birthday reward ${year}`,
+          event: { type: 'loyalty.birthday_reward', data: { year } }
         })
         return Boolean(result?.applied)
       })

@@ -31,8 +31,11 @@ export function loyaltyReactions (bus: DomainBus, { loyalty }: { loyalty: Loyalt
  * first order makes its customer, so the referral it completes has someone to reward.
  */
 export function orderCustomers ({ loyalty, customers }: { loyalty: LoyaltyService, customers: CustomersRepository }) {
-  return async (store: StoreEnv, refs: Array<{ platformCustomerId?: string | null, email?: string | null, name?: string | null }>, trx: Knex.Transaction) =>
-    loyalty.linkReferees(trx, store, refs, await customers.resolve(store.id, refs, trx))
+  return async (
+    store: StoreEnv,
+    refs: Array<{ platformCustomerId?: string | null, email?: string | null, name?: string | null }>,
+    trx: Knex.Transaction
+  ) => loyalty.linkReferees(trx, store, refs, await customers.resolve(store.id, refs, trx))
 }
 
 declare module '../../lib/module.js' {

@@ -9,7 +9,10 @@ import { isDuplicateKey } from '../../db.js'
 
 export interface Tier { name: string, minPoints: number }
 
-export const DEFAULT_TIERS: Tier[] = [{ name: 'bronze', minPoints: 0 }, { name: 'silver', minPoints: 1000 }, { name: 'gold', minPoints: 5000 }]
+export const DEFAULT_TIERS: Tier[] = [{ name: 'bronze', minPoints: 0 }, { name: 'silver', minPoints: 1000 }, {
+  name: 'gold',
+  minPoints: 5000
+}]
 
 export function tierOf (tiers: Tier[], lifetime: number): string | null {
   let best: Tier | null = null
@@ -67,12 +70,26 @@ export function ledger ({ repo, events, clock, tiersOf }: Deps) {
   async function accountFor (trx: Knex.Transaction, store: StoreEnv, customerId: string, now: number): Promise<AccountRow> {
     const found = await repo.account(store.id, customerId, trx, true)
     if (found) return found
-    const row: AccountRow = { id: newId('lya'), org_id: store.orgId, store_env_id: store.id, customer_id: customerId, balance: 0, lifetime_points: 0, created_at: now, updated_at: now }
+    const row: AccountRow = {
+      id: newId('lya'),
+      org_id: store.orgId,
+      store_env_id: store.id,
+      customer_id: customerId,
+      balance: 0,
+      lifetime_points: 0,
+      created_at: now,
+      updated_at: now
+    }
     await repo.insertAccount(row, trx)
     return row
   }
 
-  return async function grant (trx: Knex.Transaction, store: StoreEnv, input: Grant, customer: Record<string, unknown>): Promise<GrantResult> {
+  return async function grant (
+    trx: Knex.Transaction,
+    store: StoreEnv,
+    input: Grant,
+    customer: Record<string, unknown>
+  ): Promise<GrantResult> {
     await lockEventLog(trx, store.id)
     const now = clock()
     const existing = await repo.entry(store.id, input.customerId, input.kind, input.key, trx)
@@ -110,7 +127,15 @@ export function ledger ({ repo, events, clock, tiersOf }: Deps) {
       orgId: store.orgId,
       storeEnvId: store.id,
       type: input.event.type,
-      data: { ...presentAccount(after, input.customerId, tiers), ...customer, points: input.points, reason: input.kind, description: input.reason, entry: presentEntry(entry), ...input.event.data }
+      data: {
+        ...presentAccount(after, input.customerId, tiers),
+        ...customer,
+        points: input.points,
+        reason: input.kind,
+        description: input.reason,
+        entry: presentEntry(entry),
+        ...input.event.data
+      }
     })
     return { applied: true, entry, account: after }
   }

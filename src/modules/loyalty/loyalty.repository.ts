@@ -14,7 +14,16 @@ export interface SettingsRow {
   updated_at: number
 }
 
-export interface AccountRow { id: string, org_id: string, store_env_id: string, customer_id: string, balance: number, lifetime_points: number, created_at: number, updated_at: number }
+export interface AccountRow {
+  id: string
+  org_id: string
+  store_env_id: string
+  customer_id: string
+  balance: number
+  lifetime_points: number
+  created_at: number
+  updated_at: number
+}
 
 export type EntryKind = 'api' | 'order' | 'birthday' | 'referral' | 'review'
 
@@ -71,7 +80,10 @@ export function loyaltyRepository (db: Knex) {
 
     /** A locking read, so it sees an entry another transaction committed after this one began (MySQL). */
     entry (storeId: string, customerId: string, kind: EntryKind, key: string, trx: Knex): Promise<EntryRow | undefined> {
-      return lockForWrite(trx<EntryRow>('loyalty_ledger').where({ store_env_id: storeId, customer_id: customerId, kind, idempotency_key: key }), true).first()
+      return lockForWrite(
+        trx<EntryRow>('loyalty_ledger').where({ store_env_id: storeId, customer_id: customerId, kind, idempotency_key: key }),
+        true
+      ).first()
     },
 
     async insertEntry (row: EntryRow, trx: Knex): Promise<number> {
@@ -97,18 +109,27 @@ export function loyaltyRepository (db: Knex) {
     listReferrals (storeId: string, filter: { status?: string, updatedSince: number | null }, page: { offset: number, limit: number }) {
       const base = db('loyalty_referrals').where({ store_env_id: storeId })
       if (filter.status) base.where({ status: filter.status })
-      if (filter.updatedSince === null) return countAndPage<ReferralRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
+      if (filter.updatedSince === null) {
+        return countAndPage<ReferralRow>(base, page, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'))
+      }
       base.where('updated_at', '>=', filter.updatedSince)
       return countAndPage<ReferralRow>(base, page, (q) => q.orderBy('updated_at').orderBy('id'))
     },
 
     async pendingReferrals (storeId: string, keys: string[], trx: Knex): Promise<ReferralRow[]> {
       if (keys.length === 0) return []
-      return await lockForWrite(rowsByKeys(trx, 'loyalty_referrals', storeId, 'referee_email_key', keys).where({ status: 'pending' }).orderBy('id'), true) as ReferralRow[]
+      return await lockForWrite(
+        rowsByKeys(trx, 'loyalty_referrals', storeId, 'referee_email_key', keys).where({ status: 'pending' }).orderBy('id'),
+        true
+      ) as ReferralRow[]
     },
 
     async completeReferral (id: string, patch: Pick<ReferralRow, 'referee_customer_id' | 'order_id' | 'completed_at'>, trx: Knex) {
-      await trx('loyalty_referrals').where({ id, status: 'pending' }).update({ ...patch, status: 'completed', updated_at: patch.completed_at })
+      await trx('loyalty_referrals').where({ id, status: 'pending' }).update({
+        ...patch,
+        status: 'completed',
+        updated_at: patch.completed_at
+      })
     },
 
     /** Erasure: a pending referral of the address is withdrawn, a completed one keeps no address; answers both. */
@@ -116,13 +137,25 @@ export function loyaltyRepository (db: Knex) {
       const rows = await trx<ReferralRow>('loyalty_referrals').where({ store_env_id: storeId, referee_email_key: key })
       const withdrawn = rows.filter((row) => row.status === 'pending')
       if (withdrawn.length) await trx('loyalty_referrals').whereIn('id', withdrawn.map((row) => row.id)).delete()
-      const kept = rows.filter((row) => row.status !== 'pending').map((row) => ({ ...row, referee_email: null, referee_email_key: null, updated_at: now }))
-      if (kept.length) await trx('loyalty_referrals').whereIn('id', kept.map((row) => row.id)).update({ referee_email: null, referee_email_key: null, updated_at: now })
+      const kept = rows.filter((row) => row.status !== 'pending').map((row) => ({
+        ...row,
+        referee_email: null,
+        referee_email_key: null,
+        updated_at: now
+      }))
+      if (kept.length) {
+        await trx('loyalty_referrals').whereIn('id', kept.map((row) => row.id)).update({
+          referee_email: null,
+          referee_email_key: null,
+          updated_at: now
+        })
+      }
       return { withdrawn, kept }
     },
 
     entriesMentioning (storeId: string, customerId: string, text: string, trx: Knex): Promise<Array<{ id: number, reason: string }>> {
-      return trx('loyalty_ledger').where({ store_env_id: storeId, customer_id: customerId }).whereRaw('lower(reason) like ?', [`%${text}%`]).select('id', 'reason')
+      return trx('loyalty_ledger').where({ store_env_id: storeId, customer_id: customerId }).whereRaw('lower(reason) like ?', [`%${text}%`])
+        .select('id', 'reason')
     },
 
     /** Erasure only: the ledger is otherwise append-only. */

@@ -13,23 +13,37 @@ export const Tier = Type.Object({
 
 export const Settings = Type.Object({
   pointsPerUnit: Points('Points earned per whole unit of an order\'s total (1 = one point per dollar); 0 turns earning off'),
-  birthdayReward: Type.Object({ points: Points('Granted once a year on the customer\'s birthday; 0 turns it off') }, { additionalProperties: false }),
+  birthdayReward: Type.Object({ points: Points('Granted once a year on the customer\'s birthday; 0 turns it off') }, {
+    additionalProperties: false
+  }),
   referralReward: Type.Object({
     referrerPoints: Points('For the customer who referred'),
     refereePoints: Points('For the referred customer, on their first order')
   }, { additionalProperties: false }),
-  tiers: Type.Optional(Type.Array(Tier, { maxItems: 10, description: 'Omitted: bronze (0), silver (1,000), gold (5,000). An account\'s tier is the highest whose minPoints its lifetime points reach' }))
+  tiers: Type.Optional(
+    Type.Array(Tier, {
+      maxItems: 10,
+      description:
+        'Omitted: bronze (0), silver (1,000), gold (5,000). An account\'s tier is the highest whose minPoints its lifetime points reach'
+    })
+  )
 }, { additionalProperties: false })
 
 export const SettingsOut = Type.Object({ ...Settings.properties, tiers: Type.Array(Tier), updatedAt: NullableDateTime })
 
 export const LedgerEntry = Type.Object({
   id: Type.String(),
-  kind: Type.Union([Type.Literal('api'), Type.Literal('order'), Type.Literal('birthday'), Type.Literal('referral'), Type.Literal('review')], { description: 'What made the entry' }),
+  kind: Type.Union(
+    [Type.Literal('api'), Type.Literal('order'), Type.Literal('birthday'), Type.Literal('referral'), Type.Literal('review')],
+    { description: 'What made the entry' }
+  ),
   points: Type.Integer({ description: 'Positive: earned; negative: spent' }),
   balanceAfter: Type.Integer(),
   reason: Type.String(),
-  idempotencyKey: Type.String({ description: 'The key of an API transaction; for the service\'s own grants, what it is once per (the year, the order, the referral, the review)' }),
+  idempotencyKey: Type.String({
+    description:
+      'The key of an API transaction; for the service\'s own grants, what it is once per (the year, the order, the referral, the review)'
+  }),
   createdAt: DateTime
 })
 
@@ -50,7 +64,12 @@ export const putSettings = {
   summary: 'Replace the store\'s loyalty settings (appends `loyalty.settings.updated`)',
   body: Type.Object(Settings.properties, {
     additionalProperties: false,
-    examples: [{ pointsPerUnit: 1, birthdayReward: { points: 200 }, referralReward: { referrerPoints: 500, refereePoints: 250 }, tiers: [{ name: 'member', minPoints: 0 }, { name: 'vip', minPoints: 2000 }] }]
+    examples: [{
+      pointsPerUnit: 1,
+      birthdayReward: { points: 200 },
+      referralReward: { referrerPoints: 500, refereePoints: 250 },
+      tiers: [{ name: 'member', minPoints: 0 }, { name: 'vip', minPoints: 2000 }]
+    }]
   }),
   response: { 200: SettingsOut, ...authErrors }
 }

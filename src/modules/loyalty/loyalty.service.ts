@@ -15,7 +15,15 @@ import type { Settings } from './loyalty.schemas.js'
 import { isDuplicateKey } from '../../db.js'
 
 /** A birthday or referral reward just granted (one ledger entry), as the granting transaction's listener sees it. */
-export interface RewardGranted { kind: 'birthday' | 'referral', entryId: number, customerId: string, email: string | null, name: string | null, points: number, balance: number }
+export interface RewardGranted {
+  kind: 'birthday' | 'referral'
+  entryId: number
+  customerId: string
+  email: string | null
+  name: string | null
+  points: number
+  balance: number
+}
 
 declare module '../../lib/domain-events.js' {
   interface DomainEvents {
@@ -91,7 +99,13 @@ export function loyaltyService ({ db, repo, customers, events, clock, bus, makeC
     const result = await grant(trx, store, input, customer)
     if (result.applied && (input.kind === 'birthday' || input.kind === 'referral')) {
       const reward = {
-        kind: input.kind, entryId: result.entry.id!, customerId: input.customerId, email: customer.customerEmail, name: customer.customerName, points: input.points, balance: Number(result.account.balance)
+        kind: input.kind,
+        entryId: result.entry.id!,
+        customerId: input.customerId,
+        email: customer.customerEmail,
+        name: customer.customerName,
+        points: input.points,
+        balance: Number(result.account.balance)
       }
       await bus.emit('loyalty.rewarded', trx, { store, reward })
     }
@@ -140,11 +154,22 @@ export function loyaltyService ({ db, repo, customers, events, clock, bus, makeC
       if (body.points === 0) throw new errors.InvalidRequest('points: must not be 0')
       return db.transaction(async (trx) => {
         const result = await grant(trx, store, {
-          customerId, kind: 'api', key: body.idempotencyKey, points: body.points, reason: body.reason, event: { type: 'loyalty.account.updated' }
+          customerId,
+          kind: 'api',
+          key: body.idempotencyKey,
+          points: body.points,
+          reason: body.reason,
+          event: { type: 'loyalty.account.updated' }
         }, await customerData(store.id, customerId, trx))
         const { entry, account } = result
-        if (!result.applied && (Number(entry.points) !== body.points || entry.reason !== body.reason)) throw new errors.IdempotencyKeyReused()
-        return { applied: result.applied, entry: presentEntry(entry), account: presentAccount(account, customerId, await tiersOf(store.id, trx)) }
+        if (!result.applied && (Number(entry.points) !== body.points || entry.reason !== body.reason)) {
+          throw new errors.IdempotencyKeyReused()
+        }
+        return {
+          applied: result.applied,
+          entry: presentEntry(entry),
+          account: presentAccount(account, customerId, await tiersOf(store.id, trx))
+        }
       })
     },
 
@@ -155,7 +180,9 @@ export function loyaltyService ({ db, repo, customers, events, clock, bus, makeC
         const referrer = await customers.find(store.id, body.referrerCustomerId, trx)
         if (!referrer) throw new errors.NotFound('Customer')
         if (referrer.email_key === key) throw new errors.Conflict('A customer cannot refer their own address')
-        if (await repo.hasOrders(store.id, key, trx)) throw new errors.Conflict('This address has already placed an order: only new customers can be referred')
+        if (await repo.hasOrders(store.id, key, trx)) {
+          throw new errors.Conflict('This address has already placed an order: only new customers can be referred')
+        }
         const row: ReferralRow = {
           id: newId('ref'),
           org_id: store.orgId,
@@ -194,13 +221,21 @@ export function loyaltyService ({ db, repo, customers, events, clock, bus, makeC
      * completes below (docs/contract/resources.md#loyalty). Only while the referral is pending, whose row lock
      * serializes two first orders of one address; afterwards the customer exists and later orders find it by address.
      */
-    async linkReferees (trx: Knex.Transaction, store: StoreEnv, refs: Array<{ email?: string | null, name?: string | null }>, ids: Array<string | null>) {
+    async linkReferees (
+      trx: Knex.Transaction,
+      store: StoreEnv,
+      refs: Array<{ email?: string | null, name?: string | null }>,
+      ids: Array<string | null>
+    ) {
       const open = [...new Set(refs.flatMap((ref, i) => ids[i] === null && emailKey(ref.email) ? [emailKey(ref.email)!] : []))]
       if (!makeCustomer || open.length === 0) return ids
       const made = new Map<string, string>()
       for (const referral of await repo.pendingReferrals(store.id, open, trx)) {
         const ref = refs.find((r, i) => ids[i] === null && emailKey(r.email) === referral.referee_email_key)!
-        made.set(referral.referee_email_key!, await makeCustomer(trx, { orgId: store.orgId, storeEnvId: store.id, email: ref.email!.trim(), name: ref.name ?? null }))
+        made.set(
+          referral.referee_email_key!,
+          await makeCustomer(trx, { orgId: store.orgId, storeEnvId: store.id, email: ref.email!.trim(), name: ref.name ?? null })
+        )
       }
       return ids.map((id, i) => id ?? made.get(emailKey(refs[i].email) ?? '') ?? null)
     },
@@ -229,10 +264,29 @@ export function loyaltyService ({ db, repo, customers, events, clock, bus, makeC
         const order = linked.find((o) => emailKey(o.customer_email) === referral.referee_email_key)!
         const completion = { referee_customer_id: order.customer_id!, order_id: order.platform_order_id, completed_at: clock() }
         await repo.completeReferral(referral.id, completion, trx)
-        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'loyalty.referral.updated', data: presentReferral({ ...referral, ...completion, status: 'completed', updated_at: completion.completed_at }) })
+        await events.append(trx, {
+          orgId: store.orgId,
+          storeEnvId: store.id,
+          type: 'loyalty.referral.updated',
+          data: presentReferral({ ...referral, ...completion, status: 'completed', updated_at: completion.completed_at })
+        })
         const data = { referralId: referral.id, referredEmail: referral.referee_email, orderId: order.platform_order_id }
-        await reward(trx, store, { customerId: referral.referrer_customer_id, kind: 'referral', key: referral.id, points: settings.referralReward.referrerPoints, reason: 'Referral: a referred friend placed their first order', event: { type: 'loyalty.referral_reward', data: { ...data, role: 'referrer' } } })
-        await reward(trx, store, { customerId: order.customer_id!, kind: 'referral', key: referral.id, points: settings.referralReward.refereePoints, reason: 'Referral: first order', event: { type: 'loyalty.referral_reward', data: { ...data, role: 'referee' } } })
+        await reward(trx, store, {
+          customerId: referral.referrer_customer_id,
+          kind: 'referral',
+          key: referral.id,
+          points: settings.referralReward.referrerPoints,
+          reason: 'Referral: a referred friend placed their first order',
+          event: { type: 'loyalty.referral_reward', data: { ...data, role: 'referrer' } }
+        })
+        await reward(trx, store, {
+          customerId: order.customer_id!,
+          kind: 'referral',
+          key: referral.id,
+          points: settings.referralReward.refereePoints,
+          reason: 'Referral: first order',
+          event: { type: 'loyalty.referral_reward', data: { ...data, role: 'referee' } }
+        })
       }
     },
 

@@ -15,7 +15,12 @@ export function collectOperations (app: FastifyInstance): RestOperation[] {
     if (config?.auth !== 'credential' || !config.resource || !route.url.startsWith('/v1/')) return
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue
-      operations.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined, config: { ...config, resource: config.resource } })
+      operations.push({
+        method,
+        url: route.url,
+        schema: route.schema as Record<string, unknown> | undefined,
+        config: { ...config, resource: config.resource }
+      })
     }
   })
   return operations

@@ -42,7 +42,8 @@ export default fp(async (app) => {
       schema: {
         tags: ['agents'],
         operationId: 'mcp',
-        summary: 'Model Context Protocol (Streamable HTTP, stateless): POST JSON-RPC messages; tools are the REST operations the credential may call',
+        summary:
+          'Model Context Protocol (Streamable HTTP, stateless): POST JSON-RPC messages; tools are the REST operations the credential may call',
         security: [{ bearer: [] }, { oauth2: [] }]
       },
       config: { auth: 'none', errors: ['missing_credentials', 'invalid_credentials', 'rate_limited'] }
@@ -50,7 +51,9 @@ export default fp(async (app) => {
       // Refused as a whole, before any message is served: counted as one request, like a message that fails.
       const refusal = refusalOf(request)
       const credential = await authenticate(request, reply, refusal !== null || chargedHere(request.body))
-      if (refusal) return reply.code(refusal.status).type('application/json').send(jsonRpcError(refusal.code, refusal.message, refusal.data))
+      if (refusal) {
+        return reply.code(refusal.status).type('application/json').send(jsonRpcError(refusal.code, refusal.message, refusal.data))
+      }
       catalogue ??= catalogueOf(app, operations, version)
       const { handleMcp, storeIdOf } = await (transport ??= import('./transport.js'))
       return handleMcp(app, catalogue, { request, credential, storeId: storeIdOf(request) }, reply)
@@ -61,7 +64,10 @@ export default fp(async (app) => {
     reply.header('allow', 'POST')
     throw new errors.MethodNotAllowed('This MCP server is stateless: POST each JSON-RPC message to /mcp')
   }
-  const stateless = (operationId: string) => ({ schema: { tags: ['agents'], operationId, summary: 'Not served: the MCP server keeps no sessions (405)' }, config: { auth: 'none' as const, errors: ['method_not_allowed'] } })
+  const stateless = (operationId: string) => ({
+    schema: { tags: ['agents'], operationId, summary: 'Not served: the MCP server keeps no sessions (405)' },
+    config: { auth: 'none' as const, errors: ['method_not_allowed'] }
+  })
   app.get('/mcp', stateless('mcp_stream_not_served'), notAllowed)
   app.delete('/mcp', stateless('mcp_session_end_not_served'), notAllowed)
 
@@ -141,7 +147,12 @@ function refusalOf (request: FastifyRequest): Refusal | null {
   if (!Array.isArray(body)) return null
   const version = request.headers['mcp-protocol-version']
   if (typeof version === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= BATCHES_REMOVED) {
-    return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: MCP ${version} has no JSON-RPC batches (they were removed in ${BATCHES_REMOVED}); POST one message at a time` }
+    return {
+      status: 400,
+      code: INVALID_REQUEST,
+      message:
+        `Invalid Request: MCP ${version} has no JSON-RPC batches (they were removed in ${BATCHES_REMOVED}); POST one message at a time`
+    }
   }
   if (body.length === 0) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: the batch is empty' }
   const charged = body.filter(chargedMessage).length
@@ -149,7 +160,8 @@ function refusalOf (request: FastifyRequest): Refusal | null {
     return {
       status: 400,
       code: INVALID_REQUEST,
-      message: `Invalid Request: a batch may hold at most ${MOST_CHARGED_PER_BATCH} requests other than tools/call (what a credential may send in a second); this one holds ${charged}`
+      message:
+        `Invalid Request: a batch may hold at most ${MOST_CHARGED_PER_BATCH} requests other than tools/call (what a credential may send in a second); this one holds ${charged}`
     }
   }
   return null

@@ -50,7 +50,13 @@ export interface Caller { request: FastifyRequest, credential: Credential, store
 export type LimitHeaders = Record<string, string>
 const LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']
 
-export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, caller: Caller, limits: LimitHeaders): Promise<CallToolResult> {
+export async function invoke (
+  app: FastifyInstance,
+  tool: ToolSpec,
+  args: Args,
+  caller: Caller,
+  limits: LimitHeaders
+): Promise<CallToolResult> {
   let url: string
   let payload: string | undefined
   try {
@@ -59,7 +65,12 @@ export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, 
     payload = request.body === undefined ? undefined : JSON.stringify(request.body)
   } catch (err) {
     // JSON.stringify recurses: arguments nested some thousands deep overflow the stack before any REST call is made.
-    if (err instanceof RangeError) throw new McpError(ErrorCode.InvalidParams, `Invalid params for tools/call: the arguments of ${tool.name} are nested too deeply to make its REST call`)
+    if (err instanceof RangeError) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params for tools/call: the arguments of ${tool.name} are nested too deeply to make its REST call`
+      )
+    }
     throw err
   }
   const headers: Record<string, string> = {}
@@ -68,7 +79,12 @@ export async function invoke (app: FastifyInstance, tool: ToolSpec, args: Args, 
     if (typeof value === 'string') headers[name] = value
   }
   if (caller.storeId) headers['x-store-env-id'] = caller.storeId
-  const options: InjectOptions = { method: tool.operation.method as InjectOptions['method'], url, headers, remoteAddress: caller.request.ip }
+  const options: InjectOptions = {
+    method: tool.operation.method as InjectOptions['method'],
+    url,
+    headers,
+    remoteAddress: caller.request.ip
+  }
   if (payload !== undefined) {
     headers['content-type'] = 'application/json'
     options.payload = payload

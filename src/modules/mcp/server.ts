@@ -73,7 +73,11 @@ const validator = new AjvJsonSchemaValidator()
 
 export function mcpServer (app: FastifyInstance, catalogue: Catalogue, caller: Caller, limits: LimitHeaders): Server {
   const { credential } = caller
-  const server = new Server({ name: 'evidence-hub', version: catalogue.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator })
+  const server = new Server({ name: 'evidence-hub', version: catalogue.version }, {
+    capabilities: { tools: {}, resources: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: validator
+  })
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const store = await usableStore(app, credential, caller.storeId)
@@ -100,7 +104,11 @@ export function mcpServer (app: FastifyInstance, catalogue: Catalogue, caller: C
   return server
 }
 
-interface RequestSchema { safeParse: (request: unknown) => { success: boolean, error?: { issues: ReadonlyArray<{ path: readonly PropertyKey[], message: string }> } } }
+interface RequestSchema {
+  safeParse: (
+    request: unknown
+  ) => { success: boolean, error?: { issues: ReadonlyArray<{ path: readonly PropertyKey[], message: string }> } }
+}
 
 /** The requests this server answers, each with the schema the SDK parses it with before its handler runs. */
 const REQUESTS = new Map<string, RequestSchema>([
@@ -122,5 +130,9 @@ export function invalidParams (message: JSONRPCMessage): JSONRPCErrorResponse | 
   const parsed = REQUESTS.get(message.method)?.safeParse(message)
   if (!parsed || parsed.success) return null
   const problems = (parsed.error?.issues ?? []).map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`)
-  return { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${problems.join('; ')}` } }
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${problems.join('; ')}` }
+  }
 }

@@ -15,7 +15,13 @@ export interface RestOperation {
   url: string
   schema?: Record<string, unknown>
   config: {
-    resource: Resource, minRole?: Role, scopeExempt?: boolean, scopesOf?: readonly Resource[], storeScoped?: boolean, plan?: Exclude<Plan, 'free'>, feature?: Feature
+    resource: Resource
+    minRole?: Role
+    scopeExempt?: boolean
+    scopesOf?: readonly Resource[]
+    storeScoped?: boolean
+    plan?: Exclude<Plan, 'free'>
+    feature?: Feature
   }
 }
 
@@ -96,7 +102,13 @@ export function toolFor (op: RestOperation): ToolSpec {
     description: `${summary}.${details}\n\nREST: ${op.method} ${op.url}. Errors are returned as { message, code }.`,
     ...inputOf(op),
     outputSchema,
-    annotations: { title: summary, readOnlyHint: read, destructiveHint: op.method === 'DELETE', idempotentHint: read || op.method === 'PUT' || op.method === 'DELETE', openWorldHint: false },
+    annotations: {
+      title: summary,
+      readOnlyHint: read,
+      destructiveHint: op.method === 'DELETE',
+      idempotentHint: read || op.method === 'PUT' || op.method === 'DELETE',
+      openWorldHint: false
+    },
     operation: op
   }
 }
@@ -107,7 +119,9 @@ export function toolsFor (operations: RestOperation[]): Map<string, ToolSpec> {
   for (const op of operations) {
     const tool = toolFor(op)
     const taken = tools.get(tool.name)
-    if (taken) throw new Error(`MCP tool ${tool.name} would serve both ${taken.operation.method} ${taken.operation.url} and ${op.method} ${op.url}`)
+    if (taken) {
+      throw new Error(`MCP tool ${tool.name} would serve both ${taken.operation.method} ${taken.operation.url} and ${op.method} ${op.url}`)
+    }
     tools.set(tool.name, tool)
   }
   return tools

@@ -29,24 +29,38 @@ declare module '../../lib/permissions.js' {
 export const manifest = defineModule({
   name: 'orders',
   resources: {
-    orders: { read: 'viewer', write: 'editor', area: 'Catalog & reviews', description: 'Orders, which mark a reviewer as a verified buyer.' }
+    orders: {
+      read: 'viewer',
+      write: 'editor',
+      area: 'Catalog & reviews',
+      description: 'Orders, which mark a reviewer as a verified buyer.'
+    }
   },
   services: {
     ordersRepo: ({ db }) => ordersRepository(db),
-    orders: ({ db, ordersRepo, productsRepo, events, clock, config, bus, orderCustomers, emailSequencesRepo }) => ordersService({
-      db,
-      repo: ordersRepo,
-      products: productsRepo,
-      events,
-      clock,
-      reviewRequestDelayMs: config.reviewRequestDelayHours * 3_600_000,
-      bus,
-      resolveCustomers: orderCustomers,
-      activeSequence: (storeId, trx) => emailSequencesRepo.active(storeId, trx)
-    }),
-    reviewRequests: ({ db, ordersRepo, productsRepo, events, mailSender, emailSequencesRepo, reviewsRepo, clock }) => reviewRequestScheduler({
-      db, repo: ordersRepo, products: productsRepo, events, sender: mailSender, sequences: emailSequencesRepo, reviewed: reviewsRepo.hasOrderReview, clock
-    })
+    orders: ({ db, ordersRepo, productsRepo, events, clock, config, bus, orderCustomers, emailSequencesRepo }) =>
+      ordersService({
+        db,
+        repo: ordersRepo,
+        products: productsRepo,
+        events,
+        clock,
+        reviewRequestDelayMs: config.reviewRequestDelayHours * 3_600_000,
+        bus,
+        resolveCustomers: orderCustomers,
+        activeSequence: (storeId, trx) => emailSequencesRepo.active(storeId, trx)
+      }),
+    reviewRequests: ({ db, ordersRepo, productsRepo, events, mailSender, emailSequencesRepo, reviewsRepo, clock }) =>
+      reviewRequestScheduler({
+        db,
+        repo: ordersRepo,
+        products: productsRepo,
+        events,
+        sender: mailSender,
+        sequences: emailSequencesRepo,
+        reviewed: reviewsRepo.hasOrderReview,
+        clock
+      })
   },
   emits: ['orders.written'],
   routes: [{ plugin: orders, prefix: '/v1' }]

@@ -52,7 +52,11 @@ export function ordersRepository (db: Knex) {
 
     async upsert (rows: OrderRow[], trx: Knex) {
       if (rows.length === 0) return
-      await trx('orders').insert(rows).onConflict(['store_env_id', 'platform_order_id']).merge([...ORDER_FIELDS, 'review_request_updated_at', 'updated_at'])
+      await trx('orders').insert(rows).onConflict(['store_env_id', 'platform_order_id']).merge([
+        ...ORDER_FIELDS,
+        'review_request_updated_at',
+        'updated_at'
+      ])
     },
 
     find (storeId: string, key: string, trx: Knex = db): Promise<OrderRow | undefined> {
@@ -75,7 +79,11 @@ export function ordersRepository (db: Knex) {
     },
 
     /** Requests due at `now`, oldest first, across every store or in one (the scheduler claims each in turn). */
-    due (now: number, limit: number, storeId?: string): Promise<Array<{ id: number, store_env_id: string, review_request_step: number | null }>> {
+    due (
+      now: number,
+      limit: number,
+      storeId?: string
+    ): Promise<Array<{ id: number, store_env_id: string, review_request_step: number | null }>> {
       const query = db('orders').where({ review_request_state: 'scheduled' }).where('review_request_scheduled_for', '<=', now)
       if (storeId) query.where({ store_env_id: storeId })
       return query.orderBy('review_request_scheduled_for').limit(limit).select('id', 'store_env_id', 'review_request_step')
@@ -87,15 +95,31 @@ export function ordersRepository (db: Knex) {
      * sent its step finds the next step scheduled later, not due, and leaves it.
      */
     claim (id: number, trx: Knex.Transaction, step: number | null = null, now = Number.MAX_SAFE_INTEGER): Promise<OrderRow | undefined> {
-      const query = trx<OrderRow>('orders').where({ id, review_request_state: 'scheduled' }).where('review_request_scheduled_for', '<=', now)
+      const query = trx<OrderRow>('orders').where({ id, review_request_state: 'scheduled' }).where(
+        'review_request_scheduled_for',
+        '<=',
+        now
+      )
       if (step === null) query.whereNull('review_request_step')
       else query.where('review_request_step', step)
       if (trx.client.config.client === 'mysql2') query.forUpdate().skipLocked()
       return query.first()
     },
 
-    async advanceReviewRequest (id: number, next: { state: ReviewRequestState, reason: string, step: number | null, scheduledFor: number | null }, now: number, trx: Knex.Transaction) {
-      await trx('orders').where({ id }).update({ review_request_state: next.state, review_request_reason: next.reason, review_request_step: next.step, review_request_scheduled_for: next.scheduledFor, review_request_updated_at: now, updated_at: now })
+    async advanceReviewRequest (
+      id: number,
+      next: { state: ReviewRequestState, reason: string, step: number | null, scheduledFor: number | null },
+      now: number,
+      trx: Knex.Transaction
+    ) {
+      await trx('orders').where({ id }).update({
+        review_request_state: next.state,
+        review_request_reason: next.reason,
+        review_request_step: next.step,
+        review_request_scheduled_for: next.scheduledFor,
+        review_request_updated_at: now,
+        updated_at: now
+      })
     }
   }
 }

@@ -4,7 +4,11 @@ import type { OrdersService } from './orders.service.js'
 import * as schemas from './orders.schemas.js'
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<{ service: OrdersService }> = async (app, { service }) => {
-  app.put('/orders', { schema: schemas.upsertOrders, validatorCompiler: bulkBodyValidator('orders'), config: { errors: ['batch_too_large'] } }, async (request) => {
+  app.put('/orders', {
+    schema: schemas.upsertOrders,
+    validatorCompiler: bulkBodyValidator('orders'),
+    config: { errors: ['batch_too_large'] }
+  }, async (request) => {
     return service.upsert(request.store!, request.body.orders)
   })
 

@@ -14,15 +14,34 @@ const LineItem = Type.Object({
 export const OrderItem = Type.Object({
   platformOrderId: Type.String({ minLength: 1, maxLength: 191, description: 'The upsert key' }),
   customerEmail: Type.Optional(NullableString({ format: 'email', maxLength: 320 })),
-  platformCustomerId: Type.Optional(NullableString({ minLength: 1, maxLength: 191, description: 'Links the order to the customer with this platform id (else to the customer with customerEmail)' })),
+  platformCustomerId: Type.Optional(
+    NullableString({
+      minLength: 1,
+      maxLength: 191,
+      description: 'Links the order to the customer with this platform id (else to the customer with customerEmail)'
+    })
+  ),
   customerName: Type.Optional(NullableString({ maxLength: 200 })),
-  total: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 999_999_999_999, description: 'Stored rounded half-up to the cent' }), Type.Null()])),
+  total: Type.Optional(
+    Type.Union([Type.Number({ minimum: 0, maximum: 999_999_999_999, description: 'Stored rounded half-up to the cent' }), Type.Null()])
+  ),
   currency: Type.Optional(NullableString({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, e.g. USD' })),
   placedAt: Type.Optional(NullableString({ format: 'date-time', description: 'ISO 8601 with a time zone, within 1970–9999' })),
   fulfilledAt: Type.Optional(NullableString({ format: 'date-time', description: 'Setting it schedules the review request' })),
   lineItems: Type.Optional(Type.Array(LineItem, { maxItems: 500 })),
-  affiliateCode: Type.Optional(NullableString({ minLength: 1, maxLength: 64, description: 'An affiliate\'s code (any case): records one referral for the order (see GET /affiliates/{id}/referrals)' })),
-  platformUpdatedAt: Type.Optional(NullableString({ format: 'date-time', description: 'The platform\'s own last change: an item older than the stored order\'s is left alone (out-of-order delivery)' }))
+  affiliateCode: Type.Optional(
+    NullableString({
+      minLength: 1,
+      maxLength: 64,
+      description: 'An affiliate\'s code (any case): records one referral for the order (see GET /affiliates/{id}/referrals)'
+    })
+  ),
+  platformUpdatedAt: Type.Optional(
+    NullableString({
+      format: 'date-time',
+      description: 'The platform\'s own last change: an item older than the stored order\'s is left alone (out-of-order delivery)'
+    })
+  )
 }, { additionalProperties: false })
 
 const stateDoc = 'Transitions: unfulfilled orders have no state (null). An upsert with `fulfilledAt` moves the request to ' +
@@ -38,7 +57,9 @@ export const ReviewRequest = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()]),
   scheduledFor: NullableDateTime,
   sequenceId: Type.Optional(Type.String({ description: 'With an active email sequence: the sequence the request follows' })),
-  step: Type.Optional(Type.Integer({ description: 'With an email sequence: the step (1-based) scheduled next, or the last one sent once `sent`' }))
+  step: Type.Optional(
+    Type.Integer({ description: 'With an email sequence: the step (1-based) scheduled next, or the last one sent once `sent`' })
+  )
 }, { description: stateDoc })
 
 export const Order = Type.Object({
@@ -46,7 +67,9 @@ export const Order = Type.Object({
   customerEmail: Type.Union([Type.String(), Type.Null()]),
   customerName: Type.Union([Type.String(), Type.Null()]),
   platformCustomerId: Type.Union([Type.String(), Type.Null()]),
-  customerId: Type.Union([Type.String(), Type.Null()], { description: 'The linked customer (`cus_…`): by platformCustomerId, else by customerEmail, when the order was last written' }),
+  customerId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The linked customer (`cus_…`): by platformCustomerId, else by customerEmail, when the order was last written'
+  }),
   total: Type.Union([Type.Number(), Type.Null()]),
   currency: Type.Union([Type.String(), Type.Null()]),
   placedAt: NullableDateTime,
@@ -66,7 +89,18 @@ export const upsertOrders = {
     'identical re-send changes nothing. Each changed order appends `order.upserted`, and ' +
     '`order.review_request.updated` when its review request changed. ' + stateDoc,
   body: Type.Object({ orders: Type.Array(OrderItem, { maxItems: 250 }) }, {
-    examples: [{ orders: [{ platformOrderId: '#1042', customerEmail: 'ann@example.com', customerName: 'Ann Lee', total: 89.5, currency: 'EUR', placedAt: '2026-11-20T09:12:00Z', fulfilledAt: '2026-11-21T15:00:00Z', lineItems: [{ platformProductId: 'sku-1001', quantity: 2 }] }] }]
+    examples: [{
+      orders: [{
+        platformOrderId: '#1042',
+        customerEmail: 'ann@example.com',
+        customerName: 'Ann Lee',
+        total: 89.5,
+        currency: 'EUR',
+        placedAt: '2026-11-20T09:12:00Z',
+        fulfilledAt: '2026-11-21T15:00:00Z',
+        lineItems: [{ platformProductId: 'sku-1001', quantity: 2 }]
+      }]
+    }]
   }),
   response: { 200: BulkResult, ...authErrors }
 }

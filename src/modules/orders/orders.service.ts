@@ -30,7 +30,11 @@ declare module '../../lib/domain-events.js' {
  * The customer id each order names (by platform id, else by address), per index; null where none matches. It may
  * make a customer (a referred address's first order, modules/loyalty), in the upsert's transaction.
  */
-export type CustomerResolver = (store: StoreEnv, refs: Array<{ platformCustomerId?: string | null, email?: string | null, name?: string | null }>, trx: Knex.Transaction) => Promise<Array<string | null>>
+export type CustomerResolver = (
+  store: StoreEnv,
+  refs: Array<{ platformCustomerId?: string | null, email?: string | null, name?: string | null }>,
+  trx: Knex.Transaction
+) => Promise<Array<string | null>>
 
 interface Deps {
   db: Knex
@@ -45,7 +49,12 @@ interface Deps {
   activeSequence?: (storeId: string, trx: Knex) => Promise<{ id: string, steps: Array<{ delayHours: number }> } | null>
 }
 
-export function requestOf (row: Pick<OrderRow, 'review_request_state' | 'review_request_reason' | 'review_request_scheduled_for' | 'review_request_step' | 'review_request_sequence_id'>): ReviewRequest {
+export function requestOf (
+  row: Pick<
+    OrderRow,
+    'review_request_state' | 'review_request_reason' | 'review_request_scheduled_for' | 'review_request_step' | 'review_request_sequence_id'
+  >
+): ReviewRequest {
   return {
     state: row.review_request_state ?? null,
     reason: row.review_request_reason ?? null,
@@ -94,7 +103,13 @@ function toCents (value: number): number {
 }
 
 export function ordersService ({ db, repo, products, events, clock, reviewRequestDelayMs, bus, resolveCustomers, activeSequence }: Deps) {
-  async function toRows (store: StoreEnv, items: Array<typeof OrderItem.static>, existing: Map<string, OrderRow>, trx: Knex.Transaction, now: number) {
+  async function toRows (
+    store: StoreEnv,
+    items: Array<typeof OrderItem.static>,
+    existing: Map<string, OrderRow>,
+    trx: Knex.Transaction,
+    now: number
+  ) {
     const productKeys = [...new Set(items.flatMap((item) => (item.lineItems ?? []).map((line) => line.platformProductId)))]
     const productRows = await products.findByKeys(store.id, productKeys, trx)
     const refs = items.map((item) => ({ platformCustomerId: item.platformCustomerId, email: item.customerEmail, name: item.customerName }))
@@ -108,7 +123,12 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
       if (before && isOlder(platformUpdatedAt, before.platform_updated_at)) return before
       const current = before ? requestOf(before) : { state: null, reason: null, scheduledFor: null }
       const lineItems = item.lineItems ?? []
-      const request = planReviewRequest({ customerEmail: item.customerEmail ?? null, fulfilledAt: toMs(item.fulfilledAt), lineItems, current }, productRows, delayMs, sequence?.id ?? null)
+      const request = planReviewRequest(
+        { customerEmail: item.customerEmail ?? null, fulfilledAt: toMs(item.fulfilledAt), lineItems, current },
+        productRows,
+        delayMs,
+        sequence?.id ?? null
+      )
       return {
         org_id: store.orgId,
         store_env_id: store.id,
@@ -179,7 +199,9 @@ export function ordersService ({ db, repo, products, events, clock, reviewReques
     async remove (store: StoreEnv, key: string): Promise<boolean> {
       return db.transaction(async (trx) => {
         const row = await repo.remove(store.id, key, trx)
-        if (row) await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'order.deleted', data: { platformOrderId: key } })
+        if (row) {
+          await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'order.deleted', data: { platformOrderId: key } })
+        }
         return row !== undefined
       })
     },

@@ -54,7 +54,9 @@ export function reviewRequestScheduler ({ db, repo, products, events, sender, se
     const sequence = await sequences.byId(order.review_request_sequence_id, trx)
     const index = Number(order.review_request_step ?? 0)
     // A sequence deleted or shortened since: a first step still goes out as the plain request, a later one ends it.
-    if (!sequence || index >= sequence.steps.length) return { index, step: index === 0 ? SINGLE : null, total: sequence?.steps.length ?? index }
+    if (!sequence || index >= sequence.steps.length) {
+      return { index, step: index === 0 ? SINGLE : null, total: sequence?.steps.length ?? index }
+    }
     return { index, step: sequence.steps[index], total: sequence.steps.length, next: sequence.steps[index + 1] }
   }
 
@@ -72,11 +74,21 @@ export function reviewRequestScheduler ({ db, repo, products, events, sender, se
     const store = await trx('store_envs').where({ id: order.store_env_id }).first('name')
     const eligible = [...productRows.values()].filter((p) => !p.excluded_from_review_requests)
     const outcome = await sender.send(trx, {
-      orgId: order.org_id, storeEnvId: order.store_env_id, storeName: store?.name ?? 'our store', to: order.customer_email!, templateKey: step.templateKey, values: valuesOf(order, eligible)
+      orgId: order.org_id,
+      storeEnvId: order.store_env_id,
+      storeName: store?.name ?? 'our store',
+      to: order.customer_email!,
+      templateKey: step.templateKey,
+      values: valuesOf(order, eligible)
     })
     // A suppressed address is not a transport failure: the request is skipped, saying why (the log has the rest).
     if (outcome.status === 'failed' || outcome.status === 'suppressed') {
-      return { state: outcome.status === 'failed' ? 'failed' : 'skipped', reason: clip(label + outcome.reason, REASON_MAX), step: index, scheduledFor: null }
+      return {
+        state: outcome.status === 'failed' ? 'failed' : 'skipped',
+        reason: clip(label + outcome.reason, REASON_MAX),
+        step: index,
+        scheduledFor: null
+      }
     }
     const sent = `${label}sent to ${maskedTo(order.customer_email!)} by ${outcome.status === 'sent' ? 'SMTP' : 'the local outbox'}`
     const reason = label ? sent : sent[0].toUpperCase() + sent.slice(1)
@@ -96,9 +108,20 @@ export function reviewRequestScheduler ({ db, repo, products, events, sender, se
       const next = await decide(order, trx, now)
       await trackOrders(trx, order.store_env_id, [order.platform_order_id], () => repo.advanceReviewRequest(id, next, now, trx))
       const updated: OrderRow = {
-        ...order, review_request_state: next.state, review_request_reason: next.reason, review_request_step: next.step, review_request_scheduled_for: next.scheduledFor, review_request_updated_at: now, updated_at: now
+        ...order,
+        review_request_state: next.state,
+        review_request_reason: next.reason,
+        review_request_step: next.step,
+        review_request_scheduled_for: next.scheduledFor,
+        review_request_updated_at: now,
+        updated_at: now
       }
-      await events.append(trx, { orgId: order.org_id, storeEnvId: order.store_env_id, type: 'order.review_request.updated', data: presentOrder(updated) })
+      await events.append(trx, {
+        orgId: order.org_id,
+        storeEnvId: order.store_env_id,
+        type: 'order.review_request.updated',
+        data: presentOrder(updated)
+      })
       return next.state
     })
   }
@@ -110,7 +133,11 @@ export function reviewRequestScheduler ({ db, repo, products, events, sender, se
       for (;;) {
         const ids = await repo.due(clock(), BATCH, storeId)
         let progressed = 0
-        for (const row of ids) if (await processOne(Number(row.id), row.store_env_id, row.review_request_step == null ? null : Number(row.review_request_step))) progressed++
+        for (const row of ids) {
+          if (
+            await processOne(Number(row.id), row.store_env_id, row.review_request_step == null ? null : Number(row.review_request_step))
+          ) progressed++
+        }
         done += progressed
         if (ids.length < BATCH || progressed === 0) return done
       }

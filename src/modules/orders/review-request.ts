@@ -19,10 +19,23 @@ export type ReviewRequestState = typeof REVIEW_REQUEST_STATES[number]
 export const REASON_MAX = 1000
 
 /** `step`: with a sequence (modules/email-sequences), the 0-based step the request is at; null without one. */
-export interface ReviewRequest { state: ReviewRequestState | null, reason: string | null, scheduledFor: number | null, step?: number | null, sequenceId?: string | null }
+export interface ReviewRequest {
+  state: ReviewRequestState | null
+  reason: string | null
+  scheduledFor: number | null
+  step?: number | null
+  sequenceId?: string | null
+}
 
-export interface LineItem { platformProductId: string, quantity: number }
-export interface ProductExclusion { platform_product_id: string, excluded_from_review_requests: boolean | number, exclusion_reason: string | null }
+export interface LineItem {
+  platformProductId: string
+  quantity: number
+}
+export interface ProductExclusion {
+  platform_product_id: string
+  excluded_from_review_requests: boolean | number
+  exclusion_reason: string | null
+}
 
 export interface PlanInput {
   customerEmail: string | null
@@ -44,7 +57,12 @@ export function allExcludedReason (lineItems: LineItem[], products: Map<string, 
   return clip(`Excluded from review requests: product ${named.join(', product ')}`, REASON_MAX)
 }
 
-export function planReviewRequest (input: PlanInput, products: Map<string, ProductExclusion>, delayMs: number, sequenceId: string | null = null): ReviewRequest {
+export function planReviewRequest (
+  input: PlanInput,
+  products: Map<string, ProductExclusion>,
+  delayMs: number,
+  sequenceId: string | null = null
+): ReviewRequest {
   if (input.current.state === 'sent' || input.current.state === 'failed') return input.current
   // A sequence under way (a step already sent) keeps its course: re-sending the order never restarts it.
   if (input.current.state === 'scheduled' && (input.current.step ?? 0) > 0) return input.current
@@ -56,8 +74,20 @@ export function planReviewRequest (input: PlanInput, products: Map<string, Produ
   const at = input.fulfilledAt + delayMs
   // Never store a date the API cannot serve (docs/contract/api-conventions.md#dates-and-sizes): such a request is not
   // scheduled.
-  if (at > MAX_DATE_MS) return skipped(`The request would go out after 9999-12-31 (fulfilled ${iso(input.fulfilledAt)} plus the delay), past the last date the API serves`)
-  if (sequenceId) return { state: 'scheduled', reason: `Fulfilled; step 1 of the email sequence goes out at ${iso(at)}`, scheduledFor: at, step: 0, sequenceId }
+  if (at > MAX_DATE_MS) {
+    return skipped(
+      `The request would go out after 9999-12-31 (fulfilled ${iso(input.fulfilledAt)} plus the delay), past the last date the API serves`
+    )
+  }
+  if (sequenceId) {
+    return {
+      state: 'scheduled',
+      reason: `Fulfilled; step 1 of the email sequence goes out at ${iso(at)}`,
+      scheduledFor: at,
+      step: 0,
+      sequenceId
+    }
+  }
   return { state: 'scheduled', reason: `Fulfilled; the request goes out at ${iso(at)}`, scheduledFor: at }
 }
 

@@ -29,7 +29,14 @@ export function orgsService ({ db, repo, people, audit, fresh }: Deps) {
       await db.transaction(async (trx) => {
         const before = await repo.find(actor.orgId, trx)
         await repo.rename(actor.orgId, trimmed, trx)
-        await audit.record({ orgId: actor.orgId, action: 'org.renamed', actor: actorOf(actor), subject: `org:${actor.orgId}`, ip, details: { from: before?.name ?? null, to: trimmed } }, trx)
+        await audit.record({
+          orgId: actor.orgId,
+          action: 'org.renamed',
+          actor: actorOf(actor),
+          subject: `org:${actor.orgId}`,
+          ip,
+          details: { from: before?.name ?? null, to: trimmed }
+        }, trx)
       })
       return current(actor.orgId)
     },
@@ -50,10 +57,21 @@ export function orgsService ({ db, repo, people, audit, fresh }: Deps) {
         if (roles.get(from) !== 'owner') throw new errors.RoleForbidden('orgs: only an owner can transfer ownership')
         const target = roles.get(personId)
         if (!target) throw new errors.NotFound('Member')
-        if (target !== 'admin') throw new errors.Conflict(`Ownership goes to an admin of the organization; this member is ${target === 'owner' ? 'already an owner' : `an ${target}`}`)
+        if (target !== 'admin') {
+          throw new errors.Conflict(
+            `Ownership goes to an admin of the organization; this member is ${target === 'owner' ? 'already an owner' : `an ${target}`}`
+          )
+        }
         await people.setRole(actor.orgId, personId, 'owner', trx)
         await people.setRole(actor.orgId, from, 'admin', trx)
-        await audit.record({ orgId: actor.orgId, action: 'org.ownership_transferred', actor: actorOf(actor), subject: `person:${personId}`, ip, details: { from: `person:${from}`, to: `person:${personId}` } }, trx)
+        await audit.record({
+          orgId: actor.orgId,
+          action: 'org.ownership_transferred',
+          actor: actorOf(actor),
+          subject: `person:${personId}`,
+          ip,
+          details: { from: `person:${from}`, to: `person:${personId}` }
+        }, trx)
       })
       // Both people's credentials are read again on their next request: the old owner's now carry admin at most.
       await fresh.bump([marker.person(from), marker.person(personId)])

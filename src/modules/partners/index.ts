@@ -33,7 +33,8 @@ export const manifest = defineModule({
   },
   services: {
     partnerGrantsRepo: ({ db }) => partnerGrantsRepository(db),
-    partners: ({ db, partnerGrantsRepo, people, stores, audit, clock }) => partnersService({ db, repo: partnerGrantsRepo, people, stores, audit, clock })
+    partners: ({ db, partnerGrantsRepo, people, stores, audit, clock }) =>
+      partnersService({ db, repo: partnerGrantsRepo, people, stores, audit, clock })
   },
   routes: [{ plugin: partners, prefix: '/v1' }]
 })

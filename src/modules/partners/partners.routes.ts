@@ -9,12 +9,18 @@ import * as schemas from './partners.schemas.js'
  * (docs/contract/api-conventions.md#incremental-sync), the grants made or changed at or after it, oldest change first,
  * as every such list orders them.
  */
-function paged<T extends { updatedAt: string }> (data: T[], query: { page?: number, limit?: number, updatedSince?: string }, id: (item: T) => string) {
+function paged<T extends { updatedAt: string }> (
+  data: T[],
+  query: { page?: number, limit?: number, updatedSince?: string },
+  id: (item: T) => string
+) {
   const page = toPage(query)
   const since = toMs(query.updatedSince)
   const listed = since === null
     ? data
-    : data.filter((item) => Date.parse(item.updatedAt) >= since).sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || id(a).localeCompare(id(b)))
+    : data.filter((item) => Date.parse(item.updatedAt) >= since).sort((a, b) =>
+      Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || id(a).localeCompare(id(b))
+    )
   return envelope(listed.slice(page.offset, page.offset + page.limit), listed.length, page)
 }
 
@@ -28,10 +34,14 @@ export const partnersRoutes: FastifyPluginAsyncTypebox<{ service: PartnersServic
     return paged((await service.list(request.credential!.orgId)).data, request.query, (grant) => grant.partnerOrgId)
   })
 
-  app.delete('/orgs/current/partners/:partnerOrgId', { schema: schemas.revokePartner, config: { storeScoped: false } }, async (request, reply) => {
-    await service.revoke(request.credential!, request.params.partnerOrgId, request.ip)
-    return reply.status(204).send(null)
-  })
+  app.delete(
+    '/orgs/current/partners/:partnerOrgId',
+    { schema: schemas.revokePartner, config: { storeScoped: false } },
+    async (request, reply) => {
+      await service.revoke(request.credential!, request.params.partnerOrgId, request.ip)
+      return reply.status(204).send(null)
+    }
+  )
 
   app.get('/partner/clients', { schema: schemas.listClients, config: { storeScoped: false } }, async (request) => {
     return paged((await service.clients(request.credential!.orgId)).data, request.query, (client) => client.orgId)

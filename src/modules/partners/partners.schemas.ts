@@ -6,7 +6,9 @@ const OrgId = Type.String({ minLength: 1, maxLength: 40, description: 'An organi
 /** Both partner lists: a page, or with `updatedSince` the grants made or changed since (routes `paged`). */
 const GrantsSince = Type.Object({
   ...PageQuery,
-  updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only grants made or changed at or after this instant, oldest change first' }))
+  updatedSince: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Only grants made or changed at or after this instant, oldest change first' })
+  )
 })
 
 export const PartnerGrant = Type.Object({
@@ -24,7 +26,8 @@ const accessDoc = 'The partner\'s people (through the admin application or an OA
 export const grantPartner = {
   tags: ['orgs'],
   summary: 'Grant a partner (agency) organization a role on this organization\'s stores (owner)',
-  description: `${accessDoc} Granting again changes the role: 201 when the grant is new, 200 when it existed. A role above admin is refused (400).`,
+  description:
+    `${accessDoc} Granting again changes the role: 201 when the grant is new, 200 when it existed. A role above admin is refused (400).`,
   body: Type.Object({
     partnerOrgId: OrgId,
     role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')], { description: 'At most admin' })
@@ -49,10 +52,14 @@ export const revokePartner = {
 export const Client = Type.Object({
   orgId: Type.String(),
   name: Type.String(),
-  role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')], { description: 'The role the client granted; a person acts with the lesser of it and their own' }),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')], {
+    description: 'The role the client granted; a person acts with the lesser of it and their own'
+  }),
   grantedAt: DateTime,
   updatedAt: Type.String({ format: 'date-time', description: 'When the client last granted or changed the role' }),
-  stores: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), { description: 'Send one of these ids as x-store-env-id to act on it' })
+  stores: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), {
+    description: 'Send one of these ids as x-store-env-id to act on it'
+  })
 })
 
 export const listClients = {

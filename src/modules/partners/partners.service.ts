@@ -8,14 +8,27 @@ import type { PeopleRepository, StoresRepository } from '../account/index.js'
 import { actorOf, type Credential, type StoreEnv } from '../../types.js'
 import type { GrantableRole, PartnerGrantRow, PartnerGrantsRepository } from './partners.repository.js'
 
-interface Deps { db: Knex, repo: PartnerGrantsRepository, people: PeopleRepository, stores: StoresRepository, audit: AuditRepository, clock: Clock }
+interface Deps {
+  db: Knex
+  repo: PartnerGrantsRepository
+  people: PeopleRepository
+  stores: StoresRepository
+  audit: AuditRepository
+  clock: Clock
+}
 
 export function lesserRole (a: Role, b: Role): Role {
   return roleRank(a) <= roleRank(b) ? a : b
 }
 
 function presentGrant (row: PartnerGrantRow & { org_name: string }) {
-  return { partnerOrgId: row.partner_org_id, partnerOrgName: row.org_name, role: row.role, createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)! }
+  return {
+    partnerOrgId: row.partner_org_id,
+    partnerOrgName: row.org_name,
+    role: row.role,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!
+  }
 }
 
 /**
@@ -38,14 +51,29 @@ export function partnersService ({ db, repo, people, stores, audit, clock }: Dep
         const before = await repo.find(actor.orgId, partner.id, trx)
         const row: PartnerGrantRow = before
           ? { ...before, role: input.role, updated_at: now }
-          : { id: newId('pgr'), client_org_id: actor.orgId, partner_org_id: partner.id, role: input.role, created_by: actorOf(actor), created_at: now, updated_at: now }
+          : {
+              id: newId('pgr'),
+              client_org_id: actor.orgId,
+              partner_org_id: partner.id,
+              role: input.role,
+              created_by: actorOf(actor),
+              created_at: now,
+              updated_at: now
+            }
         if (before && before.role === input.role) return { grant: presentGrant({ ...before, org_name: partner.name }), created: false }
         if (before) await repo.setRole(before.id, input.role, now, trx)
         else await repo.insert(row, trx)
         const action = before ? 'partner.role_changed' : 'partner.granted'
         const details = { partnerOrgId: partner.id, role: input.role, ...(before ? { from: before.role } : {}) }
         await audit.record({ orgId: actor.orgId, action, actor: actorOf(actor), subject: `org:${partner.id}`, ip, details }, trx)
-        await audit.record({ orgId: partner.id, action: before ? 'partner.client_role_changed' : 'partner.client_granted', actor: actorOf(actor), subject: `org:${actor.orgId}`, ip, details: { clientOrgId: actor.orgId, role: input.role } }, trx)
+        await audit.record({
+          orgId: partner.id,
+          action: before ? 'partner.client_role_changed' : 'partner.client_granted',
+          actor: actorOf(actor),
+          subject: `org:${actor.orgId}`,
+          ip,
+          details: { clientOrgId: actor.orgId, role: input.role }
+        }, trx)
         return { grant: presentGrant({ ...row, org_name: partner.name }), created: !before }
       })
     },
@@ -59,8 +87,22 @@ export function partnersService ({ db, repo, people, stores, audit, clock }: Dep
       if (actor.partnerOrgId) throw new errors.CredentialNotAllowed()
       await db.transaction(async (trx) => {
         if (!await repo.remove(actor.orgId, partnerOrgId, trx)) throw new errors.NotFound('Partner grant')
-        await audit.record({ orgId: actor.orgId, action: 'partner.revoked', actor: actorOf(actor), subject: `org:${partnerOrgId}`, ip, details: { partnerOrgId } }, trx)
-        await audit.record({ orgId: partnerOrgId, action: 'partner.client_revoked', actor: actorOf(actor), subject: `org:${actor.orgId}`, ip, details: { clientOrgId: actor.orgId } }, trx)
+        await audit.record({
+          orgId: actor.orgId,
+          action: 'partner.revoked',
+          actor: actorOf(actor),
+          subject: `org:${partnerOrgId}`,
+          ip,
+          details: { partnerOrgId }
+        }, trx)
+        await audit.record({
+          orgId: partnerOrgId,
+          action: 'partner.client_revoked',
+          actor: actorOf(actor),
+          subject: `org:${actor.orgId}`,
+          ip,
+          details: { clientOrgId: actor.orgId }
+        }, trx)
       })
     },
 

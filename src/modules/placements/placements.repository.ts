@@ -19,11 +19,16 @@ export function placementsRepository (db: Knex) {
 
     /** Every placement on a page, as the transaction sees it (the page's deletion takes them with it). */
     on (storeId: string, webPageId: string, trx: Knex): Promise<PlacementRow[]> {
-      return trx<PlacementRow>('placements').where({ store_env_id: storeId, web_page_id: webPageId }).orderBy('id') as unknown as Promise<PlacementRow[]>
+      return trx<PlacementRow>('placements').where({ store_env_id: storeId, web_page_id: webPageId }).orderBy('id') as unknown as Promise<
+        PlacementRow[]
+      >
     },
 
     enabledOn (storeId: string, webPageId: string): Promise<PlacementRow[]> {
-      return db<PlacementRow>('placements').where({ store_env_id: storeId, web_page_id: webPageId, enabled: true }).orderBy('created_at', 'asc').orderBy('id', 'asc') as unknown as Promise<PlacementRow[]>
+      return db<PlacementRow>('placements').where({ store_env_id: storeId, web_page_id: webPageId, enabled: true }).orderBy(
+        'created_at',
+        'asc'
+      ).orderBy('id', 'asc') as unknown as Promise<PlacementRow[]>
     }
   }
 }

@@ -32,7 +32,13 @@ export const Placement = Type.Object({
 })
 
 export const bodies = createAndPatch(fields, ['webPageId', 'widget', 'selector'], {
-  create: { webPageId: 'page_4kQ9xT1mZb7sW2aaaaaa', widget: 'reviews', selector: '#reviews', settings: { productId: 'sku-1001', pageSize: 5 }, enabled: true },
+  create: {
+    webPageId: 'page_4kQ9xT1mZb7sW2aaaaaa',
+    widget: 'reviews',
+    selector: '#reviews',
+    settings: { productId: 'sku-1001', pageSize: 5 },
+    enabled: true
+  },
   patch: { enabled: false }
 })
 

@@ -8,8 +8,19 @@ import { contentWriter } from '../content/index.js'
 import type { StoreEnv } from '../../types.js'
 import type { PlacementFilter, PlacementRow, PlacementsRepository } from './placements.repository.js'
 
-export interface PlacementSettings { productId?: string, galleryId?: string, pageSize?: number, heading?: string }
-export interface PlacementInput { webPageId: string, widget: PlacementRow['widget'], selector: string, settings?: PlacementSettings, enabled?: boolean }
+export interface PlacementSettings {
+  productId?: string
+  galleryId?: string
+  pageSize?: number
+  heading?: string
+}
+export interface PlacementInput {
+  webPageId: string
+  widget: PlacementRow['widget']
+  selector: string
+  settings?: PlacementSettings
+  enabled?: boolean
+}
 
 interface Deps {
   db: Knex
@@ -38,10 +49,21 @@ export function presentPlacement (row: PlacementRow) {
 
 export function placementsService ({ db, repo, events, clock, pageExists, galleryExists, pageByUrl }: Deps) {
   // A placement's page must exist when it is written: placement writes take turns with page deletes.
-  const writer = contentWriter({ db, events, clock, repo, singular: 'placement', label: 'Placement', present: presentPlacement, serialize: lockStoreContent })
+  const writer = contentWriter({
+    db,
+    events,
+    clock,
+    repo,
+    singular: 'placement',
+    label: 'Placement',
+    present: presentPlacement,
+    serialize: lockStoreContent
+  })
 
   async function checkPage (row: PlacementRow, trx: Knex) {
-    if (!await pageExists(row.store_env_id, row.web_page_id, trx)) throw new errors.InvalidRequest('webPageId names no web page of this store')
+    if (!await pageExists(row.store_env_id, row.web_page_id, trx)) {
+      throw new errors.InvalidRequest('webPageId names no web page of this store')
+    }
   }
 
   /** A gallery id of another store or organization, or of none, would show nothing or another tenant's photos. */
@@ -99,7 +121,12 @@ export function placementsService ({ db, repo, events, clock, pageExists, galler
       const rows = await repo.enabledOn(storeId, page.id)
       return {
         page: { id: page.id, url: page.url, type: page.type },
-        data: rows.map((row) => ({ id: row.id, widget: row.widget, selector: row.selector, settings: JSON.parse(row.settings) as PlacementSettings }))
+        data: rows.map((row) => ({
+          id: row.id,
+          widget: row.widget,
+          selector: row.selector,
+          settings: JSON.parse(row.settings) as PlacementSettings
+        }))
       }
     }
   }

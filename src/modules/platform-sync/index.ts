@@ -32,7 +32,12 @@ declare module '../../lib/permissions.js' {
 export const manifest = defineModule({
   name: 'platform-sync',
   resources: {
-    webhooks: { read: 'viewer', write: 'editor', area: 'Events & integrations', description: 'REST hooks and polling of events by automation platforms.' }
+    webhooks: {
+      read: 'viewer',
+      write: 'editor',
+      area: 'Events & integrations',
+      description: 'REST hooks and polling of events by automation platforms.'
+    }
   },
   services: {
     platformSync: ({ db, events, stores, products, productsRepo, orders, audit, clock, config, log }) => platformSyncService({

@@ -11,7 +11,9 @@ export interface LineItem { platformProductId: string, quantity: number }
 export const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? value as Json : {})
 export const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : [])
 export const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null)
-export const idOf = (value: unknown): string | null => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value))
+export const idOf = (
+  value: unknown
+): string | null => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value))
 
 /** A platform date as ISO 8601 with a zone: WooCommerce's `*_gmt` fields carry none (they are UTC). */
 export function date (value: unknown, utcWithoutZone = false): string | null {

@@ -53,7 +53,9 @@ function shopify (topic: string, body: Json, shopDomain: string | null): Action 
         item: {
           platformProductId: id,
           title: text(body.title),
-          url: shopDomain && handle && /^[a-z0-9.-]+$/i.test(shopDomain) ? `https://${shopDomain}/products/${encodeURIComponent(handle)}` : null,
+          url: shopDomain && handle && /^[a-z0-9.-]+$/i.test(shopDomain)
+            ? `https://${shopDomain}/products/${encodeURIComponent(handle)}`
+            : null,
           imageUrl: text(obj(body.image).src) ?? text(list(body.images)[0]?.src),
           platformUpdatedAt: date(body.updated_at)
         }

@@ -70,10 +70,19 @@ function bigcommerce (secret: string, headers: Headers, raw: Buffer, now: number
   return matches.includes(true) ? { deliveryId: id, topic: null } : null
 }
 
-export function verifyPlatformSignature (platform: Platform, secret: string, headers: Headers, raw: Buffer, now: number): VerifiedDelivery | null {
+export function verifyPlatformSignature (
+  platform: Platform,
+  secret: string,
+  headers: Headers,
+  raw: Buffer,
+  now: number
+): VerifiedDelivery | null {
   switch (platform) {
-    case 'shopify': return shopify(secret, headers, raw)
-    case 'woocommerce': return woocommerce(secret, headers, raw)
-    case 'bigcommerce': return bigcommerce(secret, headers, raw, now)
+    case 'shopify':
+      return shopify(secret, headers, raw)
+    case 'woocommerce':
+      return woocommerce(secret, headers, raw)
+    case 'bigcommerce':
+      return bigcommerce(secret, headers, raw, now)
   }
 }

@@ -3,9 +3,23 @@ import type { Platform } from './platform-signatures.js'
 import { isDuplicateKey } from '../../db.js'
 import { prefix } from '../../lib/text.js'
 
-export interface PlatformSecretRow { org_id: string, store_env_id: string, platform: Platform, secret_sealed: string, created_at: number, updated_at: number }
+export interface PlatformSecretRow {
+  org_id: string
+  store_env_id: string
+  platform: Platform
+  secret_sealed: string
+  created_at: number
+  updated_at: number
+}
 
-export interface ApiCredentialsRow { org_id: string, store_env_id: string, platform: Platform, credentials_sealed: string, created_at: number, updated_at: number }
+export interface ApiCredentialsRow {
+  org_id: string
+  store_env_id: string
+  platform: Platform
+  credentials_sealed: string
+  created_at: number
+  updated_at: number
+}
 
 export interface ReceiptRow {
   id?: number
@@ -75,7 +89,13 @@ export function platformSyncRepository (db: Knex) {
       return current && current.outcome !== 'processing' ? 'duplicate' : 'in_flight'
     },
 
-    async settle (storeId: string, platform: Platform, deliveryId: string, outcome: ReceiptRow['outcome'], detail: string | null): Promise<void> {
+    async settle (
+      storeId: string,
+      platform: Platform,
+      deliveryId: string,
+      outcome: ReceiptRow['outcome'],
+      detail: string | null
+    ): Promise<void> {
       await db('platform_webhook_receipts').where({ store_env_id: storeId, platform, delivery_id: deliveryId })
         .update({ outcome, detail: detail == null ? null : prefix(detail, 500) })
     },

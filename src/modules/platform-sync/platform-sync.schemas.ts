@@ -4,11 +4,15 @@ import { PLATFORMS } from './platform-signatures.js'
 
 const TAGS = ['webhooks']
 
-const Platform = Type.Union([Type.Literal(PLATFORMS[0]), Type.Literal(PLATFORMS[1]), Type.Literal(PLATFORMS[2])], { description: 'The store platform that sends the notifications' })
+const Platform = Type.Union([Type.Literal(PLATFORMS[0]), Type.Literal(PLATFORMS[1]), Type.Literal(PLATFORMS[2])], {
+  description: 'The store platform that sends the notifications'
+})
 
 const PlatformWebhook = Type.Object({
   platform: Platform,
-  receiverUrl: Type.String({ description: 'Where to point the platform\'s webhooks (topics: products and orders, created, updated, deleted, fulfilled)' }),
+  receiverUrl: Type.String({
+    description: 'Where to point the platform\'s webhooks (topics: products and orders, created, updated, deleted, fulfilled)'
+  }),
   updatedAt: DateTime
 })
 
@@ -46,7 +50,8 @@ export const listPlatformSecrets = {
 
 export const setBigCommerceCredentials = {
   tags: TAGS,
-  summary: 'Set the BigCommerce API credentials that read the products and orders BigCommerce\'s webhooks name; stored encrypted and never shown again',
+  summary:
+    'Set the BigCommerce API credentials that read the products and orders BigCommerce\'s webhooks name; stored encrypted and never shown again',
   description: 'BigCommerce\'s webhooks carry only a record\'s id. With these credentials each verified `store/product/created`, ' +
     '`store/product/updated`, `store/order/created`, `store/order/updated` and `store/order/statusUpdated` delivery is read from ' +
     'the store\'s Management API (`GET /stores/{store_hash}/v3/catalog/products/{id}`, `GET /stores/{store_hash}/v2/orders/{id}` ' +
@@ -54,12 +59,27 @@ export const setBigCommerceCredentials = {
     'BigCommerce control panel (Settings › Store-level API accounts; older panels: Advanced Settings › API Accounts) with ' +
     'read-only Products and Orders scopes; its API path holds the store hash. Setting them again replaces them. See docs/sync.md.',
   body: Type.Object({
-    storeHash: Type.String({ minLength: 1, maxLength: 64, description: 'The `{store_hash}` of the API path `https://api.bigcommerce.com/stores/{store_hash}/v3/`: 3 to 32 lowercase letters and digits' }),
-    accessToken: Type.String({ minLength: 1, maxLength: 500, description: 'The API account\'s access token (sent as `X-Auth-Token`), 20 to 200 characters without spaces' }),
+    storeHash: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description:
+        'The `{store_hash}` of the API path `https://api.bigcommerce.com/stores/{store_hash}/v3/`: 3 to 32 lowercase letters and digits'
+    }),
+    accessToken: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'The API account\'s access token (sent as `X-Auth-Token`), 20 to 200 characters without spaces'
+    }),
     storefrontUrl: Type.Optional(Type.String({
-      format: 'uri', maxLength: 1000, description: 'The storefront\'s address, e.g. `https://shop.example.com`: a product\'s `url` is it plus the product\'s `custom_url`. Without it products have no url'
+      format: 'uri',
+      maxLength: 1000,
+      description:
+        'The storefront\'s address, e.g. `https://shop.example.com`: a product\'s `url` is it plus the product\'s `custom_url`. Without it products have no url'
     }))
-  }, { additionalProperties: false, examples: [{ storeHash: 'id30h7ohwf', accessToken: 'abcdefghij0123456789klmnopqrstu', storefrontUrl: 'https://shop.example.com' }] }),
+  }, {
+    additionalProperties: false,
+    examples: [{ storeHash: 'id30h7ohwf', accessToken: 'abcdefghij0123456789klmnopqrstu', storefrontUrl: 'https://shop.example.com' }]
+  }),
   response: {
     200: Type.Object({
       platform: Type.Literal('bigcommerce'),

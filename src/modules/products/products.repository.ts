@@ -21,7 +21,15 @@ export interface ProductRow {
 }
 
 /** The columns an upsert replaces (everything the client owns, plus updated_at). */
-export const PRODUCT_FIELDS = ['title', 'url', 'image_url', 'excluded_from_review_requests', 'exclusion_reason', 'category_ids', 'platform_updated_at'] as const
+export const PRODUCT_FIELDS = [
+  'title',
+  'url',
+  'image_url',
+  'excluded_from_review_requests',
+  'exclusion_reason',
+  'category_ids',
+  'platform_updated_at'
+] as const
 
 export function productsRepository (db: Knex) {
   function filtered (storeId: string, filter: { excluded?: boolean }) {
@@ -33,7 +41,9 @@ export function productsRepository (db: Knex) {
   return {
     /** `lock`: a bulk upsert's read of the rows it is about to write (lib/bulk.ts). */
     async findByKeys (storeId: string, keys: string[], trx: Knex = db, lock = false): Promise<Map<string, ProductRow>> {
-      const rows = keys.length ? await lockForWrite(rowsByKeys<ProductRow>(trx, 'products', storeId, 'platform_product_id', keys), lock) : []
+      const rows = keys.length
+        ? await lockForWrite(rowsByKeys<ProductRow>(trx, 'products', storeId, 'platform_product_id', keys), lock)
+        : []
       return new Map(rows.map((row) => [row.platform_product_id, row]))
     },
 
@@ -61,11 +71,17 @@ export function productsRepository (db: Knex) {
       const listing = `%"${categoryId}"%`
       const ids: number[] = await trx('products').where({ store_env_id: storeId }).where('category_ids', 'like', listing).pluck('id')
       if (ids.length === 0) return []
-      return await lockForWrite(trx<ProductRow>('products').whereIn('id', ids).where('category_ids', 'like', listing).orderBy('id'), true) as ProductRow[]
+      return await lockForWrite(
+        trx<ProductRow>('products').whereIn('id', ids).where('category_ids', 'like', listing).orderBy('id'),
+        true
+      ) as ProductRow[]
     },
 
     async setCategories (storeId: string, key: string, categoryIds: string | null, now: number, trx: Knex) {
-      await trx('products').where({ store_env_id: storeId, platform_product_id: key }).update({ category_ids: categoryIds, updated_at: now })
+      await trx('products').where({ store_env_id: storeId, platform_product_id: key }).update({
+        category_ids: categoryIds,
+        updated_at: now
+      })
     },
 
     async list (storeId: string, filter: { excluded?: boolean }, page: { offset: number, limit: number }) {

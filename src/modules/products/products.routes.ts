@@ -4,7 +4,11 @@ import type { ProductsService } from './products.service.js'
 import * as schemas from './products.schemas.js'
 
 export const productsRoutes: FastifyPluginAsyncTypebox<{ service: ProductsService }> = async (app, { service }) => {
-  app.put('/products', { schema: schemas.upsertProducts, validatorCompiler: bulkBodyValidator('products'), config: { errors: ['batch_too_large'] } }, async (request) => {
+  app.put('/products', {
+    schema: schemas.upsertProducts,
+    validatorCompiler: bulkBodyValidator('products'),
+    config: { errors: ['batch_too_large'] }
+  }, async (request) => {
     return service.upsert(request.store!, request.body.products)
   })
 

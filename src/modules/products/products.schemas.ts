@@ -10,9 +10,24 @@ export const ProductItem = Type.Object({
   url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
   imageUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
   excludedFromReviewRequests: Type.Optional(Type.Boolean({ description: 'Omitted: false' })),
-  exclusionReason: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Recorded on each review request skipped because of this product' }))),
-  categoryIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, uniqueItems: true, description: 'Categories of this store (GET /categories); omitted: none' })),
-  platformUpdatedAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'The platform\'s own last change: an item older than the stored product\'s is left alone (out-of-order delivery)' })))
+  exclusionReason: Type.Optional(
+    Nullable(Type.String({ maxLength: 500, description: 'Recorded on each review request skipped because of this product' }))
+  ),
+  categoryIds: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      maxItems: 50,
+      uniqueItems: true,
+      description: 'Categories of this store (GET /categories); omitted: none'
+    })
+  ),
+  platformUpdatedAt: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'The platform\'s own last change: an item older than the stored product\'s is left alone (out-of-order delivery)'
+      })
+    )
+  )
 }, { additionalProperties: false })
 
 export const Product = Type.Object({
@@ -43,11 +58,24 @@ export const BulkResult = Type.Object({
 export const upsertProducts = {
   tags: ['products'],
   summary: 'Upsert up to 250 products keyed on platformProductId; each item replaces the stored product',
-  description: 'Items are independent: a bad item (also one naming a category the store does not have) is reported in `errors` with its index and the rest are stored, ' +
+  description:
+    'Items are independent: a bad item (also one naming a category the store does not have) is reported in `errors` with its index and the rest are stored, ' +
     'with status 200, so check `failed`. More than 250 items is refused whole with `batch_too_large`. Re-sending an ' +
     'identical payload changes nothing and appends no event; each changed product appends `product.upserted`.',
   body: Type.Object({ products: Type.Array(ProductItem, { maxItems: 250 }) }, {
-    examples: [{ products: [{ platformProductId: 'sku-1001', title: 'Linen shirt', url: 'https://shop.example/p/linen-shirt', imageUrl: 'https://cdn.shop.example/linen.jpg' }, { platformProductId: 'gift-card', title: 'Gift card', excludedFromReviewRequests: true, exclusionReason: 'Gift cards are not reviewed' }] }]
+    examples: [{
+      products: [{
+        platformProductId: 'sku-1001',
+        title: 'Linen shirt',
+        url: 'https://shop.example/p/linen-shirt',
+        imageUrl: 'https://cdn.shop.example/linen.jpg'
+      }, {
+        platformProductId: 'gift-card',
+        title: 'Gift card',
+        excludedFromReviewRequests: true,
+        exclusionReason: 'Gift cards are not reviewed'
+      }]
+    }]
   }),
   response: { 200: BulkResult, ...authErrors }
 }

@@ -43,14 +43,26 @@ function categoryColumn (ids: string[] | undefined): string | null {
  * (lib/content.ts): a batch and a delete at the same moment take turns, so a product never keeps a deleted category.
  * A batch naming no category takes no such lock.
  */
-async function refuseUnknownCategories (repo: ProductsRepository, store: StoreEnv, valid: ReturnType<typeof checkProducts>['valid'], trx: Knex.Transaction): Promise<ItemError[]> {
+async function refuseUnknownCategories (
+  repo: ProductsRepository,
+  store: StoreEnv,
+  valid: ReturnType<typeof checkProducts>['valid'],
+  trx: Knex.Transaction
+): Promise<ItemError[]> {
   const named = [...new Set(valid.flatMap((v) => v.item.categoryIds ?? []))]
   if (named.length === 0) return []
   await lockStoreContent(trx, store)
   const known = await repo.knownCategories(store.id, named, trx)
   return valid.flatMap((v) => {
     const unknown = (v.item.categoryIds ?? []).find((id) => !known.has(id))
-    return unknown ? [{ index: v.index, platformId: v.item.platformProductId, code: 'invalid_item', message: `categoryIds: ${unknown} is not a category of this store` }] : []
+    return unknown
+      ? [{
+          index: v.index,
+          platformId: v.item.platformProductId,
+          code: 'invalid_item',
+          message: `categoryIds: ${unknown} is not a category of this store`
+        }]
+      : []
   })
 }
 
@@ -92,7 +104,12 @@ export function productsService ({ db, repo, events, clock }: Deps) {
         }),
         write: async (changed, _existing, trx) => {
           await repo.upsert(changed, trx)
-          await events.appendMany(trx, store.id, store.orgId, changed.map((row) => ({ type: 'product.upserted', data: presentProduct(row) })))
+          await events.appendMany(
+            trx,
+            store.id,
+            store.orgId,
+            changed.map((row) => ({ type: 'product.upserted', data: presentProduct(row) }))
+          )
         }
       })
     },
@@ -107,7 +124,9 @@ export function productsService ({ db, repo, events, clock }: Deps) {
         await repo.setCategories(store.id, row.platform_product_id, after.category_ids, now, trx)
         changed.push(after)
       }
-      if (changed.length) await events.appendMany(trx, store.id, store.orgId, changed.map((row) => ({ type: 'product.upserted', data: presentProduct(row) })))
+      if (changed.length) {
+        await events.appendMany(trx, store.id, store.orgId, changed.map((row) => ({ type: 'product.upserted', data: presentProduct(row) })))
+      }
     },
 
     async list (storeId: string, query: PageQuery & SyncQuery & { excludedFromReviewRequests?: boolean }) {
@@ -125,7 +144,9 @@ export function productsService ({ db, repo, events, clock }: Deps) {
     async remove (store: StoreEnv, key: string): Promise<boolean> {
       return db.transaction(async (trx) => {
         const row = await repo.remove(store.id, key, trx)
-        if (row) await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'product.deleted', data: { platformProductId: key } })
+        if (row) {
+          await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'product.deleted', data: { platformProductId: key } })
+        }
         return row !== undefined
       })
     },

@@ -35,7 +35,12 @@ declare module '../../lib/permissions.js' {
 export const manifest = defineModule({
   name: 'review-incentives',
   resources: {
-    'review-incentives': { read: 'viewer', write: 'editor', area: 'Customers & loyalty', description: 'Rewards offered for writing a review.' }
+    'review-incentives': {
+      read: 'viewer',
+      write: 'editor',
+      area: 'Customers & loyalty',
+      description: 'Rewards offered for writing a review.'
+    }
   },
   services: {
     reviewIncentivesRepo: ({ db }) => reviewIncentivesRepository(db),

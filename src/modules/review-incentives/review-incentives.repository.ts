@@ -53,7 +53,11 @@ export function reviewIncentivesRepository (db: Knex) {
     async update (id: string, patch: Partial<IncentiveRow>, trx: Knex) { await trx('review_incentives').where({ id }).update(patch) },
     /** One more publication found the pool empty: counted in place, so concurrent ones each count. */
     async countPoolEmpty (id: string, now: number, trx: Knex) {
-      await trx('review_incentives').where({ id }).update({ pool_empty_count: trx.raw('pool_empty_count + 1'), pool_empty_at: now, updated_at: now })
+      await trx('review_incentives').where({ id }).update({
+        pool_empty_count: trx.raw('pool_empty_count + 1'),
+        pool_empty_at: now,
+        updated_at: now
+      })
     },
     async remove (id: string, trx: Knex): Promise<boolean> { return (await trx('review_incentives').where({ id }).delete()) === 1 },
 
@@ -71,10 +75,21 @@ export function reviewIncentivesRepository (db: Knex) {
       const unique = [...new Set(codes)]
       const known = new Set<string>()
       for (let i = 0; i < unique.length; i += 500) {
-        for (const code of await trx('review_incentive_codes').where({ incentive_id: incentive.id }).whereIn('code', unique.slice(i, i + 500)).pluck('code')) known.add(code)
+        for (
+          const code of await trx('review_incentive_codes').where({ incentive_id: incentive.id }).whereIn('code', unique.slice(i, i + 500))
+            .pluck('code')
+        ) known.add(code)
       }
       const fresh = unique.filter((code) => !known.has(code))
-      const rows = fresh.map((code) => ({ org_id: incentive.org_id, store_env_id: incentive.store_env_id, incentive_id: incentive.id, code, review_id: null, issued_at: null, created_at: now }))
+      const rows = fresh.map((code) => ({
+        org_id: incentive.org_id,
+        store_env_id: incentive.store_env_id,
+        incentive_id: incentive.id,
+        code,
+        review_id: null,
+        issued_at: null,
+        created_at: now
+      }))
       for (let i = 0; i < rows.length; i += 100) await trx('review_incentive_codes').insert(rows.slice(i, i + 100))
       return fresh.length
     },
@@ -85,11 +100,17 @@ export function reviewIncentivesRepository (db: Knex) {
      */
     async claimCode (incentiveId: string, reviewId: string, now: number, trx: Knex): Promise<string | null> {
       for (let attempt = 0; attempt < 5; attempt++) {
-        const query = trx('review_incentive_codes').where({ incentive_id: incentiveId }).whereNull('review_id').orderBy('id').first('id', 'code')
+        const query = trx('review_incentive_codes').where({ incentive_id: incentiveId }).whereNull('review_id').orderBy('id').first(
+          'id',
+          'code'
+        )
         if (trx.client.config.client === 'mysql2') query.forUpdate().skipLocked()
         const free = await query as { id: number, code: string } | undefined
         if (!free) return null
-        const taken = await trx('review_incentive_codes').where({ id: free.id }).whereNull('review_id').update({ review_id: reviewId, issued_at: now })
+        const taken = await trx('review_incentive_codes').where({ id: free.id }).whereNull('review_id').update({
+          review_id: reviewId,
+          issued_at: now
+        })
         if (taken === 1) return free.code
       }
       return null

@@ -3,8 +3,14 @@ import { authErrors, DateTime, IdParams, NullableDateTime, PageQuery, Paged } fr
 
 const IncentiveType = Type.Union([Type.Literal('coupon'), Type.Literal('points')])
 const Rules = {
-  points: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], { description: 'Required for `points`; not allowed for `coupon`' })),
-  minRating: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()], { description: 'Only reviews rated at least this' })),
+  points: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
+      description: 'Required for `points`; not allowed for `coupon`'
+    })
+  ),
+  minRating: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()], { description: 'Only reviews rated at least this' })
+  ),
   requiresMedia: Type.Optional(Type.Boolean({ description: 'Only reviews with a photo or video (default false)' })),
   verifiedOnly: Type.Boolean({ description: 'Only verified reviews (the author is the order\'s customer)' })
 }
@@ -16,8 +22,12 @@ export const Incentive = Type.Object({
   minRating: Type.Union([Type.Integer(), Type.Null()]),
   requiresMedia: Type.Boolean(),
   verifiedOnly: Type.Boolean(),
-  pool: Type.Object({ available: Type.Integer(), issued: Type.Integer() }, { description: 'The coupon codes left and given out (0 and 0 for points)' }),
-  poolEmpty: Type.Object({ count: Type.Integer(), lastAt: NullableDateTime }, { description: 'Qualifying reviews that found the pool empty' }),
+  pool: Type.Object({ available: Type.Integer(), issued: Type.Integer() }, {
+    description: 'The coupon codes left and given out (0 and 0 for points)'
+  }),
+  poolEmpty: Type.Object({ count: Type.Integer(), lastAt: NullableDateTime }, {
+    description: 'Qualifying reviews that found the pool empty'
+  }),
   createdAt: DateTime,
   updatedAt: DateTime
 })
@@ -32,7 +42,14 @@ export const createIncentive = {
   tags: ['review-incentives'],
   summary: 'Create a review incentive',
   description,
-  body: Type.Object({ type: IncentiveType, ...Rules }, { additionalProperties: false, examples: [{ type: 'coupon', minRating: 4, requiresMedia: true, verifiedOnly: true }, { type: 'points', points: 100, verifiedOnly: false }] }),
+  body: Type.Object({ type: IncentiveType, ...Rules }, {
+    additionalProperties: false,
+    examples: [{ type: 'coupon', minRating: 4, requiresMedia: true, verifiedOnly: true }, {
+      type: 'points',
+      points: 100,
+      verifiedOnly: false
+    }]
+  }),
   response: { 201: Incentive, ...authErrors }
 }
 
@@ -43,13 +60,22 @@ export const listIncentives = {
   response: { 200: Paged(Incentive), ...authErrors }
 }
 
-export const getIncentive = { tags: ['review-incentives'], summary: 'One review incentive', params: IdParams, response: { 200: Incentive, ...authErrors } }
+export const getIncentive = {
+  tags: ['review-incentives'],
+  summary: 'One review incentive',
+  params: IdParams,
+  response: { 200: Incentive, ...authErrors }
+}
 
 export const updateIncentive = {
   tags: ['review-incentives'],
   summary: 'Change a review incentive\'s rules',
   params: IdParams,
-  body: Type.Object({ ...Rules, verifiedOnly: Type.Optional(Rules.verifiedOnly) }, { additionalProperties: false, minProperties: 1, examples: [{ minRating: 5 }] }),
+  body: Type.Object({ ...Rules, verifiedOnly: Type.Optional(Rules.verifiedOnly) }, {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ minRating: 5 }]
+  }),
   response: { 200: Incentive, ...authErrors }
 }
 
@@ -68,5 +94,9 @@ export const addCodes = {
   body: Type.Object({
     codes: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), { minItems: 1, maxItems: 1000 })
   }, { additionalProperties: false, examples: [{ codes: ['THANKS-7F3A', 'THANKS-9C21'] }] }),
-  response: { 200: Type.Object({ added: Type.Integer(), duplicates: Type.Integer(), pool: Incentive.properties.pool }), ...authErrors, 409: authErrors[400] }
+  response: {
+    200: Type.Object({ added: Type.Integer(), duplicates: Type.Integer(), pool: Incentive.properties.pool }),
+    ...authErrors,
+    409: authErrors[400]
+  }
 }

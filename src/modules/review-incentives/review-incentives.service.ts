@@ -14,7 +14,15 @@ import type { LoyaltyService } from '../loyalty/index.js'
 import type { IncentiveRow, IssueRow, Pool, ReviewIncentivesRepository } from './review-incentives.repository.js'
 
 /** A reward given for a review (an issue with status `issued`), as the publishing transaction's listener sees it. */
-export interface IncentiveIssued { issueId: string, type: IncentiveRow['type'], code: string | null, points: number | null, email: string | null, name: string | null, productId: string }
+export interface IncentiveIssued {
+  issueId: string
+  type: IncentiveRow['type']
+  code: string | null
+  points: number | null
+  email: string | null
+  name: string | null
+  productId: string
+}
 
 declare module '../../lib/domain-events.js' {
   interface DomainEvents {
@@ -79,7 +87,13 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
     events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type, data })
 
   /** The reward itself: a code from the pool, or points through the ledger (once per review, by its id). */
-  async function reward (trx: Knex.Transaction, store: StoreEnv, incentive: IncentiveRow, review: ReviewRow, now: number): Promise<Partial<IssueRow>> {
+  async function reward (
+    trx: Knex.Transaction,
+    store: StoreEnv,
+    incentive: IncentiveRow,
+    review: ReviewRow,
+    now: number
+  ): Promise<Partial<IssueRow>> {
     if (incentive.type === 'coupon') {
       // The pool (or its empty count) is part of the incentive as it reads, so either outcome moves its updatedAt.
       const code = await repo.claimCode(incentive.id, review.id, now, trx)
@@ -92,7 +106,14 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
     }
     const customer = await customers.byEmailKey(store.id, emailKey(review.author_email) ?? '', trx)
     if (!customer) return { status: 'no_customer', points: Number(incentive.points) }
-    await loyalty.grant(trx, store, { customerId: customer.id, kind: 'review', key: review.id, points: Number(incentive.points), reason: 'Review reward', event: { type: 'loyalty.account.updated' } })
+    await loyalty.grant(trx, store, {
+      customerId: customer.id,
+      kind: 'review',
+      key: review.id,
+      points: Number(incentive.points),
+      reason: 'Review reward',
+      event: { type: 'loyalty.account.updated' }
+    })
     return { status: 'issued', points: Number(incentive.points), customer_id: customer.id }
   }
 
@@ -217,7 +238,13 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
       })
       if (done.status === 'issued') {
         const issued = {
-          issueId: done.id, type: incentive.type, code: done.code ?? null, points: done.points == null ? null : Number(done.points), email: review.author_email, name: review.author_name, productId: review.product_id
+          issueId: done.id,
+          type: incentive.type,
+          code: done.code ?? null,
+          points: done.points == null ? null : Number(done.points),
+          email: review.author_email,
+          name: review.author_name,
+          productId: review.product_id
         }
         await bus.emit('incentive.issued', trx, { store, issued })
       }

@@ -19,9 +19,14 @@ export default async function reviews (app: FastifyInstance) {
 }
 
 /** Orders re-check `verified` on the reviews they name; an erased author's name leaves the storefront's kept pages. */
-export function reviewsReactions (bus: DomainBus, { reviews, reviewsChanged }: { reviews: ReviewsService, reviewsChanged: (storeId: string, trx: Knex) => void }) {
+export function reviewsReactions (
+  bus: DomainBus,
+  { reviews, reviewsChanged }: { reviews: ReviewsService, reviewsChanged: (storeId: string, trx: Knex) => void }
+) {
   bus.on('orders.written', (trx, { store, rows }) => reviews.reverify(trx, store, rows))
-  bus.on('customer.erased', async (trx, { subject }) => { reviewsChanged(subject.storeEnvId, trx) })
+  bus.on('customer.erased', async (trx, { subject }) => {
+    reviewsChanged(subject.storeEnvId, trx)
+  })
 }
 
 declare module '../../lib/module.js' {
@@ -40,7 +45,12 @@ declare module '../../lib/permissions.js' {
 export const manifest = defineModule({
   name: 'reviews',
   resources: {
-    reviews: { read: 'viewer', write: 'editor', area: 'Catalog & reviews', description: 'Reviews: list and read them; write moderates and deletes.' }
+    reviews: {
+      read: 'viewer',
+      write: 'editor',
+      area: 'Catalog & reviews',
+      description: 'Reviews: list and read them; write moderates and deletes.'
+    }
   },
   services: {
     reviewsChanged: ({ freshness }) => (storeId, trx) => afterCommit(trx, () => freshness.bump([marker.reviews(storeId)])),

@@ -90,7 +90,15 @@ export interface ReviewsRepositoryOptions {
 
 export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepositoryOptions = {}) {
   const factOf = (storeId: string, id: string, trx: Knex): Promise<(ReviewFact & Cell & { order_id: string | null }) | undefined> =>
-    trx('reviews').where({ store_env_id: storeId, id }).first('store_env_id', 'product_id', 'written_at', 'status', 'rating', 'verified', 'order_id')
+    trx('reviews').where({ store_env_id: storeId, id }).first(
+      'store_env_id',
+      'product_id',
+      'written_at',
+      'status',
+      'rating',
+      'verified',
+      'order_id'
+    )
   function filtered (storeId: string, filter: ReviewFilter) {
     const base = db<ReviewRow>('reviews').where({ store_env_id: storeId })
     if (filter.orderId !== undefined) base.where({ order_id: filter.orderId })
@@ -149,7 +157,8 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
     },
 
     async update (storeId: string, id: string, patch: Partial<ReviewRow>, trx: Knex) {
-      const moves = patch.status !== undefined || patch.rating !== undefined || patch.verified !== undefined || patch.written_at !== undefined || patch.product_id !== undefined
+      const moves = patch.status !== undefined || patch.rating !== undefined || patch.verified !== undefined ||
+        patch.written_at !== undefined || patch.product_id !== undefined
       const before = moves ? await factOf(storeId, id, trx) : undefined
       await trx('reviews').where({ store_env_id: storeId, id }).update(patch)
       changed(storeId, trx)
@@ -207,7 +216,11 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
 
     /** A page of a product's published reviews changed at or after `updatedSince`, newest `writtenAt` first, and their count. */
     publishedSince (storeId: string, productId: string, updatedSince: number, page: { offset: number, limit: number }) {
-      const base = db<ReviewRow>('reviews').where({ store_env_id: storeId, product_id: productId, status: 'published' }).where('updated_at', '>=', updatedSince)
+      const base = db<ReviewRow>('reviews').where({ store_env_id: storeId, product_id: productId, status: 'published' }).where(
+        'updated_at',
+        '>=',
+        updatedSince
+      )
       return countAndPage<ReviewRow>(base, page, (q) => q.orderBy('written_at', 'desc').orderBy('id', 'desc'))
     },
 
@@ -218,12 +231,16 @@ export function reviewsRepository (db: Knex, { changed = () => {} }: ReviewsRepo
     },
 
     byOrders (storeId: string, orderIds: string[], trx: Knex): Promise<ReviewRow[]> {
-      return orderIds.length ? rowsByKeys<ReviewRow>(trx, 'reviews', storeId, 'order_id', orderIds, 'written_at_index') : Promise.resolve([])
+      return orderIds.length
+        ? rowsByKeys<ReviewRow>(trx, 'reviews', storeId, 'order_id', orderIds, 'written_at_index')
+        : Promise.resolve([])
     },
 
     async orderEmails (storeId: string, orderIds: string[], trx: Knex = db): Promise<Map<string, string | null>> {
       const ids = [...new Set(orderIds)]
-      const rows = ids.length ? await rowsByKeys(trx, 'orders', storeId, 'platform_order_id', ids).select('platform_order_id', 'customer_email') : []
+      const rows = ids.length
+        ? await rowsByKeys(trx, 'orders', storeId, 'platform_order_id', ids).select('platform_order_id', 'customer_email')
+        : []
       return new Map(rows.map((r: { platform_order_id: string, customer_email: string | null }) => [r.platform_order_id, r.customer_email]))
     }
   }

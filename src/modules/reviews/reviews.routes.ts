@@ -23,11 +23,19 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{ service: ReviewsService 
     return reply.status(204).send(null)
   })
 
-  app.post('/reviews', { schema: schemas.submitReview, config: { auth: 'storefront', storefrontLimit: 'reviews.create' } }, async (request, reply) => {
-    return reply.status(201).send(await service.submit(request.store!, request.body))
-  })
+  app.post(
+    '/reviews',
+    { schema: schemas.submitReview, config: { auth: 'storefront', storefrontLimit: 'reviews.create' } },
+    async (request, reply) => {
+      return reply.status(201).send(await service.submit(request.store!, request.body))
+    }
+  )
 
-  app.post('/reviews/:id/helpful', { schema: schemas.markHelpful, config: { auth: 'storefront', storefrontLimit: 'reviews.helpful' } }, async (request) => {
-    return service.helpful(request.store!, request.params.id, request.ip)
-  })
+  app.post(
+    '/reviews/:id/helpful',
+    { schema: schemas.markHelpful, config: { auth: 'storefront', storefrontLimit: 'reviews.helpful' } },
+    async (request) => {
+      return service.helpful(request.store!, request.params.id, request.ip)
+    }
+  )
 }

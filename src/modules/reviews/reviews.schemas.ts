@@ -28,7 +28,8 @@ export const Review = Type.Object({
 
 export const listReviews = {
   tags: ['reviews'],
-  summary: 'List reviews, newest writtenAt first (imported reviews by their original date); with updatedSince or cursor, changes oldest first',
+  summary:
+    'List reviews, newest writtenAt first (imported reviews by their original date); with updatedSince or cursor, changes oldest first',
   querystring: Type.Object({
     ...PageQuery,
     ...SyncQuery,
@@ -83,8 +84,24 @@ export const submitReview = {
   body: Type.Object({
     ...ReviewInput,
     authorEmail: Str({ format: 'email', maxLength: 320 }),
-    mediaIds: Type.Optional(Type.Array(Str({ minLength: 1, maxLength: 64 }), { maxItems: 10, description: 'Ids from POST /uploads/image, and the videoId of POST /reviews/video-upload-url once its upload is done' }))
-  }, { additionalProperties: false, examples: [{ productId: 'sku-1001', rating: 5, title: 'Fits perfectly', body: 'Soft linen, true to size.', authorName: 'Ann', authorEmail: 'ann@example.com', orderId: '#1042' }] }),
+    mediaIds: Type.Optional(
+      Type.Array(Str({ minLength: 1, maxLength: 64 }), {
+        maxItems: 10,
+        description: 'Ids from POST /uploads/image, and the videoId of POST /reviews/video-upload-url once its upload is done'
+      })
+    )
+  }, {
+    additionalProperties: false,
+    examples: [{
+      productId: 'sku-1001',
+      rating: 5,
+      title: 'Fits perfectly',
+      body: 'Soft linen, true to size.',
+      authorName: 'Ann',
+      authorEmail: 'ann@example.com',
+      orderId: '#1042'
+    }]
+  }),
   response: { 201: Type.Object({ id: Str(), status: Status }), ...storefrontErrors }
 }
 

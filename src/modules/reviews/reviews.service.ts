@@ -34,7 +34,14 @@ interface Deps {
 }
 
 export interface SubmitInput {
-  productId: string, rating: number, title?: string | null, body: string, authorName: string, authorEmail: string, orderId?: string | null, mediaIds?: string[]
+  productId: string
+  rating: number
+  title?: string | null
+  body: string
+  authorName: string
+  authorEmail: string
+  orderId?: string | null
+  mediaIds?: string[]
 }
 
 /**
@@ -105,7 +112,9 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
         const now = clock()
         const changes: Partial<ReviewRow> = {}
         if (patch.status !== undefined && patch.status !== before.status) changes.status = patch.status
-        if (patch.reply !== undefined && patch.reply !== before.reply) Object.assign(changes, { reply: patch.reply, replied_at: patch.reply == null ? null : now })
+        if (patch.reply !== undefined && patch.reply !== before.reply) {
+          Object.assign(changes, { reply: patch.reply, replied_at: patch.reply == null ? null : now })
+        }
         if (Object.keys(changes).length === 0) return presentReview(before)
         changes.updated_at = now
         await repo.update(store.id, id, changes, trx)
@@ -188,7 +197,12 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
         const verified = isVerified(review.author_email, emails.get(review.order_id!))
         if (verified === Boolean(review.verified)) continue
         await repo.update(store.id, review.id, { verified, updated_at: now }, trx)
-        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'review.updated', data: presentReview({ ...review, verified, updated_at: now }) })
+        await events.append(trx, {
+          orgId: store.orgId,
+          storeEnvId: store.id,
+          type: 'review.updated',
+          data: presentReview({ ...review, verified, updated_at: now })
+        })
       }
     }
   }

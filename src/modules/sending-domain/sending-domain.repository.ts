@@ -28,7 +28,12 @@ export function sendingDomainRepository (db: Knex) {
     },
 
     async recordCheck (storeId: string, checks: string, verifiedAt: number | null, now: number, trx: Knex = db) {
-      await trx('sending_domains').where({ store_env_id: storeId }).update({ checks, verified_at: verifiedAt, checked_at: now, updated_at: now })
+      await trx('sending_domains').where({ store_env_id: storeId }).update({
+        checks,
+        verified_at: verifiedAt,
+        checked_at: now,
+        updated_at: now
+      })
     }
   }
 }

@@ -12,7 +12,16 @@ import type { SendingDomainRepository, SendingDomainRow } from './sending-domain
 
 const generate = promisify(generateKeyPair)
 
-interface Deps { db: Knex, repo: SendingDomainRepository, events: EventLog, resolver: DnsResolver, clock: Clock, secretKey: string, publicUrl: string, mailFrom: string }
+interface Deps {
+  db: Knex
+  repo: SendingDomainRepository
+  events: EventLog
+  resolver: DnsResolver
+  clock: Clock
+  secretKey: string
+  publicUrl: string
+  mailFrom: string
+}
 
 /** What a verified domain gives the sender: nodemailer's `dkim` option and the From address on the domain. */
 export interface Signer { fromAddress: string, dkim: { domainName: string, keySelector: string, privateKey: string } }

@@ -24,7 +24,12 @@ function matches (header: string | undefined, etag: string): boolean {
  * `cache` and a marker value read by this request (plugins/storefront.ts), the answer comes from memory while that
  * value holds.
  */
-async function answer (request: FastifyRequest, reply: FastifyReply, load: () => Promise<unknown>, cache?: { answers: MarkedCache<Answer>, key: string }) {
+async function answer (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  load: () => Promise<unknown>,
+  cache?: { answers: MarkedCache<Answer>, key: string }
+) {
   const seen = request.reviewsSeen
   const now = Date.now()
   let sent = cache && seen !== null ? cache.answers.get(cache.key, seen, now) : undefined
@@ -40,8 +45,9 @@ async function answer (request: FastifyRequest, reply: FastifyReply, load: () =>
 export const storefrontRoutes: FastifyPluginAsyncTypebox<Services> = async (app, services) => {
   // Only answers made of the store's reviews: its reviews marker moves with those (reviews.repository's `changed`).
   const answers = new MarkedCache<Answer>()
-  const config = (limit: 'storefront.reviews' | 'storefront.summary' | 'storefront.galleries' | 'storefront.faqs' | 'storefront.placements') =>
-    ({ auth: 'storefront' as const, storefrontLimit: limit })
+  const config = (
+    limit: 'storefront.reviews' | 'storefront.summary' | 'storefront.galleries' | 'storefront.faqs' | 'storefront.placements'
+  ) => ({ auth: 'storefront' as const, storefrontLimit: limit })
 
   app.get('/storefront/reviews', { schema: schemas.reviews, config: config('storefront.reviews') }, async (request, reply) => {
     const { productId, page, limit, updatedSince } = request.query

@@ -8,7 +8,9 @@ const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody 
 const doc = 'Storefront read for widgets: no credential. Send `x-store-env-id` and come from an origin the store allows ' +
   '(else 403 `origin_not_allowed`). 20/s and 600/min per visitor IP. Answers carry an `ETag` and ' +
   '`Cache-Control: public, max-age=60`; send the ETag back in `If-None-Match` to get 304 with no body when nothing changed.'
-const headers = Type.Object({ 'if-none-match': Type.Optional(Type.String({ maxLength: 200, description: 'The ETag of an earlier answer' })) })
+const headers = Type.Object({
+  'if-none-match': Type.Optional(Type.String({ maxLength: 200, description: 'The ETag of an earlier answer' }))
+})
 const notModified = Type.Null({ description: 'Not Modified: the answer has not changed since the ETag sent' })
 
 /** A published review as a shop shows it: the author's name, never any part of the address. */
@@ -30,7 +32,9 @@ export const PublicReview = Type.Object({
  * A filter on the storefront lists: only records changed at or after an instant
  * (docs/contract/storefront.md#widget-reads).
  */
-export const UpdatedSince = Type.Optional(Type.String({ format: 'date-time', description: 'Only records changed at or after this instant' }))
+export const UpdatedSince = Type.Optional(
+  Type.String({ format: 'date-time', description: 'Only records changed at or after this instant' })
+)
 
 export const reviews = {
   tags: ['storefront'],
@@ -85,7 +89,15 @@ export const faqs = {
   querystring: Type.Object({ productId: Type.Optional(ProductRef), ...PageQuery, updatedSince: UpdatedSince }),
   response: {
     200: Type.Object({
-      data: Type.Array(Type.Object({ id: Type.String(), question: Type.String(), answer: Type.String(), productId: Type.Union([Type.String(), Type.Null()]), position: Type.Integer() })),
+      data: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          question: Type.String(),
+          answer: Type.String(),
+          productId: Type.Union([Type.String(), Type.Null()]),
+          position: Type.Integer()
+        })
+      ),
       meta: PageMeta
     }),
     304: notModified,

@@ -35,7 +35,10 @@ export function storefrontService ({ reviews }: { reviews: ReviewsRepository }) 
         const { total, rows } = await reviews.publishedSince(storeId, query.productId, since, page)
         return envelope(rows.map(presentPublicReview), total, page)
       }
-      const [tallies, rows] = await Promise.all([reviews.publishedTallies(storeId, query.productId), reviews.publishedPage(storeId, query.productId, page)])
+      const [tallies, rows] = await Promise.all([
+        reviews.publishedTallies(storeId, query.productId),
+        reviews.publishedPage(storeId, query.productId, page)
+      ])
       const total = [...tallies.values()].reduce((sum, n) => sum + n, 0)
       return envelope(rows.map(presentPublicReview), total, page)
     },

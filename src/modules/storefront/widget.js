@@ -58,18 +58,31 @@
     input.id = 'eh-' + (++uid)
     return [el('label', { for: input.id }, [label]), input]
   }
-  function stars (n) { return el('span', { class: 'stars', 'aria-label': n + ' out of 5 stars', role: 'img' }, ['★★★★★'.slice(0, n) + '☆☆☆☆☆'.slice(0, 5 - n)]) }
-  function status () { return el('p', { class: 'status', role: 'status', 'aria-live': 'polite' }) }
+  function stars (n) {
+    return el('span', { class: 'stars', 'aria-label': n + ' out of 5 stars', role: 'img' }, ['★★★★★'.slice(0, n) + '☆☆☆☆☆'.slice(0, 5 - n)])
+  }
+  function status () {
+    return el('p', { class: 'status', role: 'status', 'aria-live': 'polite' })
+  }
 
   function summary (root, settings) {
     return call('GET', '/storefront/summary?productId=' + encodeURIComponent(settings.productId)).then(function (s) {
       const rows = [5, 4, 3, 2, 1].map(function (r) {
         const share = s.count ? Math.round(100 * s.distribution[r] / s.count) : 0
-        return el('li', {}, [r + ' ★ ', el('span', { class: 'bar', style: 'width:' + share + 'px', 'aria-hidden': 'true' }), ' ' + s.distribution[r]])
+        return el('li', {}, [
+          r + ' ★ ',
+          el('span', { class: 'bar', style: 'width:' + share + 'px', 'aria-hidden': 'true' }),
+          ' ' + s.distribution[r]
+        ])
       })
       root.append(el('section', { 'aria-label': 'Rating summary' }, [
         el('h2', {}, [settings.heading || 'Customer rating']),
-        s.count ? el('p', {}, [stars(Math.round(s.average)), ' ' + s.average + ' out of 5 · ' + s.count + (s.count === 1 ? ' review' : ' reviews')]) : el('p', {}, ['No reviews yet']),
+        s.count
+          ? el('p', {}, [
+            stars(Math.round(s.average)),
+            ' ' + s.average + ' out of 5 · ' + s.count + (s.count === 1 ? ' review' : ' reviews')
+          ])
+          : el('p', {}, ['No reviews yet']),
         el('ul', {}, rows)
       ]))
     })
@@ -95,7 +108,9 @@
       }
     }, ['Helpful (' + r.helpfulCount + ')'])
     const media = r.media.map(function (m) {
-      return m.type === 'video' ? el('video', { src: m.url, controls: true, preload: 'none', 'aria-label': 'Video from ' + r.authorName }) : el('img', { src: m.url, alt: 'Photo from ' + r.authorName, loading: 'lazy' })
+      return m.type === 'video'
+        ? el('video', { src: m.url, controls: true, preload: 'none', 'aria-label': 'Video from ' + r.authorName })
+        : el('img', { src: m.url, alt: 'Photo from ' + r.authorName, loading: 'lazy' })
     })
     return el('li', { class: 'review' }, [
       el('h3', {}, [stars(r.rating), ' ', r.title || '']),
@@ -111,33 +126,61 @@
     const limit = settings.pageSize || 5
     const list = el('ul', { 'aria-live': 'polite' })
     const pager = el('div', { class: 'pager' })
-    const section = el('section', { 'aria-label': 'Customer reviews' }, [el('h2', {}, [settings.heading || 'Customer reviews']), list, pager, reviewForm(settings)])
+    const section = el('section', { 'aria-label': 'Customer reviews' }, [
+      el('h2', {}, [settings.heading || 'Customer reviews']),
+      list,
+      pager,
+      reviewForm(settings)
+    ])
     root.append(section)
     function show (page) {
-      return call('GET', '/storefront/reviews?productId=' + encodeURIComponent(settings.productId) + '&limit=' + limit + '&page=' + page).then(function (res) {
-        list.replaceChildren.apply(list, res.data.length ? res.data.map(reviewItem) : [el('li', {}, ['No reviews yet. Be the first!'])])
-        const pages = res.meta.totalPages
-        pager.replaceChildren(
-          el('button', { type: 'button', class: 'quiet', disabled: page <= 1, onclick: function () { show(page - 1) } }, ['Previous']),
-          el('span', {}, ['Page ' + page + ' of ' + Math.max(pages, 1)]),
-          el('button', { type: 'button', class: 'quiet', disabled: page >= pages, onclick: function () { show(page + 1) } }, ['Next'])
-        )
-      })
+      return call('GET', '/storefront/reviews?productId=' + encodeURIComponent(settings.productId) + '&limit=' + limit + '&page=' + page)
+        .then(function (res) {
+          list.replaceChildren.apply(list, res.data.length ? res.data.map(reviewItem) : [el('li', {}, ['No reviews yet. Be the first!'])])
+          const pages = res.meta.totalPages
+          pager.replaceChildren(
+            el('button', {
+              type: 'button',
+              class: 'quiet',
+              disabled: page <= 1,
+              onclick: function () {
+                show(page - 1)
+              }
+            }, ['Previous']),
+            el('span', {}, ['Page ' + page + ' of ' + Math.max(pages, 1)]),
+            el('button', {
+              type: 'button',
+              class: 'quiet',
+              disabled: page >= pages,
+              onclick: function () {
+                show(page + 1)
+              }
+            }, ['Next'])
+          )
+        })
     }
     return show(1)
   }
 
   function uploadVideo (file) {
     return call('POST', '/reviews/video-upload-url', { contentType: file.type, size: file.size }).then(function (grant) {
-      return fetch(grant.uploadUrl, { method: 'PUT', body: file, headers: { 'content-type': file.type, 'x-store-env-id': store } }).then(function (res) {
-        if (!res.ok) throw new Error('The video could not be uploaded')
-        return grant.videoId
-      })
+      return fetch(grant.uploadUrl, { method: 'PUT', body: file, headers: { 'content-type': file.type, 'x-store-env-id': store } }).then(
+        function (res) {
+          if (!res.ok) throw new Error('The video could not be uploaded')
+          return grant.videoId
+        }
+      )
     })
   }
 
   function reviewForm (settings) {
-    const rating = el('select', { required: true }, [5, 4, 3, 2, 1].map(function (n) { return el('option', { value: n }, [n + (n === 1 ? ' star' : ' stars')]) }))
+    const rating = el(
+      'select',
+      { required: true },
+      [5, 4, 3, 2, 1].map(function (n) {
+        return el('option', { value: n }, [n + (n === 1 ? ' star' : ' stars')])
+      })
+    )
     const title = el('input', { maxlength: 300 })
     const body = el('textarea', { required: true, rows: 4, maxlength: 10000 })
     const name = el('input', { required: true, maxlength: 200, autocomplete: 'name' })
@@ -183,31 +226,41 @@
   }
 
   function gallery (root, settings) {
-    return call('GET', '/storefront/galleries/' + encodeURIComponent(settings.galleryId) + '?limit=' + (settings.pageSize || 12)).then(function (g) {
-      const figures = g.photos.map(function (p) {
-        const live = status()
-        const fav = el('button', {
-          type: 'button',
-          class: 'quiet',
-          'aria-label': 'Favourite this photo',
-          onclick: function () {
-            fav.disabled = true
-            call('POST', '/galleries/' + g.id + '/favourites', { photoId: p.id }).then(function (res) {
-              fav.textContent = '♥ ' + res.favouriteCount
-              fav.setAttribute('aria-pressed', 'true')
-              live.textContent = 'Added to favourites'
-            }, function (err) { fav.disabled = false; live.textContent = err.message })
-          }
-        }, ['♥ ' + p.favouriteCount])
-        return el('figure', {}, [el('img', { src: p.imageUrl, alt: p.caption || ('Photo from ' + (p.authorName || 'a customer')), loading: 'lazy' }),
-          el('figcaption', {}, [p.caption || '', p.authorName ? ' — ' + p.authorName : '']), fav, live])
-      })
-      root.append(el('section', { 'aria-label': g.name }, [
-        el('h2', {}, [settings.heading || g.name]), g.description ? el('p', {}, [g.description]) : null,
-        el('div', { class: 'grid' }, figures.length ? figures : [el('p', {}, ['No photos yet'])]),
-        leadForm(g.id)
-      ]))
-    })
+    return call('GET', '/storefront/galleries/' + encodeURIComponent(settings.galleryId) + '?limit=' + (settings.pageSize || 12)).then(
+      function (g) {
+        const figures = g.photos.map(function (p) {
+          const live = status()
+          const fav = el('button', {
+            type: 'button',
+            class: 'quiet',
+            'aria-label': 'Favourite this photo',
+            onclick: function () {
+              fav.disabled = true
+              call('POST', '/galleries/' + g.id + '/favourites', { photoId: p.id }).then(function (res) {
+                fav.textContent = '♥ ' + res.favouriteCount
+                fav.setAttribute('aria-pressed', 'true')
+                live.textContent = 'Added to favourites'
+              }, function (err) {
+                fav.disabled = false
+                live.textContent = err.message
+              })
+            }
+          }, ['♥ ' + p.favouriteCount])
+          return el('figure', {}, [
+            el('img', { src: p.imageUrl, alt: p.caption || ('Photo from ' + (p.authorName || 'a customer')), loading: 'lazy' }),
+            el('figcaption', {}, [p.caption || '', p.authorName ? ' — ' + p.authorName : '']),
+            fav,
+            live
+          ])
+        })
+        root.append(el('section', { 'aria-label': g.name }, [
+          el('h2', {}, [settings.heading || g.name]),
+          g.description ? el('p', {}, [g.description]) : null,
+          el('div', { class: 'grid' }, figures.length ? figures : [el('p', {}, ['No photos yet'])]),
+          leadForm(g.id)
+        ]))
+      }
+    )
   }
 
   function leadForm (galleryId) {
@@ -216,16 +269,29 @@
     const consent = el('input', { type: 'checkbox', required: true })
     consent.id = 'eh-' + (++uid)
     const live = status()
-    const form = el('form', {
-      onsubmit: function (event) {
-        event.preventDefault()
-        call('POST', '/galleries/' + galleryId + '/leads', { email: email.value, name: name.value || undefined, consent: consent.checked }).then(function () {
-          form.reset()
-          live.textContent = 'Thank you, we will be in touch.'
-        }, function (err) { live.textContent = 'Sorry, that did not work: ' + err.message })
-      }
-    }, [].concat(el('h3', {}, ['Stay in touch']), field('Email', email), field('Name (optional)', name),
-      [el('label', { class: 'check', for: consent.id }, [consent, 'I agree to be contacted by email']), el('p', {}, [el('button', { type: 'submit' }, ['Sign up'])]), live]))
+    const form = el(
+      'form',
+      {
+        onsubmit: function (event) {
+          event.preventDefault()
+          call('POST', '/galleries/' + galleryId + '/leads', {
+            email: email.value,
+            name: name.value || undefined,
+            consent: consent.checked
+          }).then(function () {
+            form.reset()
+            live.textContent = 'Thank you, we will be in touch.'
+          }, function (err) {
+            live.textContent = 'Sorry, that did not work: ' + err.message
+          })
+        }
+      },
+      [].concat(el('h3', {}, ['Stay in touch']), field('Email', email), field('Name (optional)', name), [
+        el('label', { class: 'check', for: consent.id }, [consent, 'I agree to be contacted by email']),
+        el('p', {}, [el('button', { type: 'submit' }, ['Sign up'])]),
+        live
+      ])
+    )
     return form
   }
 
@@ -240,9 +306,17 @@
     }
     return from(1, []).then(function (list) {
       if (!list.length) return
-      root.append(el('section', { 'aria-label': 'Questions and answers' }, [el('h2', {}, [settings.heading || 'Questions and answers'])].concat(
-        list.map(function (f) { return el('details', {}, [el('summary', {}, [f.question]), el('p', {}, [f.answer])]) })
-      )))
+      root.append(
+        el(
+          'section',
+          { 'aria-label': 'Questions and answers' },
+          [el('h2', {}, [settings.heading || 'Questions and answers'])].concat(
+            list.map(function (f) {
+              return el('details', {}, [el('summary', {}, [f.question]), el('p', {}, [f.answer])])
+            })
+          )
+        )
+      )
     })
   }
 

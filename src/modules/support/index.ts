@@ -29,7 +29,16 @@ export const manifest = defineModule({
   },
   services: {
     support: ({ db, events, recentFailures, mailer, config, clock, log }) =>
-      supportService({ db, repo: supportRepository(db), events, failures: recentFailures, mailer, supportEmail: config.supportEmail, clock, log })
+      supportService({
+        db,
+        repo: supportRepository(db),
+        events,
+        failures: recentFailures,
+        mailer,
+        supportEmail: config.supportEmail,
+        clock,
+        log
+      })
   },
   routes: [{ plugin: support, prefix: '/v1' }]
 })

@@ -33,7 +33,19 @@ export type SupportRequest = ReturnType<typeof present>
 
 export function supportRepository (db: Knex) {
   return {
-    async create (input: { orgId: string, storeEnvId: string, credential: string, subject: string, body: string, failedRequestIds: string[], mailStatus: MailStatus, now: number }, trx: Knex): Promise<SupportRequest> {
+    async create (
+      input: {
+        orgId: string
+        storeEnvId: string
+        credential: string
+        subject: string
+        body: string
+        failedRequestIds: string[]
+        mailStatus: MailStatus
+        now: number
+      },
+      trx: Knex
+    ): Promise<SupportRequest> {
       const row: Row = {
         id: newId('sup'),
         org_id: input.orgId,

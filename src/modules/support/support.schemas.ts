@@ -7,7 +7,9 @@ const SupportRequest = Type.Object({
   credential: Type.String({ description: 'Who asked: `api_key:<id>`, `oauth:<grant id>` or `person:<id>`' }),
   subject: Type.String(),
   body: Type.String(),
-  failedRequestIds: Type.Array(Type.String(), { description: 'The `x-request-id` of the credential\'s most recent 4xx and 5xx answers, newest first (at most 20)' }),
+  failedRequestIds: Type.Array(Type.String(), {
+    description: 'The `x-request-id` of the credential\'s most recent 4xx and 5xx answers, newest first (at most 20)'
+  }),
   mailStatus: Type.String({ description: 'queued, sent, failed, or not_configured (no SUPPORT_EMAIL: kept here only)' }),
   createdAt: DateTime
 })
@@ -20,7 +22,13 @@ export const createRequest = {
   body: Type.Object({
     subject: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
     body: Type.String({ minLength: 1, maxLength: 10_000, pattern: '\\S' })
-  }, { additionalProperties: false, examples: [{ subject: 'Imports fail with invalid_request', body: 'Since this morning our nightly review import is refused; see the failed request ids.' }] }),
+  }, {
+    additionalProperties: false,
+    examples: [{
+      subject: 'Imports fail with invalid_request',
+      body: 'Since this morning our nightly review import is refused; see the failed request ids.'
+    }]
+  }),
   response: { 201: SupportRequest, ...authErrors }
 }
 

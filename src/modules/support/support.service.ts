@@ -7,7 +7,16 @@ import { actorOf, type Credential, type Log, type StoreEnv } from '../../types.j
 import type { SupportRepository, SupportRequest } from './support.repository.js'
 import type { EventLog } from '../events/index.js'
 
-interface Deps { db: Knex, repo: SupportRepository, events: EventLog, failures: RecentFailures, mailer: MailTransport, supportEmail: string | undefined, clock: Clock, log: Log }
+interface Deps {
+  db: Knex
+  repo: SupportRepository
+  events: EventLog
+  failures: RecentFailures
+  mailer: MailTransport
+  supportEmail: string | undefined
+  clock: Clock
+  log: Log
+}
 
 function mailText (store: StoreEnv, request: SupportRequest) {
   return [
@@ -43,7 +52,13 @@ export function supportService ({ db, repo, events, failures, mailer, supportEma
           now: clock()
         }, trx)
         if (supportEmail && outbox) {
-          await mailer.send(trx, { orgId: store.orgId, storeEnvId: store.id, to: supportEmail, subject: `[support] ${input.subject}`, text: mailText(store, request) })
+          await mailer.send(trx, {
+            orgId: store.orgId,
+            storeEnvId: store.id,
+            to: supportEmail,
+            subject: `[support] ${input.subject}`,
+            text: mailText(store, request)
+          })
         }
         await events.append(trx, { ...where, type: 'support_request.created', data: request })
         return request

@@ -31,7 +31,12 @@ export function abandonedUploads ({ db, repo, storage, clock, warn }: Deps) {
       if (!candidates.length) break
       const files = await db.transaction((trx) => repo.removeAbandoned(trx, candidates.map((row) => row.id)))
       const failed = (await Promise.allSettled(files.map((file) => storage.remove(file)))).filter((r) => r.status === 'rejected')
-      if (failed.length) warn({ count: failed.length, err: { message: String((failed[0] as PromiseRejectedResult).reason) } }, 'removing abandoned upload files failed')
+      if (failed.length) {
+        warn(
+          { count: failed.length, err: { message: String((failed[0] as PromiseRejectedResult).reason) } },
+          'removing abandoned upload files failed'
+        )
+      }
       removed += files.length
       if (candidates.length < BATCH) break
     }

@@ -48,7 +48,8 @@ export const manifest = defineModule({
       uploadsService({ repo: uploadsRepo, storage, publicUrl: config.publicUrl, clock, warn: (obj, msg) => log.warn(obj, msg) }),
     abandonedUploads: ({ db, uploadsRepo, storage, clock, log }) =>
       abandonedUploads({ db, repo: uploadsRepo, storage, clock, warn: (obj, msg) => log.warn(obj, msg) }),
-    videos: ({ db, uploadsRepo, storage, clock, config, bus }) => videosService({ db, uploads: uploadsRepo, storage, clock, publicUrl: config.publicUrl, bus })
+    videos: ({ db, uploadsRepo, storage, clock, config, bus }) =>
+      videosService({ db, uploads: uploadsRepo, storage, clock, publicUrl: config.publicUrl, bus })
   },
   emits: ['video.uploaded'],
   routes: [{ plugin: uploads, prefix: '/v1' }]

@@ -45,7 +45,8 @@ export function uploadsRepository (db: Knex) {
      */
     async attach (trx: Knex.Transaction, storeId: string, ids: string[], at: number, usedBy: string): Promise<Set<string>> {
       if (!ids.length) return new Set()
-      const rows: Array<{ id: string }> = await lockForWrite(trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids), true).select('id')
+      const rows: Array<{ id: string }> = await lockForWrite(trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids), true)
+        .select('id')
       if (!rows.length) return new Set()
       await trx('uploads').where({ store_env_id: storeId }).whereIn('id', ids).whereNull('attached_at').update({ attached_at: at })
       await trx('upload_uses').insert(rows.map((row) => ({ store_env_id: storeId, used_by: usedBy, upload_id: row.id })))
@@ -69,7 +70,9 @@ export function uploadsRepository (db: Knex) {
       if (!ids.length) return []
       await lockForWrite(trx('uploads').whereIn('id', ids).orderBy('id'), true).select('id')
       await ended().delete()
-      const others: Array<{ upload_id: string }> = await lockForWrite(trx('upload_uses').whereIn('upload_id', ids), true).select('upload_id')
+      const others: Array<{ upload_id: string }> = await lockForWrite(trx('upload_uses').whereIn('upload_id', ids), true).select(
+        'upload_id'
+      )
       const stillUsed = new Set(others.map((use) => use.upload_id))
       return repo.removeRows(trx, storeId, ids.filter((id) => !stillUsed.has(id)))
     },
@@ -80,13 +83,19 @@ export function uploadsRepository (db: Knex) {
      */
     async recordUses (trx: Knex, storeId: string): Promise<void> {
       const uses: Array<{ store_env_id: string, used_by: string, upload_id: string }> = []
-      const reviews: Array<{ id: string, media: string }> = await trx('reviews').where({ store_env_id: storeId }).whereNot('media', '[]').select('id', 'media')
+      const reviews: Array<{ id: string, media: string }> = await trx('reviews').where({ store_env_id: storeId }).whereNot('media', '[]')
+        .select('id', 'media')
       for (const review of reviews) {
         for (const item of mediaOf(review.media)) uses.push({ store_env_id: storeId, used_by: `review:${review.id}`, upload_id: item })
       }
-      const photos: Array<{ id: string, upload_id: string }> = await trx('gallery_photos').where({ store_env_id: storeId }).select('id', 'upload_id')
+      const photos: Array<{ id: string, upload_id: string }> = await trx('gallery_photos').where({ store_env_id: storeId }).select(
+        'id',
+        'upload_id'
+      )
       for (const photo of photos) uses.push({ store_env_id: storeId, used_by: `photo:${photo.id}`, upload_id: photo.upload_id })
-      const logo: { logo_upload_id: string | null } | undefined = await trx('email_branding').where({ store_env_id: storeId }).first('logo_upload_id')
+      const logo: { logo_upload_id: string | null } | undefined = await trx('email_branding').where({ store_env_id: storeId }).first(
+        'logo_upload_id'
+      )
       if (logo?.logo_upload_id) uses.push({ store_env_id: storeId, used_by: 'branding', upload_id: logo.logo_upload_id })
       const known = new Set<string>(await trx('uploads').where({ store_env_id: storeId }).pluck('id'))
       const kept = uses.filter((use) => known.has(use.upload_id))
@@ -105,7 +114,8 @@ export function uploadsRepository (db: Knex) {
     /** Deletes those of `ids` that nothing has taken meanwhile, answering their files' keys (see removeRows). */
     async removeAbandoned (trx: Knex.Transaction, ids: string[]): Promise<string[]> {
       if (!ids.length) return []
-      const rows: Array<{ id: string, path: string }> = await lockForWrite(trx('uploads').whereIn('id', ids).whereNull('attached_at'), true).select('id', 'path')
+      const rows: Array<{ id: string, path: string }> = await lockForWrite(trx('uploads').whereIn('id', ids).whereNull('attached_at'), true)
+        .select('id', 'path')
       if (rows.length) await trx('uploads').whereIn('id', rows.map((row) => row.id)).whereNull('attached_at').delete()
       return rows.map((row) => row.path)
     },

@@ -30,11 +30,21 @@ export function uploadsService ({ repo, storage, publicUrl, clock, warn = () => 
 
     async storeImage (store: StoreEnv, bytes: Buffer) {
       const detected = await sniff(bytes)
-      if (!detected || !IMAGE_EXTENSIONS.has(detected.mime)) throw new errors.UnsupportedMediaType('The file is not a JPEG, PNG, WebP or GIF image')
+      if (!detected || !IMAGE_EXTENSIONS.has(detected.mime)) {
+        throw new errors.UnsupportedMediaType('The file is not a JPEG, PNG, WebP or GIF image')
+      }
       const id = newId('upl')
       const relative = uploadKey(store.id, id, detected.mime)
       await storage.write(relative, bytes)
-      await repo.insert({ id, org_id: store.orgId, store_env_id: store.id, mime: detected.mime, size: bytes.length, path: relative, created_at: clock() })
+      await repo.insert({
+        id,
+        org_id: store.orgId,
+        store_env_id: store.id,
+        mime: detected.mime,
+        size: bytes.length,
+        path: relative,
+        created_at: clock()
+      })
       return { id, url: urlOf(id) }
     },
 

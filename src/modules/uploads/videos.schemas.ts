@@ -13,11 +13,17 @@ export const issueUrl = {
     'beside `Content-Type`; from a browser, the page\'s origin must still be one the store allows. Then name `videoId` in `mediaIds` of POST /reviews within 24 hours: a video no review names by then is deleted.',
   security: [],
   body: Type.Object({
-    contentType: Type.Union(VIDEO_TYPES.map((type) => Type.Literal(type)), { description: 'Checked again against the bytes on upload: a video of another type is refused (415 `unsupported_media_type`)' }),
+    contentType: Type.Union(VIDEO_TYPES.map((type) => Type.Literal(type)), {
+      description: 'Checked again against the bytes on upload: a video of another type is refused (415 `unsupported_media_type`)'
+    }),
     size: Type.Integer({ minimum: 1, maximum: MAX_VIDEO_BYTES, description: 'Bytes; at most 100 MB. The upload may not be larger.' })
   }, { additionalProperties: false, examples: [{ contentType: 'video/mp4', size: 7_340_032 }] }),
   response: {
-    201: Type.Object({ videoId: Type.String(), uploadUrl: Type.String({ description: 'PUT the bytes here; the URL works once' }), expiresAt: DateTime }),
+    201: Type.Object({
+      videoId: Type.String(),
+      uploadUrl: Type.String({ description: 'PUT the bytes here; the URL works once' }),
+      expiresAt: DateTime
+    }),
     400: ErrorBody,
     403: ErrorBody,
     404: ErrorBody,

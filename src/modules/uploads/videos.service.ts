@@ -15,7 +15,17 @@ export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'] as con
 /** Enough of the head for file-type to tell the containers apart. */
 const HEAD_BYTES = 4100
 
-interface UrlRow { id: string, org_id: string, store_env_id: string, token_hash: string, content_type: string, max_size: number, expires_at: number, used_at: number | null, created_at: number }
+interface UrlRow {
+  id: string
+  org_id: string
+  store_env_id: string
+  token_hash: string
+  content_type: string
+  max_size: number
+  expires_at: number
+  used_at: number | null
+  created_at: number
+}
 
 declare module '../../lib/domain-events.js' {
   interface DomainEvents {
@@ -45,8 +55,14 @@ async function videoHead (body: AsyncIterable<Buffer>, declared: string) {
     if (size === 0) throw new errors.InvalidRequest('The upload is empty')
     const head = Buffer.concat(chunks)
     const type = await sniff(head)
-    if (!type || !(VIDEO_TYPES as readonly string[]).includes(type.mime)) throw new errors.UnsupportedMediaType('The file is not an MP4, WebM or QuickTime video')
-    if (type.mime !== declared) throw new errors.UnsupportedMediaType(`The file is ${type.mime}, not the ${declared} this upload URL was issued for; ask for a URL with contentType ${type.mime}`)
+    if (!type || !(VIDEO_TYPES as readonly string[]).includes(type.mime)) {
+      throw new errors.UnsupportedMediaType('The file is not an MP4, WebM or QuickTime video')
+    }
+    if (type.mime !== declared) {
+      throw new errors.UnsupportedMediaType(
+        `The file is ${type.mime}, not the ${declared} this upload URL was issued for; ask for a URL with contentType ${type.mime}`
+      )
+    }
     return { head, mime: type.mime, rest }
   } catch (err) {
     // As a `for await` that throws would: the rest of the body is not read.
@@ -97,7 +113,11 @@ export function videosService ({ db, uploads, storage, clock, publicUrl, bus }: 
         created_at: now
       }
       await db('upload_urls').insert(row)
-      return { videoId: row.id, uploadUrl: `${publicUrl}/v1/uploads/videos/${row.id}?token=${token}&store=${encodeURIComponent(store.id)}`, expiresAt: iso(row.expires_at)! }
+      return {
+        videoId: row.id,
+        uploadUrl: `${publicUrl}/v1/uploads/videos/${row.id}?token=${token}&store=${encodeURIComponent(store.id)}`,
+        expiresAt: iso(row.expires_at)!
+      }
     },
 
     /**

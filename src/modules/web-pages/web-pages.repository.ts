@@ -1,7 +1,12 @@
 import type { Knex } from 'knex'
 import { contentTable, type ContentRow, type SinceQuery } from '../../lib/content.js'
 
-export interface WebPageRow extends ContentRow { url: string, url_hash: string, title: string | null, type: 'home' | 'product' | 'collection' | 'custom' }
+export interface WebPageRow extends ContentRow {
+  url: string
+  url_hash: string
+  title: string | null
+  type: 'home' | 'product' | 'collection' | 'custom'
+}
 
 export interface WebPageFilter extends SinceQuery { type?: WebPageRow['type'] }
 

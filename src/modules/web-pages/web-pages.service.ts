@@ -46,7 +46,16 @@ export function presentWebPage (row: WebPageRow) {
 
 export function webPagesService ({ db, repo, events, clock, bus }: Deps) {
   // Placements need their page: page writes and placement writes take turns (lib/content.ts).
-  const writer = contentWriter({ db, events, clock, repo, singular: 'web_page', label: 'Web page', present: presentWebPage, serialize: lockStoreContent })
+  const writer = contentWriter({
+    db,
+    events,
+    clock,
+    repo,
+    singular: 'web_page',
+    label: 'Web page',
+    present: presentWebPage,
+    serialize: lockStoreContent
+  })
 
   function keyed (url: string) {
     const key = pageKey(url)
@@ -69,9 +78,14 @@ export function webPagesService ({ db, repo, events, clock, bus }: Deps) {
     get: writer.get,
 
     update (store: StoreEnv, id: string, patch: Partial<WebPageInput>) {
-      return writer.update(store, id, { ...(patch.url === undefined ? {} : keyed(patch.url)), title: patch.title, type: patch.type }, async (after, before, trx) => {
-        if (after.url_hash !== before.url_hash) await checkUnique(after, trx)
-      })
+      return writer.update(
+        store,
+        id,
+        { ...(patch.url === undefined ? {} : keyed(patch.url)), title: patch.title, type: patch.type },
+        async (after, before, trx) => {
+          if (after.url_hash !== before.url_hash) await checkUnique(after, trx)
+        }
+      )
     },
 
     remove (store: StoreEnv, id: string) {

@@ -120,7 +120,13 @@ function operationFields (resource: Resource, operation: Operation): INodeProper
     ...required.map((field) => ({ ...propertyOf(field), displayOptions: show(resource, operation) })),
     ...(operation.bulk ? [bulkProperty(resource, operation)] : []),
     ...(operation.paginated ? pagingProperties(resource, operation) : []),
-    ...collection('additionalFields', 'Additional Fields', operation.fields.filter((field) => !field.required && field.in === 'body'), resource, operation),
+    ...collection(
+      'additionalFields',
+      'Additional Fields',
+      operation.fields.filter((field) => !field.required && field.in === 'body'),
+      resource,
+      operation
+    ),
     ...collection('filters', 'Filters', operation.fields.filter((field) => !field.required && field.in === 'query'), resource, operation)
   ]
 }

@@ -49,7 +49,10 @@ export class EvidenceHubTrigger implements INodeType {
     const header = this.getHeaderData()[SIGNATURE_HEADER]
     if (!hook || !request.rawBody || !verifyDelivery(header, request.rawBody, hook.secret)) {
       // Not from the service, or not for a hook of this workflow: nothing reaches the workflow.
-      this.getResponseObject().status(401).json({ message: 'The delivery is not signed by a hook of this workflow', code: 'invalid_signature' })
+      this.getResponseObject().status(401).json({
+        message: 'The delivery is not signed by a hook of this workflow',
+        code: 'invalid_signature'
+      })
       return { noWebhookResponse: true }
     }
     return { workflowData: [this.helpers.returnJsonArray([body])] }

@@ -1,7 +1,10 @@
 import type { INodeCredentialDescription, INodeProperties, INodeTypeDescription } from 'n8n-workflow'
 import { CREDENTIAL_TYPES } from './transport'
 
-export const ICON: INodeTypeDescription['icon'] = { light: 'file:../../icons/evidence-hub.svg', dark: 'file:../../icons/evidence-hub.dark.svg' }
+export const ICON: INodeTypeDescription['icon'] = {
+  light: 'file:../../icons/evidence-hub.svg',
+  dark: 'file:../../icons/evidence-hub.dark.svg'
+}
 
 /** Both credentials, each shown for its choice of the Authentication parameter. */
 export const CREDENTIALS: INodeCredentialDescription[] = [

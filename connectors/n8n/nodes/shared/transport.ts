@@ -77,7 +77,11 @@ export function apiError (node: INode, failure: Failure | unknown, itemIndex?: n
     })
   }
   if (failure instanceof NodeApiError) return failure
-  return new NodeApiError(node, (failure instanceof Error ? failure : { message: `HTTP ${answer?.status}`, httpCode: String(answer?.status) }) as JsonObject, { itemIndex })
+  return new NodeApiError(
+    node,
+    (failure instanceof Error ? failure : { message: `HTTP ${answer?.status}`, httpCode: String(answer?.status) }) as JsonObject,
+    { itemIndex }
+  )
 }
 
 /** The HTTP status of an error `apiRequest` threw, e.g. 404 for a hook deleted on the service's side. */
@@ -143,7 +147,13 @@ export const PAGE_SIZE = 100
  * The records of a paged list (`{ data, meta }`), page after page: all of them, or the first `limit`. Each page is
  * one call, so a long Return All is paced by apiRequest's waits on 429.
  */
-export async function listAll (ctx: Context, path: string, qs: IDataObject, limit: number | 'all', itemIndex?: number): Promise<IDataObject[]> {
+export async function listAll (
+  ctx: Context,
+  path: string,
+  qs: IDataObject,
+  limit: number | 'all',
+  itemIndex?: number
+): Promise<IDataObject[]> {
   const records: IDataObject[] = []
   const size = limit === 'all' ? PAGE_SIZE : Math.min(limit, PAGE_SIZE)
   for (let page = 1; ; page++) {

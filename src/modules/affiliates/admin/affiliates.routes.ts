@@ -32,26 +32,49 @@ const ratesText = (rates: Record<string, string>) => Object.entries(rates).map((
 export const affiliatesPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   const service = services.affiliates
 
-  async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], pageNo: number, extra: Record<string, unknown> = {}, status = 200) {
+  async function page (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    pageNo: number,
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'affiliates', 'read')
     const store = currentStore(ctx)
     const affiliates = await service.list(store.id, { page: pageNo, limit: 50 })
     const settings = await service.settings(store.id)
     return render(request, reply, 'affiliates/admin/views/affiliates', {
-      title: 'Affiliates', store, affiliates, canWrite: can(ctx, 'affiliates', 'write'), rates: ratesText(settings.usdRates), values: {}, ...extra
+      title: 'Affiliates',
+      store,
+      affiliates,
+      canWrite: can(ctx, 'affiliates', 'write'),
+      rates: ratesText(settings.usdRates),
+      values: {},
+      ...extra
     }, status)
   }
 
-  app.get<{ Querystring: Static<typeof PageQuery> }>('/affiliates', { schema: { querystring: PageQuery } }, async (request, reply) => page(request, reply, request.query.page ?? 1))
+  app.get<{ Querystring: Static<typeof PageQuery> }>(
+    '/affiliates',
+    { schema: { querystring: PageQuery } },
+    async (request, reply) => page(request, reply, request.query.page ?? 1)
+  )
 
   app.post<{ Body: Static<typeof AffiliateBody> }>('/affiliates', { schema: { body: AffiliateBody } }, async (request, reply) => {
     const ctx = requireAccess(request, 'affiliates', 'write')
     const { name, code, commissionRate, customerId } = request.body
     try {
-      if (!/^(0(\.[0-9]{1,4})?|1(\.0{1,4})?)$/.test(commissionRate.trim())) throw new errors.InvalidRequest('The rate is a fraction from 0 to 1 with at most four decimals, e.g. 0.1 for 10 %')
+      if (!/^(0(\.[0-9]{1,4})?|1(\.0{1,4})?)$/.test(commissionRate.trim())) {
+        throw new errors.InvalidRequest('The rate is a fraction from 0 to 1 with at most four decimals, e.g. 0.1 for 10 %')
+      }
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(code.trim())) throw new errors.InvalidRequest('A code has letters, digits, _ and - only')
       if (!name.trim()) throw new errors.InvalidRequest('Give the affiliate a name')
-      const created = await service.create(currentStore(ctx), { name: name.trim(), code: code.trim(), commissionRate: commissionRate.trim(), customerId: customerId?.trim() || null })
+      const created = await service.create(currentStore(ctx), {
+        name: name.trim(),
+        code: code.trim(),
+        commissionRate: commissionRate.trim(),
+        customerId: customerId?.trim() || null
+      })
       setFlash(reply, { notice: `Affiliate ${created.name} created with the code ${created.code}.` })
       return redirect(reply, '/admin/affiliates')
     } catch (err) {
@@ -64,7 +87,9 @@ export const affiliatesPages: FastifyPluginAsync<{ services: AdminServices }> = 
     try {
       const rates = ratesFromText(request.body.rates)
       for (const rate of Object.values(rates)) {
-        if (!/^[0-9]{1,6}(\.[0-9]{1,8})?$/.test(rate)) throw new errors.InvalidRequest(`"${rate.slice(0, 20)}" is not a rate: write USD per unit, e.g. 1.08`)
+        if (!/^[0-9]{1,6}(\.[0-9]{1,8})?$/.test(rate)) {
+          throw new errors.InvalidRequest(`"${rate.slice(0, 20)}" is not a rate: write USD per unit, e.g. 1.08`)
+        }
       }
       await service.saveSettings(currentStore(ctx), rates)
       setFlash(reply, { notice: 'USD rates saved. Referrals that waited for a rate are settled.' })
@@ -74,13 +99,21 @@ export const affiliatesPages: FastifyPluginAsync<{ services: AdminServices }> = 
     }
   })
 
-  app.get<{ Params: Static<typeof IdParams>, Querystring: Static<typeof PageQuery> }>('/affiliates/:id', { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
+  app.get<{ Params: Static<typeof IdParams>, Querystring: Static<typeof PageQuery> }>('/affiliates/:id', {
+    schema: { params: IdParams, querystring: PageQuery }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'affiliates', 'read')
     const store = currentStore(ctx)
     const affiliate = await service.get(store.id, request.params.id)
     const referrals = await service.referrals(store.id, affiliate.id, { page: request.query.page ?? 1, limit: 50 })
     const totals = await service.totals(store.id, affiliate.id)
-    return render(request, reply, 'affiliates/admin/views/affiliate', { title: `Affiliate ${affiliate.name}`, affiliate, referrals, totals, canWrite: can(ctx, 'affiliates', 'write') })
+    return render(request, reply, 'affiliates/admin/views/affiliate', {
+      title: `Affiliate ${affiliate.name}`,
+      affiliate,
+      referrals,
+      totals,
+      canWrite: can(ctx, 'affiliates', 'write')
+    })
   })
 
   app.get<{ Params: Static<typeof IdParams> }>('/affiliates/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {

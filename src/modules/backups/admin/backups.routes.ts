@@ -11,7 +11,12 @@ const RestoreBody = Type.Object({ targetStoreEnvId: Type.String({ maxLength: 64 
 
 /** Backups of the current store: start one, download it, restore it into an empty store of the organization. */
 export const backupsPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
-  async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
+  async function page (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'backups', 'read')
     const store = currentStore(ctx)
     const backups = await services.backups.list(store.id, { page: 1, limit: 50 })
@@ -37,10 +42,16 @@ export const backupsPages: FastifyPluginAsync<{ services: AdminServices }> = asy
       .send(createReadStream(file.path))
   })
 
-  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof RestoreBody> }>('/backups/:id/restore', { schema: { params: IdParams, body: RestoreBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof RestoreBody> }>('/backups/:id/restore', {
+    schema: { params: IdParams, body: RestoreBody }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'backups', 'write')
     try {
-      const restored = await services.backups.restore(currentStore(ctx), request.params.id, request.body.targetStoreEnvId, { id: actorOf(ctx.actor), ip: request.ip, storeIds: null })
+      const restored = await services.backups.restore(currentStore(ctx), request.params.id, request.body.targetStoreEnvId, {
+        id: actorOf(ctx.actor),
+        ip: request.ip,
+        storeIds: null
+      })
       const rows = Object.values(restored.counts).reduce((a, b) => a + b, 0)
       setFlash(reply, { notice: `Restored ${rows} rows into ${restored.targetStoreEnvId}.` })
       return redirect(reply, '/admin/backups')

@@ -29,7 +29,10 @@ const MAX_SHOWN = 1000
 
 /** A slug from the name when the field is left empty ("Tops & Tees" -> "tops-tees"); the API still judges it. */
 function slugOf (name: string): string {
-  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 191).replace(/^-+|-+$/g, '')
+  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 191).replace(
+    /^-+|-+$/g,
+    ''
+  )
 }
 
 /** The form as the API's body: an empty parent is a top-level category. */
@@ -80,7 +83,14 @@ export const categoriesPages: FastifyPluginAsync<{ services: CategoryServices }>
     const ctx = requireAccess(request, 'categories', 'read')
     const store = currentStore(ctx)
     const shown = await tree(store.id)
-    return render(request, reply, 'categories/admin/views/categories', { title: 'Categories', store, ...shown, canWrite: can(ctx, 'categories', 'write'), values: {}, ...extra }, status)
+    return render(request, reply, 'categories/admin/views/categories', {
+      title: 'Categories',
+      store,
+      ...shown,
+      canWrite: can(ctx, 'categories', 'write'),
+      values: {},
+      ...extra
+    }, status)
   }
 
   async function editPage (request: FastifyRequest, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -117,18 +127,22 @@ export const categoriesPages: FastifyPluginAsync<{ services: CategoryServices }>
   app.get<{ Params: Static<typeof IdParams> }>('/categories/:id', { schema: { params: IdParams } }, async (request, reply) =>
     editPage(request, reply, request.params.id))
 
-  app.post<{ Params: Static<typeof IdParams>, Body: Form }>('/categories/:id', { schema: { params: IdParams, body: CategoryForm } }, async (request, reply) => {
-    const ctx = requireAccess(request, 'categories', 'write')
-    try {
-      const input = inputOf(request.body)
-      checkPatch(input)
-      const saved = await service.update(currentStore(ctx), request.params.id, input)
-      setFlash(reply, { notice: `The category “${saved.name}” is saved.` })
-    } catch (err) {
-      return editPage(request, reply, request.params.id, { error: (err as Error).message, values: request.body }, formErrorStatus(err))
+  app.post<{ Params: Static<typeof IdParams>, Body: Form }>(
+    '/categories/:id',
+    { schema: { params: IdParams, body: CategoryForm } },
+    async (request, reply) => {
+      const ctx = requireAccess(request, 'categories', 'write')
+      try {
+        const input = inputOf(request.body)
+        checkPatch(input)
+        const saved = await service.update(currentStore(ctx), request.params.id, input)
+        setFlash(reply, { notice: `The category “${saved.name}” is saved.` })
+      } catch (err) {
+        return editPage(request, reply, request.params.id, { error: (err as Error).message, values: request.body }, formErrorStatus(err))
+      }
+      return redirect(reply, '/admin/categories')
     }
-    return redirect(reply, '/admin/categories')
-  })
+  )
 
   app.get<{ Params: Static<typeof IdParams> }>('/categories/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'categories', 'write')

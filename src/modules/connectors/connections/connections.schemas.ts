@@ -31,7 +31,9 @@ export const OauthClient = Type.Object({
   name: Type.String(),
   redirectUris: Type.Array(Type.String()),
   public: Type.Boolean({ description: 'Public clients have no secret and must use PKCE' }),
-  registeredBy: Type.Union([Type.Literal('organization'), Type.Literal('operator')], { description: '`operator`: registered with the CLI for every organization; only the operator changes it' }),
+  registeredBy: Type.Union([Type.Literal('organization'), Type.Literal('operator')], {
+    description: '`operator`: registered with the CLI for every organization; only the operator changes it'
+  }),
   createdAt: DateTime
 })
 
@@ -47,11 +49,19 @@ export const createClient = {
   summary: 'Register an OAuth client; the secret is in this response only',
   body: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    redirectUris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 10, description: 'Matched exactly; https (http only for loopback), one host (no wildcard), no user name or password' }),
+    redirectUris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), {
+      minItems: 1,
+      maxItems: 10,
+      description: 'Matched exactly; https (http only for loopback), one host (no wildcard), no user name or password'
+    }),
     public: Type.Optional(Type.Boolean({ description: 'A public (PKCE-only) client gets no secret' }))
   }, { additionalProperties: false, examples: [{ name: 'Make', redirectUris: ['https://www.make.com/oauth/cb/oauth2'] }] }),
   response: {
-    201: Type.Object({ ...OauthClient.properties, clientId: Type.String(), clientSecret: Type.Union([Type.String(), Type.Null()], { description: 'Shown once; null for a public client' }) }),
+    201: Type.Object({
+      ...OauthClient.properties,
+      clientId: Type.String(),
+      clientSecret: Type.Union([Type.String(), Type.Null()], { description: 'Shown once; null for a public client' })
+    }),
     ...authErrors
   }
 }

@@ -11,7 +11,15 @@ import type { OauthClients } from './oauth-clients.repository.js'
 import { marker, type Freshness } from '../../../lib/freshness.js'
 import type { SubscriptionsRepository } from '../../delivery/index.js'
 
-interface Deps { db: Knex, grants: GrantsRepository, clients: OauthClients, audit: AuditRepository, clock: Clock, fresh: Freshness, subscriptions: SubscriptionsRepository }
+interface Deps {
+  db: Knex
+  grants: GrantsRepository
+  clients: OauthClients
+  audit: AuditRepository
+  clock: Clock
+  fresh: Freshness
+  subscriptions: SubscriptionsRepository
+}
 
 /** Removes the provider's grant and every code and token issued under it. */
 export async function destroyGrantModels (db: Knex, grantId: string): Promise<void> {
@@ -59,7 +67,10 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh, 
       if (!mayRevoke(actor, grant.personId)) throw new errors.RoleForbidden('another person\'s connection')
       await db.transaction(async (trx) => {
         if (await grants.revoke(id, clock(), actor.orgId, trx)) {
-          await audit.record({ orgId: actor.orgId, action: 'oauth.connection_revoked', actor: actorOf(actor), subject: `oauth:${id}`, ip }, trx)
+          await audit.record(
+            { orgId: actor.orgId, action: 'oauth.connection_revoked', actor: actorOf(actor), subject: `oauth:${id}`, ip },
+            trx
+          )
         }
         await endHooks(actor.orgId, [id], trx)
       })
@@ -76,7 +87,14 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh, 
       const ids = await grants.revokeAllOfPerson(input.orgId, input.personId, clock(), trx)
       await endHooks(input.orgId, ids, trx)
       for (const id of ids) {
-        await audit.record({ orgId: input.orgId, action: 'oauth.connection_revoked', actor: input.actor, subject: `oauth:${id}`, ip: input.ip, details: { reason: 'member_removed', personId: input.personId } }, trx)
+        await audit.record({
+          orgId: input.orgId,
+          action: 'oauth.connection_revoked',
+          actor: input.actor,
+          subject: `oauth:${id}`,
+          ip: input.ip,
+          details: { reason: 'member_removed', personId: input.personId }
+        }, trx)
         await destroyGrantModels(trx, id)
       }
       // Inside the caller's transaction: the caller bumps the person's marker after its commit, which covers these.
@@ -88,7 +106,10 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh, 
       if (!grant) return
       await db.transaction(async (trx) => {
         if (await grants.revoke(id, clock(), grant.orgId, trx)) {
-          await audit.record({ orgId: grant.orgId, action: 'oauth.connection_revoked', actor: 'system', subject: `oauth:${id}`, ip: null }, trx)
+          await audit.record(
+            { orgId: grant.orgId, action: 'oauth.connection_revoked', actor: 'system', subject: `oauth:${id}`, ip: null },
+            trx
+          )
         }
         await endHooks(grant.orgId, [id], trx)
       })
@@ -99,7 +120,14 @@ export function connectionsService ({ db, grants, clients, audit, clock, fresh, 
 
     async createClient (actor: Credential, input: { name: string, redirectUris: string[], public?: boolean }, ip: string | null) {
       const created = await clients.create({ ...input, orgId: actor.orgId, createdBy: actorOf(actor) })
-      await audit.record({ orgId: actor.orgId, action: 'oauth_client.created', actor: actorOf(actor), subject: `oauth_client:${created.id}`, ip, details: { name: input.name, redirectUris: created.redirectUris } })
+      await audit.record({
+        orgId: actor.orgId,
+        action: 'oauth_client.created',
+        actor: actorOf(actor),
+        subject: `oauth_client:${created.id}`,
+        ip,
+        details: { name: input.name, redirectUris: created.redirectUris }
+      })
       return created
     }
   }

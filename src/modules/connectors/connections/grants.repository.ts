@@ -90,7 +90,12 @@ function providerGrantOf (row: Record<string, unknown>, now: number): ProviderGr
   return {
     payload: row.grant_payload as string,
     live: live
-      ? { ...toChoice(row as unknown as Row), memberRole: row.member_role as Role, expiresAt, person: { email: row.person_email as string, name: row.person_name as string | null } }
+      ? {
+          ...toChoice(row as unknown as Row),
+          memberRole: row.member_role as Role,
+          expiresAt,
+          person: { email: row.person_email as string, name: row.person_name as string | null }
+        }
       : null
   }
 }
@@ -132,15 +137,29 @@ export function grantsRepository (db: Knex) {
    * its grant as withProviderGrant reads it, which the provider asks for next. `grant` is null when the token names
    * no grant or its Grant row predates rows carrying their own id in grant_id (the provider's read then asks).
    */
-  async function refreshTokenWithGrant (idHash: string, now: number): Promise<{ token: RefreshTokenRow, grant: ProviderGrant & { grantId: string } | null } | undefined> {
+  async function refreshTokenWithGrant (
+    idHash: string,
+    now: number
+  ): Promise<{ token: RefreshTokenRow, grant: ProviderGrant & { grantId: string } | null } | undefined> {
     const tokens = db('oidc_models as t')
       .leftJoin('oauth_refresh_rotations as r', 'r.old_token_hash', 't.id_hash')
-      .leftJoin('oidc_models as m', function () { this.on('m.grant_id', 't.grant_id').andOnVal('m.model', 'Grant') })
+      .leftJoin('oidc_models as m', function () {
+        this.on('m.grant_id', 't.grant_id').andOnVal('m.model', 'Grant')
+      })
     const row = await joinLiveness(tokens, (join) => join.on('g.id', 't.grant_id'))
       .where({ 't.model': 'RefreshToken', 't.id_hash': idHash })
-      .first(['t.payload as token_payload', 't.consumed_at as token_consumed_at', 'r.rotated_at as token_rotated_at', 't.grant_id as token_grant_id', ...LIVENESS_COLUMNS])
+      .first([
+        't.payload as token_payload',
+        't.consumed_at as token_consumed_at',
+        'r.rotated_at as token_rotated_at',
+        't.grant_id as token_grant_id',
+        ...LIVENESS_COLUMNS
+      ])
     if (!row) return undefined
-    const token = { payload: row.token_payload as string, consumedAt: (row.token_consumed_at ?? row.token_rotated_at) as number | string | null }
+    const token = {
+      payload: row.token_payload as string,
+      consumedAt: (row.token_consumed_at ?? row.token_rotated_at) as number | string | null
+    }
     const grant = row.grant_payload == null ? null : { grantId: row.token_grant_id as string, ...providerGrantOf(row, now) }
     return { token, grant }
   }
@@ -199,12 +218,20 @@ export function grantsRepository (db: Knex) {
 
     async list (orgId: string, page: { offset: number, limit: number }) {
       const base = db('oauth_grants as g').where('g.org_id', orgId).whereNull('g.revoked_at')
-      const { total, rows } = await countAndPage<Row & { client_name: string | null, person_email: string | null }>(base, page, (q) => q
-        .leftJoin('oauth_clients as c', 'c.id', 'g.client_id')
-        .leftJoin('people as p', 'p.id', 'g.person_id')
-        .orderBy('g.created_at', 'desc').orderBy('g.id')
-        .select('g.*', 'c.name as client_name', 'p.email as person_email'))
-      return { total: Number(total), rows: rows.map((r) => ({ ...toChoice(r as Row), clientName: r.client_name as string | null, personEmail: r.person_email as string | null })) }
+      const { total, rows } = await countAndPage<Row & { client_name: string | null, person_email: string | null }>(base, page, (q) =>
+        q
+          .leftJoin('oauth_clients as c', 'c.id', 'g.client_id')
+          .leftJoin('people as p', 'p.id', 'g.person_id')
+          .orderBy('g.created_at', 'desc').orderBy('g.id')
+          .select('g.*', 'c.name as client_name', 'p.email as person_email'))
+      return {
+        total: Number(total),
+        rows: rows.map((r) => ({
+          ...toChoice(r as Row),
+          clientName: r.client_name as string | null,
+          personEmail: r.person_email as string | null
+        }))
+      }
     }
   }
 }

@@ -18,7 +18,13 @@ interface ClientRow {
   created_at: number
 }
 
-export interface CreateClientInput { name: string, redirectUris: string[], public?: boolean, orgId?: string | null, createdBy?: string | null }
+export interface CreateClientInput {
+  name: string
+  redirectUris: string[]
+  public?: boolean
+  orgId?: string | null
+  createdBy?: string | null
+}
 
 /**
  * Redirect URIs match exactly: no wildcard host (which reads like a pattern but would name a literal `*` host, and
@@ -33,7 +39,9 @@ function checkRedirectUri (uri: string): void {
     throw new errors.InvalidRequest(`redirect URI ${uri} must be https (http only for loopback) and carry no fragment`)
   }
   if (url.hostname.includes('*')) throw new errors.InvalidRequest(`redirect URI ${uri} must name one host: wildcards are not supported`)
-  if (url.username || url.password || /^[^/]*\/\/[^/?#]*@/.test(uri)) throw new errors.InvalidRequest(`redirect URI ${uri} must carry no user name or password`)
+  if (url.username || url.password || /^[^/]*\/\/[^/?#]*@/.test(uri)) {
+    throw new errors.InvalidRequest(`redirect URI ${uri} must carry no user name or password`)
+  }
 }
 
 /** How many clients' provider metadata an instance keeps (see `metadata`). */
@@ -91,7 +99,9 @@ export function oauthClients (db: Knex, clock: Clock) {
     async registrar (id: string): Promise<{ name: string, orgId: string | null, orgName: string | null } | null> {
       const row = await db('oauth_clients as c').leftJoin('organizations as o', 'o.id', 'c.org_id')
         .where('c.id', id).first('c.name', 'c.org_id', 'o.name as org_name')
-      return row ? { name: row.name as string, orgId: (row.org_id as string | null) ?? null, orgName: (row.org_name as string | null) ?? null } : null
+      return row
+        ? { name: row.name as string, orgId: (row.org_id as string | null) ?? null, orgName: (row.org_name as string | null) ?? null }
+        : null
     },
 
     async name (id: string): Promise<string | null> {

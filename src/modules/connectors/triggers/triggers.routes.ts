@@ -17,7 +17,14 @@ export const triggersRoutes: FastifyPluginAsyncTypebox<{ service: TriggersServic
     return service.catalogue()
   })
 
-  app.get('/connectors/triggers/:event', { schema: schemas.poll, config: { scopeExempt: true, keptUnder: 'events' } }, async (request, reply) => {
-    return sendKept(reply as FastifyReply, await service.poll(request.credential!, request.store!, request.params.event, request.query.limit, request.keptSeen))
-  })
+  app.get(
+    '/connectors/triggers/:event',
+    { schema: schemas.poll, config: { scopeExempt: true, keptUnder: 'events' } },
+    async (request, reply) => {
+      return sendKept(
+        reply as FastifyReply,
+        await service.poll(request.credential!, request.store!, request.params.event, request.query.limit, request.keptSeen)
+      )
+    }
+  )
 }

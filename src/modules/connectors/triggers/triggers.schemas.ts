@@ -9,12 +9,14 @@ const Item = Type.Object({
   createdAt: DateTime
 }, {
   additionalProperties: true,
-  description: 'The event\'s data flattened beside `id`, `type` and `createdAt`; the record\'s own id is under the trigger\'s id field (`reviewId`, `orderId`, …)'
+  description:
+    'The event\'s data flattened beside `id`, `type` and `createdAt`; the record\'s own id is under the trigger\'s id field (`reviewId`, `orderId`, …)'
 })
 
 export const me = {
   tags: ['connectors'],
-  summary: 'Who this credential is: organization, store environment and authority (connection tests and labels); any valid credential may call it',
+  summary:
+    'Who this credential is: organization, store environment and authority (connection tests and labels); any valid credential may call it',
   response: {
     200: Type.Object({
       organization: Type.Object({ id: Type.String(), name: Type.String() }),
@@ -53,7 +55,13 @@ export const poll = {
   summary: 'Poll a trigger: the newest events of one type in this store, newest first (needs read scope on the event\'s resource)',
   params: Type.Object({ event: Type.String({ maxLength: 80, description: EVENT_TYPES.join(', ') }) }),
   querystring: Type.Object({
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_POLL_LIMIT, description: `How many items; values above ${MAX_POLL_LIMIT} are clamped to ${MAX_POLL_LIMIT}` }))
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        default: DEFAULT_POLL_LIMIT,
+        description: `How many items; values above ${MAX_POLL_LIMIT} are clamped to ${MAX_POLL_LIMIT}`
+      })
+    )
   }),
   response: { 200: Type.Array(Item), ...authErrors }
 }

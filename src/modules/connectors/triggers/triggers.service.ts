@@ -58,7 +58,11 @@ export function triggersService ({ repo, people }: Deps) {
       // (docs/contract/event-visibility.md#who-sees-which-events and docs/contract/connectors.md#connector-scopes).
       assertMayReadEvent(credential, trigger.key)
       const size = Math.min(MAX_POLL_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_POLL_LIMIT)))
-      return polls.through(`${store.id}\0${trigger.key}\0${size}`, seen, async () => (await repo.newest(store.id, trigger.key, size)).map(toItem))
+      return polls.through(
+        `${store.id}\0${trigger.key}\0${size}`,
+        seen,
+        async () => (await repo.newest(store.id, trigger.key, size)).map(toItem)
+      )
     }
   }
 }

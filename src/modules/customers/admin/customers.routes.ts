@@ -5,7 +5,10 @@ import { type AdminContext, can, redirect, render, requireAccess } from '../../a
 import { setFlash } from '../../admin/index.js'
 import type { AdminServices } from '../../admin/index.js'
 
-const ListQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })), email: Type.Optional(Type.String({ maxLength: 320 })) })
+const ListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+  email: Type.Optional(Type.String({ maxLength: 320 }))
+})
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 
 /** The API's store gates for these pages: a store must be chosen and its subscription live. */
@@ -22,7 +25,13 @@ export const customersPages: FastifyPluginAsync<{ services: AdminServices }> = a
     const store = liveStore(ctx)
     const email = request.query.email?.trim() || undefined
     const customers = await services.customers.list(store.id, { page: request.query.page ?? 1, limit: 50, email })
-    return render(request, reply, 'customers/admin/views/customers', { title: 'Customers', store, customers, email: email ?? '', canWrite: can(ctx, 'customers', 'write') })
+    return render(request, reply, 'customers/admin/views/customers', {
+      title: 'Customers',
+      store,
+      customers,
+      email: email ?? '',
+      canWrite: can(ctx, 'customers', 'write')
+    })
   })
 
   app.get<{ Params: Static<typeof IdParams> }>('/customers/:id/erase', { schema: { params: IdParams } }, async (request, reply) => {
@@ -32,7 +41,8 @@ export const customersPages: FastifyPluginAsync<{ services: AdminServices }> = a
     return render(request, reply, 'confirm', {
       title: 'Erase customer',
       question: `Erase ${who} and all their personal data?`,
-      consequence: 'Their email, name, phone and birthday are removed from the customer, their orders, their reviews (which stay, shown as Anonymous) and the event log. This cannot be undone.',
+      consequence:
+        'Their email, name, phone and birthday are removed from the customer, their orders, their reviews (which stay, shown as Anonymous) and the event log. This cannot be undone.',
       action: `/admin/customers/${customer.id}/erase`,
       button: 'Erase customer',
       back: '/admin/customers'

@@ -10,7 +10,10 @@ import * as schemas from './hooks.schemas.js'
 const HOOK_SCOPES = ['webhooks', 'connectors'] as const
 
 export const hooksRoutes: FastifyPluginAsyncTypebox<{ service: HooksService }> = async (app, { service }) => {
-  app.post('/connectors/hooks', { schema: schemas.subscribe, config: { feature: 'connector-hooks', scopesOf: HOOK_SCOPES, errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {
+  app.post('/connectors/hooks', {
+    schema: schemas.subscribe,
+    config: { feature: 'connector-hooks', scopesOf: HOOK_SCOPES, errors: ['invalid_url', 'invalid_event_type'] }
+  }, async (request, reply) => {
     const hook = await service.subscribe(request.credential!, request.store!.id, request.body)
     return reply.status(201).send(hook)
   })

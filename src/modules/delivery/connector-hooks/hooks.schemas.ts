@@ -7,7 +7,9 @@ const hookFields = {
   id: Type.String({ description: '`hook_…`' }),
   targetUrl: Type.String(),
   event: Type.String({ description: 'The event type this hook receives, e.g. `review.created`' }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')], { description: 'disabled: deliveries failed for about three days' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')], {
+    description: 'disabled: deliveries failed for about three days'
+  }),
   createdAt: DateTime
 }
 export const Hook = Type.Object(hookFields)
@@ -15,7 +17,8 @@ export const Hook = Type.Object(hookFields)
 export const subscribe = {
   tags: TAGS,
   summary: 'Subscribe a REST hook (automation platforms): deliveries carry the polling item shape, signed',
-  description: 'Needs read scope on the event\'s resource (`review.*`: `reviews:read`, …) and `webhooks:write` or `connectors:write` (either one).',
+  description:
+    'Needs read scope on the event\'s resource (`review.*`: `reviews:read`, …) and `webhooks:write` or `connectors:write` (either one).',
   body: Type.Object({
     targetUrl: Type.String({ minLength: 1, maxLength: 2048 }),
     event: Type.String({ minLength: 1, maxLength: 80 })

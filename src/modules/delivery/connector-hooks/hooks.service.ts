@@ -26,9 +26,19 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
       // A hook carries the event's data, so its creator must be allowed to read the event's resource
       // (docs/contract/event-visibility.md#subscriptions).
       assertMayReadEvent(credential, input.event)
-      const { row, secret } = await newSubscription({
-        kind: 'hook', orgId: credential.orgId, storeId, url: input.targetUrl, events: [input.event], createdBy: actorOf(credential), now: clock()
-      }, secretKey, allowPrivate)
+      const { row, secret } = await newSubscription(
+        {
+          kind: 'hook',
+          orgId: credential.orgId,
+          storeId,
+          url: input.targetUrl,
+          events: [input.event],
+          createdBy: actorOf(credential),
+          now: clock()
+        },
+        secretKey,
+        allowPrivate
+      )
       await subscriptions.insert(row)
       return { ...present(row), secret }
     },

@@ -7,9 +7,13 @@ export const emailProvidersRoutes: FastifyPluginAsyncTypebox<{ service: EmailPro
     return service.get(request.store!.id, request.params.provider)
   })
 
-  app.put('/email/providers/:provider', { schema: schemas.putProvider, config: { errors: ['invalid_url', 'invalid_event_type'] } }, async (request) => {
-    return service.put(request.credential!, request.store!, request.params.provider, request.body)
-  })
+  app.put(
+    '/email/providers/:provider',
+    { schema: schemas.putProvider, config: { errors: ['invalid_url', 'invalid_event_type'] } },
+    async (request) => {
+      return service.put(request.credential!, request.store!, request.params.provider, request.body)
+    }
+  )
 
   app.delete('/email/providers/:provider', { schema: schemas.deleteProvider }, async (request, reply) => {
     await service.remove(request.credential!, request.store!, request.params.provider)

@@ -12,9 +12,13 @@ const ProviderView = Type.Object({
   listId: Type.Union([Type.String(), Type.Null()]),
   events: Type.Array(Type.String()),
   enabled: Type.Boolean(),
-  statusReason: Type.Union([Type.String(), Type.Null()], { description: 'Why it is off: turned off, or disabled after about three days of failed deliveries' }),
+  statusReason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why it is off: turned off, or disabled after about three days of failed deliveries'
+  }),
   apiKeyLast4: Type.Union([Type.String(), Type.Null()], { description: 'The key itself is kept encrypted and never returned' }),
-  signingSecret: Type.Optional(Type.String({ description: 'webhook only, shown once when first configured: verify `x-service-signature-v2` with it' })),
+  signingSecret: Type.Optional(
+    Type.String({ description: 'webhook only, shown once when first configured: verify `x-service-signature-v2` with it' })
+  ),
   createdAt: DateTime
 })
 
@@ -34,11 +38,24 @@ export const putProvider = {
   params: Params,
   body: Type.Object({
     apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    baseUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Klaviyo: https://a.klaviyo.com; Mailchimp: from the key\'s data centre' })),
+    baseUrl: Type.Optional(
+      Type.String({ format: 'uri', maxLength: 2048, description: 'Klaviyo: https://a.klaviyo.com; Mailchimp: from the key\'s data centre' })
+    ),
     listId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' })),
-    events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Event types whose resource the caller may read (`customer.*`: `customers:read`, …); omitted: the loyalty rewards (`loyalty:read`)' })),
+    events: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 50,
+        uniqueItems: true,
+        description:
+          'Event types whose resource the caller may read (`customer.*`: `customers:read`, …); omitted: the loyalty rewards (`loyalty:read`)'
+      })
+    ),
     enabled: Type.Optional(Type.Boolean())
-  }, { additionalProperties: false, examples: [{ apiKey: 'pk_live_0123456789abcdef', events: ['loyalty.referral_reward', 'loyalty.birthday_reward'] }] }),
+  }, {
+    additionalProperties: false,
+    examples: [{ apiKey: 'pk_live_0123456789abcdef', events: ['loyalty.referral_reward', 'loyalty.birthday_reward'] }]
+  }),
   response: { 200: ProviderView, ...authErrors }
 }
 
@@ -55,7 +72,9 @@ export const listProviderDeliveries = {
   params: Params,
   querystring: Type.Object({
     ...PageQuery,
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only attempts made at or after this instant (an attempt never changes once made)' }))
+    updatedSince: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only attempts made at or after this instant (an attempt never changes once made)' })
+    )
   }),
   response: { 200: Paged(Attempt), ...authErrors }
 }

@@ -34,9 +34,13 @@ function defaultBaseUrl (provider: Provider, apiKey: string | undefined): string
  */
 export function emailProvidersService ({ db, outbox, events, clock, secretKey, allowPrivate }: Deps) {
   const find = (storeId: string, provider: Provider, trx: Knex = db): Promise<SubscriptionRow | undefined> =>
-    trx<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind: 'provider', description: provider }).whereIn('status', ['active', 'disabled']).first()
+    trx<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind: 'provider', description: provider }).whereIn(
+      'status',
+      ['active', 'disabled']
+    ).first()
 
-  const configOf = (row: SubscriptionRow | undefined): ProviderConfig | null => row ? JSON.parse(decrypt(row.secret_sealed, secretKey)) as ProviderConfig : null
+  const configOf = (row: SubscriptionRow | undefined): ProviderConfig | null =>
+    row ? JSON.parse(decrypt(row.secret_sealed, secretKey)) as ProviderConfig : null
 
   /** A URL the store gave (SSRF); the providers' own are known. The worker checks every connection. */
   async function checked (baseUrl: string, provider: Provider, apiKey: string | undefined) {
@@ -95,7 +99,13 @@ export function emailProvidersService ({ db, outbox, events, clock, secretKey, a
         const listId = input.listId ?? old?.listId
         if (provider === 'mailchimp' && !listId) throw new errors.InvalidRequest('listId: Mailchimp needs the audience (list) id')
         const baseUrl = input.baseUrl ?? before?.url ?? defaultBaseUrl(provider, apiKey)
-        if (!baseUrl) throw new errors.InvalidRequest(provider === 'webhook' ? 'baseUrl: give the URL to post events to' : 'baseUrl: the API key names no data centre; give the base URL')
+        if (!baseUrl) {
+          throw new errors.InvalidRequest(
+            provider === 'webhook'
+              ? 'baseUrl: give the URL to post events to'
+              : 'baseUrl: the API key names no data centre; give the base URL'
+          )
+        }
         const fresh = provider === 'webhook' && !old?.signingSecret ? SECRET_PREFIX + base62(32) : undefined
         const config: ProviderConfig = { provider, apiKey, listId, signingSecret: old?.signingSecret ?? fresh }
         const now = clock()
@@ -115,7 +125,16 @@ export function emailProvidersService ({ db, outbox, events, clock, secretKey, a
           await events.append(trx, { ...where, type: 'email_provider.updated', data: out })
           return out
         }
-        const row: SubscriptionRow = { id: newId('esp'), org_id: store.orgId, store_env_id: store.id, kind: 'provider', description: provider, created_by: actorOf(actor), created_at: now, ...fields }
+        const row: SubscriptionRow = {
+          id: newId('esp'),
+          org_id: store.orgId,
+          store_env_id: store.id,
+          kind: 'provider',
+          description: provider,
+          created_by: actorOf(actor),
+          created_at: now,
+          ...fields
+        }
         await trx('webhook_subscriptions').insert(row)
         // The log never holds the signing secret: it is shown once, in this answer.
         await events.append(trx, { ...where, type: 'email_provider.created', data: present(row, provider) })
@@ -132,11 +151,19 @@ export function emailProvidersService ({ db, outbox, events, clock, secretKey, a
         const row = await find(store.id, provider, trx)
         if (!row) throw new errors.NotFound(`Email provider ${provider}`)
         const retired = await trx('webhook_subscriptions').where({ id: row.id }).whereIn('status', ['active', 'disabled']).update({
-          status: 'retired', status_reason: `Removed by ${actorOf(actor)}`, status_changed_at: clock(), secret_sealed: encrypt(JSON.stringify({ provider }), secretKey)
+          status: 'retired',
+          status_reason: `Removed by ${actorOf(actor)}`,
+          status_changed_at: clock(),
+          secret_sealed: encrypt(JSON.stringify({ provider }), secretKey)
         })
         // Two removals at once: the second retires nothing, and appends nothing.
         if (retired === 0) throw new errors.NotFound(`Email provider ${provider}`)
-        await events.append(trx, { orgId: store.orgId, storeEnvId: store.id, type: 'email_provider.deleted', data: { id: row.id, provider } })
+        await events.append(trx, {
+          orgId: store.orgId,
+          storeEnvId: store.id,
+          type: 'email_provider.deleted',
+          data: { id: row.id, provider }
+        })
       })
     },
 

@@ -53,7 +53,11 @@ export function webhookOperations ({ subscriptions, outbox, audit, clock, transa
       const delivery = number ? await outbox.findDelivery(storeId, row.id, Number(number)) : undefined
       if (!delivery) throw new errors.NotFound('Delivery')
       mustBeActive(row)
-      const [queued] = await outbox.requeue({ orgId: row.org_id, storeEnvId: storeId, subscriptionId: row.id }, [Number(delivery.event_id)], clock())
+      const [queued] = await outbox.requeue(
+        { orgId: row.org_id, storeEnvId: storeId, subscriptionId: row.id },
+        [Number(delivery.event_id)],
+        clock()
+      )
       await record(credential, 'outbound_webhook.redelivered', row, ip, { deliveryId, eventId: eventId(delivery.event_seq) })
       return { deliveryId: `dlv_${queued}`, eventId: eventId(delivery.event_seq) }
     },
@@ -71,11 +75,19 @@ export function webhookOperations ({ subscriptions, outbox, audit, clock, transa
       if (unknown !== undefined) throw new errors.InvalidEventType(unknown)
       const subscribed = JSON.parse(row.events) as string[]
       const found = await outbox.eventsBetween(storeId, since, until, input.types?.length ? input.types : null, MAX_REPLAY + 1)
-      if (found.length > MAX_REPLAY) throw new errors.InvalidRequest(`The range holds more than ${MAX_REPLAY} events: replay it in shorter ranges`)
+      if (found.length > MAX_REPLAY) {
+        throw new errors.InvalidRequest(`The range holds more than ${MAX_REPLAY} events: replay it in shorter ranges`)
+      }
       // Only what the webhook subscribes to (its list was bounded by its creator's read scopes at creation).
       const events = found.filter((event) => matchesEvent(subscribed, event.type))
       await outbox.requeue({ orgId: row.org_id, storeEnvId: storeId, subscriptionId: row.id }, events.map((event) => Number(event.id)), now)
-      const summary = { queued: events.length, since: iso(since)!, until: iso(until)!, firstEventId: events[0] ? eventId(events[0].seq) : null, lastEventId: events.length ? eventId(events[events.length - 1].seq) : null }
+      const summary = {
+        queued: events.length,
+        since: iso(since)!,
+        until: iso(until)!,
+        firstEventId: events[0] ? eventId(events[0].seq) : null,
+        lastEventId: events.length ? eventId(events[events.length - 1].seq) : null
+      }
       await record(credential, 'outbound_webhook.replayed', row, ip, { ...summary, types: input.types ?? null })
       return summary
     },
@@ -88,8 +100,19 @@ export function webhookOperations ({ subscriptions, outbox, audit, clock, transa
           if (!await subscriptions.lockDisabled(row.id, trx)) return
           // The event while the webhook is still disabled: the outbox fans it out to the store's active webhooks as it
           // is appended, and a webhook is not sent the news of its own change.
-          const enabled = { ...row, status: 'active' as const, status_reason: 'Enabled again', status_changed_at: now, consecutive_failures: 0 }
-          await appendEvent(trx, { orgId: row.org_id, storeEnvId: storeId, type: 'outbound_webhook.updated', data: presentWebhook(enabled) })
+          const enabled = {
+            ...row,
+            status: 'active' as const,
+            status_reason: 'Enabled again',
+            status_changed_at: now,
+            consecutive_failures: 0
+          }
+          await appendEvent(trx, {
+            orgId: row.org_id,
+            storeEnvId: storeId,
+            type: 'outbound_webhook.updated',
+            data: presentWebhook(enabled)
+          })
           await subscriptions.enable(row.id, now, trx)
         })
         await record(credential, 'outbound_webhook.enabled', row, ip, { reason: row.status_reason })

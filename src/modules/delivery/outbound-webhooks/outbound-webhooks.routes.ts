@@ -7,11 +7,21 @@ import { LOG_SCOPES } from '../../events/index.js'
 
 export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: OutboundWebhooksService }> = async (app, { service }) => {
   // The log accepts `events:read` beside `outbound-webhooks:read` (docs/contract/event-visibility.md#the-event-log).
-  app.get('/outbound-webhooks/events', { schema: schemas.listEvents, config: { scopesOf: LOG_SCOPES, keptUnder: 'events' } }, async (request, reply) => {
-    return sendKept(reply as FastifyReply, await service.listEvents(request.credential!, request.store!.id, request.query, request.keptSeen))
-  })
+  app.get(
+    '/outbound-webhooks/events',
+    { schema: schemas.listEvents, config: { scopesOf: LOG_SCOPES, keptUnder: 'events' } },
+    async (request, reply) => {
+      return sendKept(
+        reply as FastifyReply,
+        await service.listEvents(request.credential!, request.store!.id, request.query, request.keptSeen)
+      )
+    }
+  )
 
-  app.post('/outbound-webhooks', { schema: schemas.createWebhook, config: { feature: 'outbound-webhooks', errors: ['invalid_url', 'invalid_event_type'] } }, async (request, reply) => {
+  app.post('/outbound-webhooks', {
+    schema: schemas.createWebhook,
+    config: { feature: 'outbound-webhooks', errors: ['invalid_url', 'invalid_event_type'] }
+  }, async (request, reply) => {
     const webhook = await service.create(request.credential!, request.store!.id, request.body)
     return reply.status(201).send(webhook)
   })

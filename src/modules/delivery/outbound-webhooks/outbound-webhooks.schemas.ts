@@ -10,9 +10,13 @@ export const listEvents = { ...listEventsSchema, tags: TAGS }
 const webhookFields = {
   id: Type.String({ description: '`whk_…`' }),
   url: Type.String(),
-  events: Type.Array(Type.String(), { description: 'Event types, or `["*"]` for every type (only for a creator that may read every resource)' }),
+  events: Type.Array(Type.String(), {
+    description: 'Event types, or `["*"]` for every type (only for a creator that may read every resource)'
+  }),
   description: Type.Union([Type.String(), Type.Null()]),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], { description: 'disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], {
+    description: 'disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410'
+  }),
   statusReason: Type.Union([Type.String(), Type.Null()]),
   statusChangedAt: NullableDateTime,
   consecutiveFailures: Type.Integer(),
@@ -25,11 +29,25 @@ export const createWebhook = {
   summary: 'Register an outbound webhook; its signing secret is in this response only',
   body: Type.Object({
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s); not a private, loopback or link-local address' }),
-    events: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 50, description: 'Event types, or `["*"]`: every type whose resource the credential may read (`review.*`: `reviews:read`, …), fixed now' }),
+    events: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), {
+      minItems: 1,
+      maxItems: 50,
+      description: 'Event types, or `["*"]`: every type whose resource the credential may read (`review.*`: `reviews:read`, …), fixed now'
+    }),
     description: Type.Optional(Type.String({ maxLength: 500 }))
-  }, { additionalProperties: false, examples: [{ url: 'https://hooks.shop.example/evidence', events: ['review.created', 'review.published'], description: 'Moderation queue' }] }),
+  }, {
+    additionalProperties: false,
+    examples: [{
+      url: 'https://hooks.shop.example/evidence',
+      events: ['review.created', 'review.published'],
+      description: 'Moderation queue'
+    }]
+  }),
   response: {
-    201: Type.Object({ ...webhookFields, secret: Type.String({ description: '`whsec_…`: shown once; to rotate, register a second webhook and retire the first' }) }),
+    201: Type.Object({
+      ...webhookFields,
+      secret: Type.String({ description: '`whsec_…`: shown once; to rotate, register a second webhook and retire the first' })
+    }),
     ...authErrors
   }
 }
@@ -39,8 +57,14 @@ export const listWebhooks = {
   summary: 'List outbound webhooks (never their secrets)',
   querystring: Type.Object({
     ...PageQuery,
-    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], { description: 'Default: active and disabled' })),
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only endpoints created, or whose status changed, at or after this instant' }))
+    status: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('retired')], {
+        description: 'Default: active and disabled'
+      })
+    ),
+    updatedSince: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only endpoints created, or whose status changed, at or after this instant' })
+    )
   }),
   response: { 200: Paged(Webhook), ...authErrors }
 }
@@ -79,7 +103,12 @@ export const listDeliveries = {
   params: IdParams,
   querystring: Type.Object({
     ...PageQuery,
-    updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only attempts made at or after this instant (an attempt does not change once made)' }))
+    updatedSince: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only attempts made at or after this instant (an attempt does not change once made)'
+      })
+    )
   }),
   response: { 200: Paged(Attempt), ...authErrors }
 }

@@ -115,7 +115,9 @@ function authorizeEventList (creator: EventReader, events: string[]): string[] {
   return [...readable]
 }
 
-export function outboundWebhooksService ({ subscriptions, outbox, events, clock, secretKey, allowPrivate, transaction, appendEvent }: Deps) {
+export function outboundWebhooksService (
+  { subscriptions, outbox, events, clock, secretKey, allowPrivate, transaction, appendEvent }: Deps
+) {
   async function find (storeId: string, id: string): Promise<SubscriptionRow> {
     const row = await subscriptions.find(storeId, 'webhook', id)
     if (!row) throw new errors.NotFound('Outbound webhook')
@@ -128,13 +130,29 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
 
     async create (credential: Credential, storeId: string, input: CreateWebhookInput) {
       const eventTypes = authorizeEventList(credential, checkEventList(input.events))
-      const { row, secret } = await newSubscription({
-        kind: 'webhook', orgId: credential.orgId, storeId, url: input.url, events: eventTypes, description: input.description, createdBy: actorOf(credential), now: clock()
-      }, secretKey, allowPrivate)
+      const { row, secret } = await newSubscription(
+        {
+          kind: 'webhook',
+          orgId: credential.orgId,
+          storeId,
+          url: input.url,
+          events: eventTypes,
+          description: input.description,
+          createdBy: actorOf(credential),
+          now: clock()
+        },
+        secretKey,
+        allowPrivate
+      )
       await transaction(async (trx) => {
         // The event first: the outbox fans it out to the store's webhooks as it is appended, and a webhook is not
         // sent the news of its own registration.
-        await appendEvent(trx, { orgId: credential.orgId, storeEnvId: storeId, type: 'outbound_webhook.created', data: presentWebhook(row) })
+        await appendEvent(trx, {
+          orgId: credential.orgId,
+          storeEnvId: storeId,
+          type: 'outbound_webhook.created',
+          data: presentWebhook(row)
+        })
         await subscriptions.insert(row, trx)
       })
       return { ...presentWebhook(row), secret }
@@ -142,7 +160,11 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
 
     async list (storeId: string, query: PageQuery & { status?: SubscriptionStatus, updatedSince?: string }) {
       const page = toPage(query)
-      const statuses: SubscriptionStatus[] = query.status === 'retired' ? ['retired', 'deleted'] : query.status ? [query.status] : ['active', 'disabled']
+      const statuses: SubscriptionStatus[] = query.status === 'retired'
+        ? ['retired', 'deleted']
+        : query.status
+          ? [query.status]
+          : ['active', 'disabled']
       const since = query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
       const { total, rows } = await subscriptions.list(storeId, 'webhook', { statuses, since, ...page })
       return envelope(rows.map(presentWebhook), total, page)
@@ -160,14 +182,24 @@ export function outboundWebhooksService ({ subscriptions, outbox, events, clock,
         // Retired first, so that the webhook is not sent its own retirement; retiring it twice appends nothing.
         if (!await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], reason, now, trx)) return
         const retired = { ...row, status: 'retired' as const, status_reason: reason, status_changed_at: now }
-        await appendEvent(trx, { orgId: credential.orgId, storeEnvId: storeId, type: 'outbound_webhook.deleted', data: presentWebhook(retired) })
+        await appendEvent(trx, {
+          orgId: credential.orgId,
+          storeEnvId: storeId,
+          type: 'outbound_webhook.deleted',
+          data: presentWebhook(retired)
+        })
       })
     },
 
     async deliveries (storeId: string, id: string, query: PageQuery & { updatedSince?: string }) {
       await find(storeId, id)
       const page = toPage(query)
-      const { total, rows } = await outbox.listAttempts(storeId, id, page, query.updatedSince === undefined ? null : parseDateTime(query.updatedSince))
+      const { total, rows } = await outbox.listAttempts(
+        storeId,
+        id,
+        page,
+        query.updatedSince === undefined ? null : parseDateTime(query.updatedSince)
+      )
       return envelope((rows as AttemptRow[]).map(presentAttempt), total, page)
     }
   }

@@ -24,7 +24,11 @@ const KeyParams = Type.Object({ key: Type.String({ maxLength: 40 }) })
 const TemplateBody = Type.Object({ subject: Type.String({ maxLength: 1000 }), body: Type.String({ maxLength: 20_000 }) })
 const TestBody = Type.Object({ to: Type.String({ maxLength: 320 }) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
-const SequenceBody = Type.Object({ name: Type.String({ maxLength: 500 }), active: Type.Optional(Type.String({ maxLength: 20 })), ...StepFields })
+const SequenceBody = Type.Object({
+  name: Type.String({ maxLength: 500 }),
+  active: Type.Optional(Type.String({ maxLength: 20 })),
+  ...StepFields
+})
 const ProviderParams = Type.Object({ provider: Type.String({ maxLength: 20 }) })
 const ProviderBody = Type.Object({
   apiKey: Type.Optional(Type.String({ maxLength: 500 })),
@@ -38,7 +42,14 @@ const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })
 type SequenceForm = Static<typeof SequenceBody> & Record<string, string | undefined>
 
 /** Field names as the form labels them, for the API schema's complaints. */
-const FIELD_LABELS: Record<string, string> = { subject: 'Subject', body: 'Text', name: 'Name', steps: 'Steps', delayHours: 'delay (hours)', templateKey: 'mail' }
+const FIELD_LABELS: Record<string, string> = {
+  subject: 'Subject',
+  body: 'Text',
+  name: 'Name',
+  steps: 'Steps',
+  delayHours: 'delay (hours)',
+  templateKey: 'mail'
+}
 
 /** The first thing the API's schema refuses in `value`, in the words of the form; null when it would accept it. */
 function refusal (schema: TSchema, value: unknown): string | null {
@@ -99,14 +110,21 @@ export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }>
     const store = currentStore(ctx)
     const template = await services.email.getTemplate(store.id, key)
     return render(request, reply, 'email/admin/views/email-template', {
-      title: `Email template: ${key}`, store, template, values: { subject: template.subject, body: template.body }, canWrite: can(ctx, 'email', 'write'), ...extra
+      title: `Email template: ${key}`,
+      store,
+      template,
+      values: { subject: template.subject, body: template.body },
+      canWrite: can(ctx, 'email', 'write'),
+      ...extra
     }, status)
   }
 
   app.get<{ Params: Static<typeof KeyParams> }>('/email/templates/:key', { schema: { params: KeyParams } }, async (request, reply) =>
     templatePage(request, reply, templateKeyOf(request.params.key)))
 
-  app.post<{ Params: Static<typeof KeyParams>, Body: Static<typeof TemplateBody> }>('/email/templates/:key', { schema: { params: KeyParams, body: TemplateBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof KeyParams>, Body: Static<typeof TemplateBody> }>('/email/templates/:key', {
+    schema: { params: KeyParams, body: TemplateBody }
+  }, async (request, reply) => {
     const key = templateKeyOf(request.params.key)
     const store = currentStore(requireAccess(request, 'email', 'write'))
     // Browsers send a textarea's line breaks as CRLF; the template keeps plain line breaks.
@@ -122,29 +140,38 @@ export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }>
     return redirect(reply, `/admin/email/templates/${key}`)
   })
 
-  app.post<{ Params: Static<typeof KeyParams>, Body: Static<typeof TestBody> }>('/email/templates/:key/test', { schema: { params: KeyParams, body: TestBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof KeyParams>, Body: Static<typeof TestBody> }>('/email/templates/:key/test', {
+    schema: { params: KeyParams, body: TestBody }
+  }, async (request, reply) => {
     const key = templateKeyOf(request.params.key)
     const store = currentStore(requireAccess(request, 'email', 'write'))
     const to = request.body.to.trim()
     try {
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(to)) throw new errors.InvalidRequest('Enter a valid email address to send the test to')
       const outcome = await services.email.sendTest(store, { templateKey: key, to })
-      setFlash(reply, outcome.status === 'suppressed' || outcome.status === 'failed'
-        ? { error: `The test mail to ${to} was not sent: ${outcome.reason}` }
-        : { notice: `A test mail is on its way to ${to}.` })
+      setFlash(
+        reply,
+        outcome.status === 'suppressed' || outcome.status === 'failed'
+          ? { error: `The test mail to ${to} was not sent: ${outcome.reason}` }
+          : { notice: `A test mail is on its way to ${to}.` }
+      )
     } catch (err) {
       return templatePage(request, reply, key, { testTo: to, error: (err as Error).message }, formErrorStatus(err))
     }
     return redirect(reply, `/admin/email/templates/${key}`)
   })
 
-  app.post<{ Params: Static<typeof KeyParams> }>('/email/templates/:key/reset', { schema: { params: KeyParams } }, async (request, reply) => {
-    const key = templateKeyOf(request.params.key)
-    const store = currentStore(requireAccess(request, 'email', 'write'))
-    await services.email.resetTemplate(store, key)
-    setFlash(reply, { notice: 'The template is back to the default.' })
-    return redirect(reply, `/admin/email/templates/${key}`)
-  })
+  app.post<{ Params: Static<typeof KeyParams> }>(
+    '/email/templates/:key/reset',
+    { schema: { params: KeyParams } },
+    async (request, reply) => {
+      const key = templateKeyOf(request.params.key)
+      const store = currentStore(requireAccess(request, 'email', 'write'))
+      await services.email.resetTemplate(store, key)
+      setFlash(reply, { notice: 'The template is back to the default.' })
+      return redirect(reply, `/admin/email/templates/${key}`)
+    }
+  )
 
   // Sequences ---------------------------------------------------------------------------------------------------
 
@@ -152,7 +179,12 @@ export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }>
     const ctx = requireAccess(request, 'email-sequences', 'read')
     const store = currentStore(ctx)
     const sequences = await services.emailSequences.list(store.id, { limit: 50 })
-    return render(request, reply, 'email/admin/views/email-sequences', { title: 'Review-request sequences', store, sequences, canWrite: can(ctx, 'email-sequences', 'write') })
+    return render(request, reply, 'email/admin/views/email-sequences', {
+      title: 'Review-request sequences',
+      store,
+      sequences,
+      canWrite: can(ctx, 'email-sequences', 'write')
+    })
   })
 
   /** A sequence's form: the stored one, what was typed after a refusal, or empty rows for a new one. */
@@ -168,7 +200,14 @@ export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }>
     })
     if (!sequence) Object.assign(values, { delay1: '72', template1: 'review_request' })
     return render(request, reply, 'email/admin/views/email-sequence', {
-      title: sequence ? `Sequence: ${sequence.name}` : 'New sequence', store, sequence, values, rows: STEP_ROWS, maxDelay: MAX_DELAY_HOURS, canWrite: can(ctx, 'email-sequences', 'write'), ...extra
+      title: sequence ? `Sequence: ${sequence.name}` : 'New sequence',
+      store,
+      sequence,
+      values,
+      rows: STEP_ROWS,
+      maxDelay: MAX_DELAY_HOURS,
+      canWrite: can(ctx, 'email-sequences', 'write'),
+      ...extra
     }, status)
   }
 
@@ -201,8 +240,9 @@ export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }>
   app.post<{ Body: Static<typeof SequenceBody> }>('/email/sequences', { schema: { body: SequenceBody } }, async (request, reply) =>
     saveSequence(request, reply, null))
 
-  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof SequenceBody> }>('/email/sequences/:id', { schema: { params: IdParams, body: SequenceBody } }, async (request, reply) =>
-    saveSequence(request, reply, request.params.id))
+  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof SequenceBody> }>('/email/sequences/:id', {
+    schema: { params: IdParams, body: SequenceBody }
+  }, async (request, reply) => saveSequence(request, reply, request.params.id))
 
   app.post<{ Params: Static<typeof IdParams> }>('/email/sequences/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {
     const store = currentStore(requireAccess(request, 'email-sequences', 'write'))
@@ -230,25 +270,50 @@ export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }>
     return render(request, reply, 'email/admin/views/email-providers', { title: 'Email providers', store, providers })
   })
 
-  async function providerPage (request: Req, reply: Rep, provider: Provider, query: Static<typeof PageQuery>, extra: Record<string, unknown> = {}, status = 200) {
+  async function providerPage (
+    request: Req,
+    reply: Rep,
+    provider: Provider,
+    query: Static<typeof PageQuery>,
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'email', 'read')
     const store = currentStore(ctx)
     const config = await configured(store.id, provider)
     const attempts = config ? await services.emailProviders.deliveries(store.id, provider, { page: query.page ?? 1, limit: 50 }) : null
-    const values = { baseUrl: config?.baseUrl ?? '', listId: config?.listId ?? '', events: config?.events ?? DEFAULT_PROVIDER_EVENTS, enabled: config ? config.enabled : true }
+    const values = {
+      baseUrl: config?.baseUrl ?? '',
+      listId: config?.listId ?? '',
+      events: config?.events ?? DEFAULT_PROVIDER_EVENTS,
+      enabled: config ? config.enabled : true
+    }
     return render(request, reply, 'email/admin/views/email-provider', {
-      title: `Email provider: ${provider}`, store, provider, config, attempts, values, eventTypes: EVENT_TYPES, canWrite: can(ctx, 'email', 'write'), ...extra
+      title: `Email provider: ${provider}`,
+      store,
+      provider,
+      config,
+      attempts,
+      values,
+      eventTypes: EVENT_TYPES,
+      canWrite: can(ctx, 'email', 'write'),
+      ...extra
     }, status)
   }
 
-  app.get<{ Params: Static<typeof ProviderParams>, Querystring: Static<typeof PageQuery> }>('/email/providers/:provider', { schema: { params: ProviderParams, querystring: PageQuery } }, async (request, reply) =>
-    providerPage(request, reply, providerOf(request.params.provider), request.query))
+  app.get<{ Params: Static<typeof ProviderParams>, Querystring: Static<typeof PageQuery> }>('/email/providers/:provider', {
+    schema: { params: ProviderParams, querystring: PageQuery }
+  }, async (request, reply) => providerPage(request, reply, providerOf(request.params.provider), request.query))
 
-  app.post<{ Params: Static<typeof ProviderParams>, Body: Static<typeof ProviderBody> }>('/email/providers/:provider', { schema: { params: ProviderParams, body: ProviderBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof ProviderParams>, Body: Static<typeof ProviderBody> }>('/email/providers/:provider', {
+    schema: { params: ProviderParams, body: ProviderBody }
+  }, async (request, reply) => {
     const provider = providerOf(request.params.provider)
     const ctx = requireAccess(request, 'email', 'write')
     const store = currentStore(ctx)
-    const { apiKey, baseUrl, listId } = Object.fromEntries(['apiKey', 'baseUrl', 'listId'].map((f) => [f, (request.body as Record<string, string | undefined>)[f]?.trim() || undefined]))
+    const { apiKey, baseUrl, listId } = Object.fromEntries(
+      ['apiKey', 'baseUrl', 'listId'].map((f) => [f, (request.body as Record<string, string | undefined>)[f]?.trim() || undefined])
+    )
     const events = ([] as string[]).concat(request.body.events ?? [])
     const enabled = Boolean(request.body.enabled)
     try {
@@ -257,22 +322,32 @@ export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }>
       if (listId && !/^[A-Za-z0-9_-]{1,100}$/.test(listId)) throw new errors.InvalidRequest('Audience id: letters, digits, - and _ only')
       if (baseUrl && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new errors.InvalidRequest('Base URL: give an http(s) URL')
       const saved = await services.emailProviders.put(ctx.actor, store, provider, { apiKey, baseUrl, listId, events, enabled })
-      setFlash(reply, saved.signingSecret
-        ? { once: { title: 'Webhook provider configured', label: `Signing secret for ${saved.baseUrl}:`, value: saved.signingSecret } }
-        : { notice: `${provider} is saved.` })
+      setFlash(
+        reply,
+        saved.signingSecret
+          ? { once: { title: 'Webhook provider configured', label: `Signing secret for ${saved.baseUrl}:`, value: saved.signingSecret } }
+          : { notice: `${provider} is saved.` }
+      )
     } catch (err) {
       const status = formErrorStatus(err)
       // The key typed is never sent back to the browser.
-      return providerPage(request, reply, provider, {}, { values: { baseUrl: baseUrl ?? '', listId: listId ?? '', events, enabled }, error: (err as Error).message }, status)
+      return providerPage(request, reply, provider, {}, {
+        values: { baseUrl: baseUrl ?? '', listId: listId ?? '', events, enabled },
+        error: (err as Error).message
+      }, status)
     }
     return redirect(reply, `/admin/email/providers/${provider}`)
   })
 
-  app.post<{ Params: Static<typeof ProviderParams> }>('/email/providers/:provider/remove', { schema: { params: ProviderParams } }, async (request, reply) => {
-    const provider = providerOf(request.params.provider)
-    const ctx = requireAccess(request, 'email', 'write')
-    await services.emailProviders.remove(ctx.actor, currentStore(ctx), provider)
-    setFlash(reply, { notice: `${provider} is removed: no more events are pushed to it.` })
-    return redirect(reply, '/admin/email/providers')
-  })
+  app.post<{ Params: Static<typeof ProviderParams> }>(
+    '/email/providers/:provider/remove',
+    { schema: { params: ProviderParams } },
+    async (request, reply) => {
+      const provider = providerOf(request.params.provider)
+      const ctx = requireAccess(request, 'email', 'write')
+      await services.emailProviders.remove(ctx.actor, currentStore(ctx), provider)
+      setFlash(reply, { notice: `${provider} is removed: no more events are pushed to it.` })
+      return redirect(reply, '/admin/email/providers')
+    }
+  )
 }

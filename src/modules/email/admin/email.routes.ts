@@ -14,12 +14,20 @@ const BrandingBody = Type.Object({
 const SuppressionBody = Type.Object({ email: Type.String({ maxLength: 320 }), reason: Type.Optional(Type.String({ maxLength: 16 })) })
 const DomainBody = Type.Object({ domain: Type.String({ maxLength: 254 }) })
 // A checkbox is sent when ticked and left out when not.
-const SettingsBody = Type.Object({ loyaltyRewardMails: Type.Optional(Type.String({ maxLength: 20 })), reviewIncentiveMails: Type.Optional(Type.String({ maxLength: 20 })) })
+const SettingsBody = Type.Object({
+  loyaltyRewardMails: Type.Optional(Type.String({ maxLength: 20 })),
+  reviewIncentiveMails: Type.Optional(Type.String({ maxLength: 20 }))
+})
 const PreviewQuery = Type.Object({ templateKey: Type.Optional(Type.String({ maxLength: 40 })) })
 
 /** Branding, preview, the reward mails, suppressions, the message log, sequences and the sending domain of the current store. */
 export const emailPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
-  async function page (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
+  async function page (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'email', 'read')
     const store = currentStore(ctx)
     const [branding, settings, messages, suppressions, sequences, domain] = await Promise.all([
@@ -49,7 +57,12 @@ export const emailPages: FastifyPluginAsync<{ services: AdminServices }> = async
   }
 
   /** Runs a form's change and comes back to the page, with the service's own message on a refusal. */
-  async function act (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], notice: string, work: () => Promise<unknown>) {
+  async function act (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    notice: string,
+    work: () => Promise<unknown>
+  ) {
     try {
       await work()
       setFlash(reply, { notice })
@@ -61,14 +74,21 @@ export const emailPages: FastifyPluginAsync<{ services: AdminServices }> = async
 
   app.get('/email', async (request, reply) => page(request, reply))
 
-  app.get<{ Querystring: Static<typeof PreviewQuery> }>('/email/preview', { schema: { querystring: PreviewQuery } }, async (request, reply) => {
-    const store = currentStore(requireAccess(request, 'email-branding', 'read'))
-    const key = request.query.templateKey ?? 'review_request'
-    if (!isTemplateKey(key)) throw new errors.NotFound('Template')
-    const html = await services.email.preview(store, key)
-    // The mail's own inline styles and remote logo, nothing else: no script, no form, no framing.
-    return reply.header('content-security-policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; frame-ancestors 'none'").type('text/html; charset=utf-8').send(html)
-  })
+  app.get<{ Querystring: Static<typeof PreviewQuery> }>(
+    '/email/preview',
+    { schema: { querystring: PreviewQuery } },
+    async (request, reply) => {
+      const store = currentStore(requireAccess(request, 'email-branding', 'read'))
+      const key = request.query.templateKey ?? 'review_request'
+      if (!isTemplateKey(key)) throw new errors.NotFound('Template')
+      const html = await services.email.preview(store, key)
+      // The mail's own inline styles and remote logo, nothing else: no script, no form, no framing.
+      return reply.header(
+        'content-security-policy',
+        'default-src \'none\'; img-src * data:; style-src \'unsafe-inline\'; frame-ancestors \'none\''
+      ).type('text/html; charset=utf-8').send(html)
+    }
+  )
 
   app.post<{ Body: Static<typeof BrandingBody> }>('/email/branding', { schema: { body: BrandingBody } }, async (request, reply) => {
     const store = currentStore(requireAccess(request, 'email-branding', 'write'))
@@ -76,33 +96,59 @@ export const emailPages: FastifyPluginAsync<{ services: AdminServices }> = async
     return act(request, reply, 'The branding is saved.', async () => {
       if (primaryColor && !/^#[0-9a-fA-F]{6}$/.test(primaryColor)) throw new errors.InvalidRequest('Give the colour as #rrggbb')
       const current = await services.emailBranding.get(store.id)
-      await services.emailBranding.put(store, { fromName: fromName?.trim() || null, primaryColor: primaryColor || null, footerText: footerText?.trim() || null, logoUploadId: current.logoUploadId })
+      await services.emailBranding.put(store, {
+        fromName: fromName?.trim() || null,
+        primaryColor: primaryColor || null,
+        footerText: footerText?.trim() || null,
+        logoUploadId: current.logoUploadId
+      })
     })
   })
 
   app.post<{ Body: Static<typeof SettingsBody> }>('/email/settings', { schema: { body: SettingsBody } }, async (request, reply) => {
     const store = currentStore(requireAccess(request, 'email', 'write'))
-    const input = { loyaltyRewardMails: Boolean(request.body.loyaltyRewardMails), reviewIncentiveMails: Boolean(request.body.reviewIncentiveMails) }
+    const input = {
+      loyaltyRewardMails: Boolean(request.body.loyaltyRewardMails),
+      reviewIncentiveMails: Boolean(request.body.reviewIncentiveMails)
+    }
     return act(request, reply, 'The reward mail settings are saved.', () => services.emailSettings.put(store, input))
   })
 
-  app.post<{ Body: Static<typeof SuppressionBody> }>('/email/suppressions', { schema: { body: SuppressionBody } }, async (request, reply) => {
-    const store = currentStore(requireAccess(request, 'email-suppressions', 'write'))
-    const email = request.body.email.trim()
-    return act(request, reply, `${email} gets no more mail from this store.`, async () => {
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new errors.InvalidRequest('Enter a valid email address')
-      await services.emailSuppressions.add(store, { email, reason: 'manual' })
-    })
-  })
+  app.post<{ Body: Static<typeof SuppressionBody> }>(
+    '/email/suppressions',
+    { schema: { body: SuppressionBody } },
+    async (request, reply) => {
+      const store = currentStore(requireAccess(request, 'email-suppressions', 'write'))
+      const email = request.body.email.trim()
+      return act(request, reply, `${email} gets no more mail from this store.`, async () => {
+        if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new errors.InvalidRequest('Enter a valid email address')
+        await services.emailSuppressions.add(store, { email, reason: 'manual' })
+      })
+    }
+  )
 
-  app.post<{ Body: Static<typeof SuppressionBody> }>('/email/suppressions/remove', { schema: { body: SuppressionBody } }, async (request, reply) => {
-    const store = currentStore(requireAccess(request, 'email-suppressions', 'write'))
-    return act(request, reply, `${request.body.email} may get mail again.`, () => services.emailSuppressions.remove(store, request.body.email))
-  })
+  app.post<{ Body: Static<typeof SuppressionBody> }>(
+    '/email/suppressions/remove',
+    { schema: { body: SuppressionBody } },
+    async (request, reply) => {
+      const store = currentStore(requireAccess(request, 'email-suppressions', 'write'))
+      return act(
+        request,
+        reply,
+        `${request.body.email} may get mail again.`,
+        () => services.emailSuppressions.remove(store, request.body.email)
+      )
+    }
+  )
 
   app.post<{ Body: Static<typeof DomainBody> }>('/email/domain', { schema: { body: DomainBody } }, async (request, reply) => {
     const store = currentStore(requireAccess(request, 'sending-domain', 'write'))
-    return act(request, reply, 'Publish the records below, then check them.', () => services.sendingDomain.put(store, { domain: request.body.domain }))
+    return act(
+      request,
+      reply,
+      'Publish the records below, then check them.',
+      () => services.sendingDomain.put(store, { domain: request.body.domain })
+    )
   })
 
   app.post('/email/domain/verify', async (request, reply) => {

@@ -45,22 +45,36 @@ export const importsPages: FastifyPluginAsync<{ services: ImportServices }> = as
     const store = currentStore(ctx)
     const imports = await service.list(store.id, { page, limit: 50 })
     const canWrite = can(ctx, 'imports', 'write')
-    return render(request, reply, 'imports/admin/views/imports', { title: 'Imports', store, imports, maxItems: MAX_IMPORT_ITEMS, canWrite, values: {}, ...extra }, status)
+    return render(request, reply, 'imports/admin/views/imports', {
+      title: 'Imports',
+      store,
+      imports,
+      maxItems: MAX_IMPORT_ITEMS,
+      canWrite,
+      values: {},
+      ...extra
+    }, status)
   }
 
   app.get<{ Querystring: Static<typeof ListQuery> }>('/imports', { schema: { querystring: ListQuery } }, async (request, reply) =>
     listPage(request, reply, request.query.page ?? 1))
 
-  app.post<{ Body: Static<typeof ImportForm> }>('/imports', { schema: { body: ImportForm }, bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
-    const ctx = requireAccess(request, 'imports', 'write')
-    try {
-      const done = await service.create(currentStore(ctx), itemsOf(request.body.json))
-      setFlash(reply, { notice: `${done.imported} of ${done.received} reviews imported${done.failed > 0 ? `; ${done.failed} refused, listed below` : ''}.` })
-      return redirect(reply, `/admin/imports/${done.id}`)
-    } catch (err) {
-      return listPage(request, reply, 1, { error: (err as Error).message, values: request.body }, formErrorStatus(err))
+  app.post<{ Body: Static<typeof ImportForm> }>(
+    '/imports',
+    { schema: { body: ImportForm }, bodyLimit: FORM_BODY_LIMIT },
+    async (request, reply) => {
+      const ctx = requireAccess(request, 'imports', 'write')
+      try {
+        const done = await service.create(currentStore(ctx), itemsOf(request.body.json))
+        setFlash(reply, {
+          notice: `${done.imported} of ${done.received} reviews imported${done.failed > 0 ? `; ${done.failed} refused, listed below` : ''}.`
+        })
+        return redirect(reply, `/admin/imports/${done.id}`)
+      } catch (err) {
+        return listPage(request, reply, 1, { error: (err as Error).message, values: request.body }, formErrorStatus(err))
+      }
     }
-  })
+  )
 
   app.get<{ Params: Static<typeof IdParams> }>('/imports/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const ctx = requireAccess(request, 'imports', 'read')

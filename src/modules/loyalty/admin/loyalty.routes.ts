@@ -21,8 +21,17 @@ export const loyaltyPages: FastifyPluginAsync<{ services: AdminServices }> = asy
   app.get<{ Querystring: Static<typeof PageQuery> }>('/loyalty', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'loyalty', 'read')
     const current = store(ctx)
-    const [settings, accounts] = await Promise.all([services.loyalty.getSettings(current.id), services.loyalty.listAccounts(current.id, { page: request.query.page ?? 1, limit: 50 })])
-    return render(request, reply, 'loyalty/admin/views/loyalty', { title: 'Loyalty', store: current, settings, accounts, canWrite: can(ctx, 'loyalty', 'write') })
+    const [settings, accounts] = await Promise.all([
+      services.loyalty.getSettings(current.id),
+      services.loyalty.listAccounts(current.id, { page: request.query.page ?? 1, limit: 50 })
+    ])
+    return render(request, reply, 'loyalty/admin/views/loyalty', {
+      title: 'Loyalty',
+      store: current,
+      settings,
+      accounts,
+      canWrite: can(ctx, 'loyalty', 'write')
+    })
   })
 
   app.post<{ Body: Static<typeof SettingsForm> }>('/loyalty/settings', { schema: { body: SettingsForm } }, async (request, reply) => {
@@ -31,15 +40,23 @@ export const loyaltyPages: FastifyPluginAsync<{ services: AdminServices }> = asy
     const { tiers } = await services.loyalty.getSettings(current.id)
     const body = request.body
     await services.loyalty.putSettings(current, {
-      pointsPerUnit: body.pointsPerUnit, birthdayReward: { points: body.birthdayPoints }, referralReward: { referrerPoints: body.referrerPoints, refereePoints: body.refereePoints }, tiers
+      pointsPerUnit: body.pointsPerUnit,
+      birthdayReward: { points: body.birthdayPoints },
+      referralReward: { referrerPoints: body.referrerPoints, refereePoints: body.refereePoints },
+      tiers
     })
     setFlash(reply, { notice: 'Loyalty settings saved.' })
     return redirect(reply, '/admin/loyalty')
   })
 
-  app.get<{ Params: Static<typeof CustomerParams>, Querystring: Static<typeof PageQuery> }>('/loyalty/accounts/:customerId', { schema: { params: CustomerParams, querystring: PageQuery } }, async (request, reply) => {
+  app.get<{ Params: Static<typeof CustomerParams>, Querystring: Static<typeof PageQuery> }>('/loyalty/accounts/:customerId', {
+    schema: { params: CustomerParams, querystring: PageQuery }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'loyalty', 'read')
-    const account = await services.loyalty.getAccount(store(ctx).id, request.params.customerId, { page: request.query.page ?? 1, limit: 50 })
+    const account = await services.loyalty.getAccount(store(ctx).id, request.params.customerId, {
+      page: request.query.page ?? 1,
+      limit: 50
+    })
     return render(request, reply, 'loyalty/admin/views/loyalty-account', { title: 'Loyalty account', account })
   })
 }

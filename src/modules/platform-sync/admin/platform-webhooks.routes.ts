@@ -59,23 +59,33 @@ export const platformWebhooksPages: FastifyPluginAsync<{ services: PlatformWebho
       }
     })
     const canWrite = can(ctx, 'webhooks', 'write')
-    return render(request, reply, 'platform-sync/admin/views/platform-webhooks', { title: 'Platform webhooks', store, platforms, canWrite, ...extra }, status)
+    return render(request, reply, 'platform-sync/admin/views/platform-webhooks', {
+      title: 'Platform webhooks',
+      store,
+      platforms,
+      canWrite,
+      ...extra
+    }, status)
   }
 
   app.get('/platform-webhooks', async (request, reply) => page(request, reply))
 
   const secretRoute = { schema: { params: PlatformParams, body: SecretForm } }
-  app.post<{ Params: Static<typeof PlatformParams>, Body: Static<typeof SecretForm> }>('/platform-webhooks/:platform', secretRoute, async (request, reply) => {
-    const ctx = requireAccess(request, 'webhooks', 'write')
-    const platform = platformOf(request.params.platform)
-    try {
-      const secret = request.body.secret.trim()
-      checkSecret({ secret })
-      await service.setSecret(ctx.actor, currentStore(ctx), platform, secret, request.ip)
-    } catch (err) {
-      return page(request, reply, { error: (err as Error).message, errorPlatform: platform }, formErrorStatus(err))
+  app.post<{ Params: Static<typeof PlatformParams>, Body: Static<typeof SecretForm> }>(
+    '/platform-webhooks/:platform',
+    secretRoute,
+    async (request, reply) => {
+      const ctx = requireAccess(request, 'webhooks', 'write')
+      const platform = platformOf(request.params.platform)
+      try {
+        const secret = request.body.secret.trim()
+        checkSecret({ secret })
+        await service.setSecret(ctx.actor, currentStore(ctx), platform, secret, request.ip)
+      } catch (err) {
+        return page(request, reply, { error: (err as Error).message, errorPlatform: platform }, formErrorStatus(err))
+      }
+      setFlash(reply, { notice: `The ${PLATFORM_NAMES[platform].name} secret is set. Deliveries signed with it are accepted from now on.` })
+      return redirect(reply, '/admin/platform-webhooks')
     }
-    setFlash(reply, { notice: `The ${PLATFORM_NAMES[platform].name} secret is set. Deliveries signed with it are accepted from now on.` })
-    return redirect(reply, '/admin/platform-webhooks')
-  })
+  )
 }

@@ -33,7 +33,9 @@ function wholeNumber (text: string | undefined, label: string, min: number, max:
   const value = (text ?? '').trim()
   if (value === '') return null
   const n = /^[0-9]{1,10}$/.test(value) ? Number(value) : NaN
-  if (!Number.isInteger(n) || n < min || n > max) throw new errors.InvalidRequest(`${label}: a whole number from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}`)
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new errors.InvalidRequest(`${label}: a whole number from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}`)
+  }
   return n
 }
 
@@ -57,7 +59,11 @@ function codesFromText (text: string): string[] {
   const codes = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean)
   if (codes.length === 0 || codes.length > MAX_CODES) throw new errors.InvalidRequest('Paste between 1 and 1,000 codes, one per line')
   const tooLong = codes.find((code) => [...code].length > MAX_CODE_LENGTH)
-  if (tooLong) throw new errors.InvalidRequest(`A code has at most ${MAX_CODE_LENGTH} characters: "${[...tooLong].slice(0, 20).join('')}…" has ${[...tooLong].length}`)
+  if (tooLong) {
+    throw new errors.InvalidRequest(
+      `A code has at most ${MAX_CODE_LENGTH} characters: "${[...tooLong].slice(0, 20).join('')}…" has ${[...tooLong].length}`
+    )
+  }
   const seen = new Set<string>()
   for (const code of codes) {
     if (seen.has(code)) throw new errors.InvalidRequest(`"${code}" is pasted twice: each code once`)
@@ -73,14 +79,32 @@ function codesFromText (text: string): string[] {
 export const incentivesPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
   const service = services.reviewIncentives
 
-  async function listPage (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], extra: Record<string, unknown> = {}, status = 200) {
+  async function listPage (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'review-incentives', 'read')
     const current = store(ctx)
     const incentives = await service.list(current.id, { page: 1, limit: 100 })
-    return render(request, reply, 'review-incentives/admin/views/incentives', { title: 'Review incentives', store: current, incentives, canWrite: can(ctx, 'review-incentives', 'write'), values: {}, ...extra }, status)
+    return render(request, reply, 'review-incentives/admin/views/incentives', {
+      title: 'Review incentives',
+      store: current,
+      incentives,
+      canWrite: can(ctx, 'review-incentives', 'write'),
+      values: {},
+      ...extra
+    }, status)
   }
 
-  async function incentivePage (request: Parameters<typeof render>[0], reply: Parameters<typeof render>[1], id: string, extra: Record<string, unknown> = {}, status = 200) {
+  async function incentivePage (
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    id: string,
+    extra: Record<string, unknown> = {},
+    status = 200
+  ) {
     const ctx = requireAccess(request, 'review-incentives', 'read')
     const incentive = await service.get(store(ctx).id, id)
     const values = {
@@ -89,7 +113,14 @@ export const incentivesPages: FastifyPluginAsync<{ services: AdminServices }> = 
       requiresMedia: incentive.requiresMedia ? 'on' : undefined,
       verifiedOnly: incentive.verifiedOnly ? 'on' : undefined
     }
-    return render(request, reply, 'review-incentives/admin/views/incentive', { title: 'Review incentive', incentive, canWrite: can(ctx, 'review-incentives', 'write'), values, codes: '', ...extra }, status)
+    return render(request, reply, 'review-incentives/admin/views/incentive', {
+      title: 'Review incentive',
+      incentive,
+      canWrite: can(ctx, 'review-incentives', 'write'),
+      values,
+      codes: '',
+      ...extra
+    }, status)
   }
 
   app.get('/review-incentives', async (request, reply) => listPage(request, reply))
@@ -102,16 +133,26 @@ export const incentivesPages: FastifyPluginAsync<{ services: AdminServices }> = 
       const body = { type, ...rulesFromForm(request.body) }
       apiAccepts(createIncentive.body, body)
       const created = await service.create(store(ctx), body)
-      setFlash(reply, { notice: created.type === 'coupon' ? 'Incentive created. Add codes to its pool: until then a qualifying review gets nothing.' : 'Incentive created.' })
+      setFlash(reply, {
+        notice: created.type === 'coupon'
+          ? 'Incentive created. Add codes to its pool: until then a qualifying review gets nothing.'
+          : 'Incentive created.'
+      })
       return redirect(reply, `/admin/review-incentives/${created.id}`)
     } catch (err) {
       return listPage(request, reply, { values: request.body, error: (err as Error).message }, formErrorStatus(err))
     }
   })
 
-  app.get<{ Params: Static<typeof IdParams> }>('/review-incentives/:id', { schema: { params: IdParams } }, async (request, reply) => incentivePage(request, reply, request.params.id))
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/review-incentives/:id',
+    { schema: { params: IdParams } },
+    async (request, reply) => incentivePage(request, reply, request.params.id)
+  )
 
-  app.post<{ Params: Static<typeof IdParams>, Body: RulesInput }>('/review-incentives/:id', { schema: { params: IdParams, body: RulesForm } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof IdParams>, Body: RulesInput }>('/review-incentives/:id', {
+    schema: { params: IdParams, body: RulesForm }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'review-incentives', 'write')
     try {
       const current = await service.get(store(ctx).id, request.params.id)
@@ -125,29 +166,39 @@ export const incentivesPages: FastifyPluginAsync<{ services: AdminServices }> = 
     }
   })
 
-  app.get<{ Params: Static<typeof IdParams> }>('/review-incentives/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {
-    const ctx = requireAccess(request, 'review-incentives', 'write')
-    const incentive = await service.get(store(ctx).id, request.params.id)
-    return render(request, reply, 'confirm', {
-      title: 'Delete review incentive',
-      question: `Delete this ${incentive.type === 'coupon' ? 'coupon' : `${incentive.points} points`} incentive?`,
-      consequence: incentive.type === 'coupon'
-        ? `Its ${incentive.pool.available} unused codes are deleted with it. Rewards already given stay; later reviews no longer qualify for it.`
-        : 'Points already given stay; later reviews no longer qualify for it.',
-      action: `/admin/review-incentives/${incentive.id}/delete`,
-      button: 'Delete incentive',
-      back: `/admin/review-incentives/${incentive.id}`
-    })
-  })
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/review-incentives/:id/delete',
+    { schema: { params: IdParams } },
+    async (request, reply) => {
+      const ctx = requireAccess(request, 'review-incentives', 'write')
+      const incentive = await service.get(store(ctx).id, request.params.id)
+      return render(request, reply, 'confirm', {
+        title: 'Delete review incentive',
+        question: `Delete this ${incentive.type === 'coupon' ? 'coupon' : `${incentive.points} points`} incentive?`,
+        consequence: incentive.type === 'coupon'
+          ? `Its ${incentive.pool.available} unused codes are deleted with it. Rewards already given stay; later reviews no longer qualify for it.`
+          : 'Points already given stay; later reviews no longer qualify for it.',
+        action: `/admin/review-incentives/${incentive.id}/delete`,
+        button: 'Delete incentive',
+        back: `/admin/review-incentives/${incentive.id}`
+      })
+    }
+  )
 
-  app.post<{ Params: Static<typeof IdParams> }>('/review-incentives/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {
-    const ctx = requireAccess(request, 'review-incentives', 'write')
-    await service.remove(store(ctx), request.params.id)
-    setFlash(reply, { notice: 'The incentive is deleted.' })
-    return redirect(reply, '/admin/review-incentives')
-  })
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/review-incentives/:id/delete',
+    { schema: { params: IdParams } },
+    async (request, reply) => {
+      const ctx = requireAccess(request, 'review-incentives', 'write')
+      await service.remove(store(ctx), request.params.id)
+      setFlash(reply, { notice: 'The incentive is deleted.' })
+      return redirect(reply, '/admin/review-incentives')
+    }
+  )
 
-  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof CodesForm> }>('/review-incentives/:id/codes', { schema: { params: IdParams, body: CodesForm } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof CodesForm> }>('/review-incentives/:id/codes', {
+    schema: { params: IdParams, body: CodesForm }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'review-incentives', 'write')
     try {
       const result = await service.addCodes(store(ctx), request.params.id, codesFromText(request.body.codes))
@@ -155,7 +206,13 @@ export const incentivesPages: FastifyPluginAsync<{ services: AdminServices }> = 
       setFlash(reply, { notice: `${result.added} codes added.${skipped} ${result.pool.available} available.` })
       return redirect(reply, `/admin/review-incentives/${request.params.id}`)
     } catch (err) {
-      return incentivePage(request, reply, request.params.id, { codes: request.body.codes, codesError: (err as Error).message }, formErrorStatus(err))
+      return incentivePage(
+        request,
+        reply,
+        request.params.id,
+        { codes: request.body.codes, codesError: (err as Error).message },
+        formErrorStatus(err)
+      )
     }
   })
 }

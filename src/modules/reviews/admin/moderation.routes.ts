@@ -13,7 +13,9 @@ const Status = Type.Union([Type.Literal('pending'), Type.Literal('published'), T
 const ReviewQuery = Type.Object({ status: Type.Optional(Status), page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const Moderate = Type.Object({ status: Type.Optional(Status), reply: Type.Optional(Type.String({ maxLength: 5000 })) })
-const PhotoQuery = Type.Object({ status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])) })
+const PhotoQuery = Type.Object({
+  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]))
+})
 const PhotoParams = Type.Object({ id: Type.String({ maxLength: 64 }), photoId: Type.String({ maxLength: 64 }) })
 const PhotoBody = Type.Object({ status: Type.Union([Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('pending')]) })
 
@@ -37,10 +39,20 @@ export const moderationPages: FastifyPluginAsync<{ services: ModerationServices 
     const page = toPage({ page: request.query.page, limit: 20 })
     const { total, rows } = await services.reviewsRepo.list(store.id, { status }, page)
     const reviews = rows.map(forModerator).map((r) => ({ ...r, media: r.media.map((m) => ({ ...m, url: localPath(m.url) })) }))
-    return render(request, reply, 'reviews/admin/views/reviews', { title: 'Reviews', store, status, reviews, total, page, canWrite: can(ctx, 'reviews', 'write') })
+    return render(request, reply, 'reviews/admin/views/reviews', {
+      title: 'Reviews',
+      store,
+      status,
+      reviews,
+      total,
+      page,
+      canWrite: can(ctx, 'reviews', 'write')
+    })
   })
 
-  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof Moderate> }>('/reviews/:id', { schema: { params: IdParams, body: Moderate } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof IdParams>, Body: Static<typeof Moderate> }>('/reviews/:id', {
+    schema: { params: IdParams, body: Moderate }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'reviews', 'write')
     const store = currentStore(ctx)
     const before = await services.reviews.get(store.id, request.params.id)
@@ -50,17 +62,28 @@ export const moderationPages: FastifyPluginAsync<{ services: ModerationServices 
     return redirect(reply, `/admin/reviews?status=${before.status}`)
   })
 
-  app.get<{ Params: Static<typeof IdParams>, Querystring: Static<typeof PhotoQuery> }>('/galleries/:id/photos', { schema: { params: IdParams, querystring: PhotoQuery } }, async (request, reply) => {
+  app.get<{ Params: Static<typeof IdParams>, Querystring: Static<typeof PhotoQuery> }>('/galleries/:id/photos', {
+    schema: { params: IdParams, querystring: PhotoQuery }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'galleries', 'read')
     const store = currentStore(ctx)
     const gallery = await services.galleries.get(store.id, request.params.id)
     const status = request.query.status ?? 'pending'
     const photos = await services.galleries.photos(store.id, gallery.id, { status, limit: 100 })
     const shown = photos.data.map((p) => ({ ...p, imageUrl: localPath(p.imageUrl) }))
-    return render(request, reply, 'reviews/admin/views/gallery-photos', { title: `Photos of ${gallery.name}`, store, gallery, status, photos: shown, canWrite: can(ctx, 'galleries', 'write') })
+    return render(request, reply, 'reviews/admin/views/gallery-photos', {
+      title: `Photos of ${gallery.name}`,
+      store,
+      gallery,
+      status,
+      photos: shown,
+      canWrite: can(ctx, 'galleries', 'write')
+    })
   })
 
-  app.post<{ Params: Static<typeof PhotoParams>, Body: Static<typeof PhotoBody> }>('/galleries/:id/photos/:photoId', { schema: { params: PhotoParams, body: PhotoBody } }, async (request, reply) => {
+  app.post<{ Params: Static<typeof PhotoParams>, Body: Static<typeof PhotoBody> }>('/galleries/:id/photos/:photoId', {
+    schema: { params: PhotoParams, body: PhotoBody }
+  }, async (request, reply) => {
     const ctx = requireAccess(request, 'galleries', 'write')
     await services.galleries.moderate(currentStore(ctx), request.params.id, request.params.photoId, request.body.status)
     setFlash(reply, { notice: `The photo is ${request.body.status}.` })
