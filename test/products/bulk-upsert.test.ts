@@ -198,6 +198,31 @@ t.test('a batch of 250 ids does not wait for another writer holding a different 
   }
 })
 
+t.test('a batch waits for another writer holding its product, then judges its item against what that writer stored', {
+  skip: !onMysql && 'SQLite has one writer'
+}, async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await put(app, tenant, [{ platformProductId: 'held', title: 'v1' }])
+  const before = await eventCount(app, tenant.storeId, 'product.upserted')
+  const { id } = await app.db('products').where({ store_env_id: tenant.storeId, platform_product_id: 'held' }).first('id')
+  const holder = await app.db.transaction()
+  let batch: ReturnType<typeof put> | null = null
+  try {
+    await holder('products').where({ id }).forUpdate()
+    await holder('products').where({ id }).update({ title: 'v2' })
+    batch = put(app, tenant, [{ platformProductId: 'held', title: 'v2' }])
+    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 1_000).unref())
+    t.equal(await Promise.race([batch.then(() => 'finished' as const), waited]), 'waited', 'the batch waits while the row is held')
+    await holder.commit()
+  } finally {
+    if (!holder.isCompleted()) await holder.rollback()
+  }
+  t.equal((await batch).statusCode, 200)
+  // Read before the other writer committed, the item would look changed: stored again, with an event.
+  t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), before, 'the item equals what the other writer stored: no event')
+})
+
 t.test('a body without the products array is refused with invalid_request', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
