@@ -9,6 +9,7 @@
 export const GUARDED = {
   'src/lib/permissions.ts': [
     'test/auth/permissions.test.ts',
+    'test/auth/resource-areas.test.ts',
     'test/auth/roles.test.ts',
     'test/auth/scopes.test.ts',
     'test/api-keys/escalation.test.ts',

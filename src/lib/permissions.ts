@@ -46,7 +46,6 @@ export function declareResources (modules: ReadonlyArray<{ name: string, resourc
   for (const { name, resources = {} } of modules) {
     for (const [resource, policy] of Object.entries(resources) as Array<[Resource, ResourcePolicy]>) {
       const known = POLICIES.get(resource)
-      if (known === policy) continue
       if (known) throw new Error(`Resource ${resource} is declared twice (again by module ${name})`)
       POLICIES.set(resource, policy);
       (RESOURCES as Resource[]).push(resource)

@@ -2,6 +2,8 @@ import t from 'tap'
 // The registry is what the modules declare: importing their list fills it, as it does for the app.
 import '../../src/modules/index.js'
 import {
+  declareResources,
+  isResource,
   RESOURCES,
   ROLES,
   roleAllows,
@@ -44,6 +46,24 @@ t.test('every role x resource x read/write verdict matches the role table of doc
     }
   }
   t.equal(checked, ROLES.length * RESOURCES.length * 2, 'every combination was checked')
+})
+
+t.test('a resource no module declares is forbidden to every role, also the owner', async (t) => {
+  for (const role of ROLES) {
+    for (const access of ['read', 'write'] as const) {
+      t.equal(roleAllows(role, 'no-such-resource' as never, access), 'forbidden', `${role} ${access}`)
+    }
+  }
+})
+
+t.test('a resource two modules declare is refused', async (t) => {
+  t.ok(isResource('reviews'), 'the modules declared their resources on import')
+  const policy = { read: 'viewer', write: 'owner', area: 'Insight', description: 'Someone else\'s reviews.' } as const
+  t.throws(
+    () => declareResources([{ name: 'impostor', resources: { reviews: policy } }]),
+    /Resource reviews is declared twice \(again by module impostor\)/
+  )
+  t.equal(roleAllows('editor', 'reviews', 'write'), 'allowed', 'the first declaration stands')
 })
 
 t.test('an owner may read and write billing and orgs', async (t) => {

@@ -2,7 +2,6 @@ import t from 'tap'
 import knex, { type Knex } from 'knex'
 import { buildServices } from '../../src/services.js'
 import { MODULES } from '../../src/modules/index.js'
-import { declareResources, isResource } from '../../src/lib/permissions.js'
 import type { ModuleManifest } from '../../src/lib/module.js'
 import { manualClock, testConfig } from '../helper.js'
 
@@ -94,13 +93,4 @@ t.test('reactions run in the order of the module list, and each answer comes bac
 t.test('the real modules compose: every reaction listens to an event a module emits', async (t) => {
   const services = compose([...MODULES])
   t.ok(services.reviews && services.delivery && services.mailSender)
-})
-
-t.test('a resource two modules declare is refused', async (t) => {
-  t.ok(isResource('reviews'), 'the modules declared their resources on import')
-  const policy = { read: 'viewer', write: 'owner', area: 'Insight', description: 'Someone else\'s reviews.' } as const
-  t.throws(
-    () => declareResources([{ name: 'impostor', resources: { reviews: policy } }]),
-    /Resource reviews is declared twice \(again by module impostor\)/
-  )
 })
