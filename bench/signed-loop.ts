@@ -31,7 +31,7 @@ function send (url: string, id: string, i: number) {
       'content-type': 'application/json',
       'x-service-event-id': id,
       'x-sent-at': String(now),
-      ...signatureHeaders(SECRET, body, now, 'http://127.0.0.1:3000')
+      ...signatureHeaders(SECRET, body, now, 'http://127.0.0.1:3000', `dlv_${i}`)
     }
   })
     .then((res) => res.body.dump())

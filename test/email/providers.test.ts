@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
+import { Webhook } from 'standardwebhooks'
 import { verifySignature } from '../../src/modules/delivery/verify.js'
 import { decrypt } from '../../src/lib/secrets.js'
 import { build, call, manualClock } from '../helper.js'
@@ -66,6 +67,7 @@ t.test('a loyalty reward reaches Klaviyo as a Create Event request with its revi
     revision: '2024-10-15',
     'content-type': 'application/vnd.api+json'
   })
+  t.notOk(request.headers['webhook-signature'] ?? request.headers['x-service-signature-v2'], 'Klaviyo\'s format, not our signatures')
   const body = JSON.parse(request.body)
   t.match(body, {
     data: {
@@ -123,6 +125,12 @@ t.test('the generic webhook gets the outbound-webhook body, signed with the secr
   t.equal(request.url, '/in')
   t.match(JSON.parse(request.body), { type: 'loyalty.referral_reward', storeEnvId: tenant.storeId, data: { points: 150 } })
   t.match(verifySignature(request.body, request.headers['x-service-signature-v2'], first.signingSecret, { now: clock() }), { ok: true })
+  // The Standard Webhooks headers too; this file's clock is in the past, so the library signs (its verify would refuse the age).
+  const standard = request.headers as Record<string, string>
+  t.match(standard['webhook-id'], /^dlv_\d+$/)
+  t.equal(standard['webhook-timestamp'], String(Math.floor(clock() / 1000)))
+  const at = new Date(Number(standard['webhook-timestamp']) * 1000)
+  t.equal(standard['webhook-signature'], new Webhook(first.signingSecret).sign(standard['webhook-id'], at, request.body))
 })
 
 /** A reward pushed to Klaviyo, refused once with a 503, then accepted on its retry 6 s later. */

@@ -3,7 +3,7 @@ import { signatureHeaders } from '../../../src/modules/delivery/sign.js'
 import { verifyDelivery, TOLERANCE_SECONDS, newItems, nextSeen, apiError, retryAfterMs, workflow } from './package.js'
 
 const body = JSON.stringify({ id: 'evt_7', type: 'review.created', reviewId: 'rev_1' })
-const signed = (secret: string, at: number) => signatureHeaders(secret, body, at, 'http://127.0.0.1')['x-service-signature-v2']
+const signed = (secret: string, at: number) => signatureHeaders(secret, body, at, 'http://127.0.0.1', 'dlv_1')['x-service-signature-v2']
 
 t.test('a delivery signed by the service with the hook\'s secret verifies, as bytes or text', async (t) => {
   const now = Date.now()

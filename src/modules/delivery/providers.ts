@@ -17,7 +17,15 @@ export const KLAVIYO_REVISION = '2024-10-15'
 
 export interface ProviderConfig { provider: Provider, apiKey?: string, listId?: string, signingSecret?: string }
 
-export interface ProviderEvent { id: string, type: string, createdAt: number, storeEnvId: string, data: Record<string, unknown> }
+export interface ProviderEvent {
+  id: string
+  /** `dlv_…`, the same on every retry: the generic webhook's `webhook-id`. */
+  deliveryId: string
+  type: string
+  createdAt: number
+  storeEnvId: string
+  data: Record<string, unknown>
+}
 
 export interface ProviderRequest { url: string, body: string, headers: Record<string, string> }
 
@@ -102,7 +110,7 @@ export function providerRequest (
           'content-type': 'application/json',
           'x-service-event-id': event.id,
           'x-service-event-type': event.type,
-          ...signatureHeaders(config.signingSecret ?? '', body, now, publicUrl)
+          ...signatureHeaders(config.signingSecret ?? '', body, now, publicUrl, event.deliveryId)
         }
       }
     }

@@ -163,13 +163,15 @@ function successBatches (outbox: OutboxRepository, batchSize: number) {
 
 /** Step: the headers of one attempt, signed with the subscription's secret at the attempt's time. */
 function deliveryHeaders (d: ClaimedDelivery, secret: string, body: string, now: number, publicUrl: string) {
+  // The outbox row is the delivery, kept through its retries: its id is also the Standard Webhooks `webhook-id`.
+  const deliveryId = `dlv_${d.id}`
   return {
     'content-type': 'application/json',
     'user-agent': 'evidence-hub-webhooks/1',
     'x-service-event-id': `evt_${d.event_seq}`,
     'x-service-event-type': d.event_type,
-    'x-service-delivery-id': `dlv_${d.id}`,
-    ...signatureHeaders(secret, body, now, publicUrl)
+    'x-service-delivery-id': deliveryId,
+    ...signatureHeaders(secret, body, now, publicUrl, deliveryId)
   }
 }
 
@@ -280,6 +282,7 @@ export function deliveryWorker (deps: WorkerDeps, overrides: Partial<WorkerOptio
     try {
       const event = {
         id: `evt_${d.event_seq}`,
+        deliveryId: `dlv_${d.id}`,
         type: d.event_type,
         createdAt: Number(d.event_created_at),
         storeEnvId: d.store_env_id,
