@@ -7,8 +7,15 @@ import createFetchClient, { type Client, type ClientOptions } from 'openapi-fetc
 import type { paths } from './schema.js'
 
 export type { components, paths } from './schema.js'
-export { verifyWebhook, parseSignatureHeader, SIGNATURE_HEADER, LEGACY_SIGNATURE_HEADER, DEFAULT_TOLERANCE_SECONDS } from './webhooks.js'
-export type { VerifyWebhookOptions, VerifyWebhookResult } from './webhooks.js'
+export {
+  verifyWebhook,
+  parseSignatureHeader,
+  SIGNATURE_HEADER,
+  LEGACY_SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_HEADERS,
+  DEFAULT_TOLERANCE_SECONDS
+} from './webhooks.js'
+export type { VerifyWebhookOptions, VerifyWebhookResult, WebhookScheme } from './webhooks.js'
 
 export type EvidenceHubClient = Client<paths>
 

@@ -4,6 +4,7 @@
  */
 import t, { type Test } from 'tap'
 import type { AddressInfo } from 'node:net'
+import { Webhook } from 'standardwebhooks'
 import { build } from '../../test/helper.js'
 import { makeTenant, type Tenant } from '../../test/factories.js'
 import { deliverUntil, receiver, testWorker } from '../../test/webhooks/support.js'
@@ -165,5 +166,64 @@ t.test('verifyWebhook accepts a real delivery and refuses a tampered body, an ol
   t.same(verifyWebhook({ payload: delivery.body, headers: { 'X-Service-Signature-V2': 'v1=zz' }, secret: webhook.secret }), {
     ok: false,
     reason: 'malformed_header'
+  })
+})
+
+t.test('verifyWebhook accepts either header set of a real delivery: ours alone, or the Standard Webhooks ones alone', async (t) => {
+  const { app, tenant, client } = await live(t)
+  const hook = await receiver(t)
+  const webhook = unwrap(await client.POST('/v1/outbound-webhooks', { body: { url: hook.url, events: ['product.upserted'] } }))
+  unwrap(await client.PUT('/v1/products', { body: { products: products(1) } }))
+  await deliverUntil(testWorker(t, app, [tenant.storeId]), hook.received, 1)
+  t.equal(hook.received.length, 1)
+  const [delivery] = hook.received
+  const all = delivery.headers as Record<string, string>
+  const pick = (...names: string[]) => Object.fromEntries(names.map((name) => [name, all[name]]))
+  const ours = pick('x-service-signature-v2')
+  const standard = pick('webhook-id', 'webhook-timestamp', 'webhook-signature')
+  const secret = webhook.secret
+  const verify = (headers: Record<string, string>, payload = delivery.body, more: { now?: number, secret?: string } = {}) =>
+    verifyWebhook({ payload, headers, secret, ...more })
+
+  t.match(verify(all), { ok: true, scheme: 'x-service-signature-v2' }, 'both sent: ours is checked first')
+  t.match(verify(ours), { ok: true, scheme: 'x-service-signature-v2' })
+  t.match(verify(standard), { ok: true, scheme: 'standard-webhooks', timestamp: Number(standard['webhook-timestamp']) })
+  t.ok(verifyWebhook({ payload: Buffer.from(delivery.body), headers: new Headers(standard), secret }).ok, 'bytes and fetch Headers')
+
+  const tampered = delivery.body.replace('p-1', 'p-2')
+  t.same(verify(standard, tampered), { ok: false, reason: 'signature_mismatch' })
+  t.same(verify(standard, delivery.body, { secret: `whsec_${Buffer.alloc(24, 1).toString('base64')}` }), {
+    ok: false,
+    reason: 'signature_mismatch'
+  })
+  t.same(verify({ ...standard, 'webhook-id': 'dlv_0' }), { ok: false, reason: 'signature_mismatch' }, 'the id is signed')
+  t.same(verify(standard, delivery.body, { now: Date.now() + 10 * 60_000 }), { ok: false, reason: 'timestamp_out_of_tolerance' })
+  t.same(verify(pick('webhook-timestamp', 'webhook-signature')), { ok: false, reason: 'missing_header' }, 'no webhook-id')
+  t.same(verify({ ...standard, 'webhook-signature': 'v2,abc' }), { ok: false, reason: 'malformed_header' })
+  t.same(verify({ ...standard, 'webhook-timestamp': 'soon' }), { ok: false, reason: 'malformed_header' })
+
+  t.match(verify({ ...all, 'x-service-signature-v2': 't=1,v1=' + '0'.repeat(64) }), { ok: true, scheme: 'standard-webhooks' },
+    'with both sent, a valid Standard Webhooks set is enough')
+  t.same(verify({ ...standard, 'x-service-signature-v2': ours['x-service-signature-v2'] }, tampered), {
+    ok: false,
+    reason: 'signature_mismatch'
+  }, 'neither set verifies a tampered body')
+})
+
+t.test('verifyWebhook accepts a message signed by the standardwebhooks library, and refuses it with another key', async (t) => {
+  const secret = `whsec_${Buffer.from('0123456789abcdef01234567').toString('base64')}`
+  const payload = JSON.stringify({ id: 'evt_1', type: 'review.created', data: {} })
+  const now = Date.parse('2026-11-23T12:00:00Z')
+  const headers = {
+    'webhook-id': 'dlv_42',
+    'webhook-timestamp': String(now / 1000),
+    'webhook-signature': new Webhook(secret).sign('dlv_42', new Date(now), payload)
+  }
+  t.same(verifyWebhook({ payload, headers, secret, now }), { ok: true, timestamp: now / 1000, scheme: 'standard-webhooks' })
+  const rotated = { ...headers, 'webhook-signature': `v1,${'A'.repeat(43)}= ${headers['webhook-signature']}` }
+  t.ok(verifyWebhook({ payload, headers: rotated, secret, now }).ok, 'any one of several space-separated signatures')
+  t.same(verifyWebhook({ payload, headers, secret: 'whsec_' + Buffer.from('another key of 24 bytes!').toString('base64'), now }), {
+    ok: false,
+    reason: 'signature_mismatch'
   })
 })
