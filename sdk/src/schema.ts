@@ -8820,7 +8820,7 @@ export interface operations {
                         event: string;
                         /** @description `hook_…` */
                         id: string;
-                        /** @description `whsec_…`, shown once: verifies `x-service-signature-v2` */
+                        /** @description `whsec_…`, shown once: verifies `x-service-signature-v2` (keyed with the string as given) and the Standard Webhooks `webhook-signature` (keyed with the base64 after `whsec_`, decoded) */
                         secret: string;
                         /** @description disabled: deliveries failed for about three days */
                         status: "active" | "disabled";
@@ -22444,7 +22444,7 @@ export interface operations {
                         events: string[];
                         /** @description `whk_…` */
                         id: string;
-                        /** @description `whsec_…`: shown once; to rotate, register a second webhook and retire the first */
+                        /** @description `whsec_…`: shown once; to rotate, register a second webhook and retire the first. It keys `x-service-signature-v2` as the string given and the Standard Webhooks `webhook-signature` as the base64 after `whsec_`, decoded (docs/contract/webhooks-and-delivery.md#signatures). */
                         secret: string;
                         /** @description disabled: failed for about three days (see statusReason); retired: deleted, or the receiver answered 410 */
                         status: "active" | "disabled" | "retired";

@@ -24,7 +24,13 @@ export const subscribe = {
     event: Type.String({ minLength: 1, maxLength: 80 })
   }, { examples: [{ targetUrl: 'https://hooks.zapier.com/hooks/standard/123/abc', event: 'review.created' }] }),
   response: {
-    201: Type.Object({ ...hookFields, secret: Type.String({ description: '`whsec_…`, shown once: verifies `x-service-signature-v2`' }) }),
+    201: Type.Object({
+      ...hookFields,
+      secret: Type.String({
+        description: '`whsec_…`, shown once: verifies `x-service-signature-v2` (keyed with the string as given) and the ' +
+          'Standard Webhooks `webhook-signature` (keyed with the base64 after `whsec_`, decoded)'
+      })
+    }),
     ...authErrors
   }
 }

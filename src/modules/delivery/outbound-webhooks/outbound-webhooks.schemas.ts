@@ -46,7 +46,11 @@ export const createWebhook = {
   response: {
     201: Type.Object({
       ...webhookFields,
-      secret: Type.String({ description: '`whsec_…`: shown once; to rotate, register a second webhook and retire the first' })
+      secret: Type.String({
+        description: '`whsec_…`: shown once; to rotate, register a second webhook and retire the first. It keys ' +
+          '`x-service-signature-v2` as the string given and the Standard Webhooks `webhook-signature` as the base64 after ' +
+          '`whsec_`, decoded (docs/contract/webhooks-and-delivery.md#signatures).'
+      })
     }),
     ...authErrors
   }
