@@ -31,7 +31,11 @@ export const GUARDED = {
   ],
   'src/pipeline/audit-partner.ts': ['test/pipeline/audit-partner.test.ts', 'test/partners/partners.test.ts'],
   'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts'],
-  'src/modules/delivery/sign.ts': ['test/webhooks/delivery.test.ts', 'test/webhooks/outbound-webhooks.test.ts'],
+  'src/modules/delivery/sign.ts': [
+    'test/webhooks/delivery.test.ts',
+    'test/webhooks/outbound-webhooks.test.ts',
+    'test/webhooks/standard-webhooks.test.ts'
+  ],
   'src/modules/delivery/outcome.ts': ['test/webhooks/delivery.test.ts', 'test/connectors/hooks.test.ts'],
   'src/modules/events/event-access.ts': [
     'test/webhooks/event-visibility.test.ts',

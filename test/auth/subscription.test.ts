@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build, call, probeRoutes } from '../helper.js'
-import { makeStore, makeTenant } from '../factories.js'
+import { asPerson, makeStore, makeTenant } from '../factories.js'
 
 t.test('a lapsed store gets 403 subscription_expired on store-scoped calls', async (t) => {
   const app = await build(t, { routes: probeRoutes(['reviews']) })
@@ -30,6 +30,14 @@ t.test('billing reads are served for a lapsed store', async (t) => {
   const tenant = await makeTenant(app, { status: 'lapsed' })
   const res = await call(app, { method: 'GET', url: '/v1/billing/probe', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 200)
+})
+
+t.test('billing writes are refused for a lapsed store, even the owner\'s: only its reads are served', async (t) => {
+  const app = await build(t, { routes: probeRoutes(['billing']) })
+  const tenant = await makeTenant(app, { status: 'lapsed' })
+  const res = await asPerson(app, tenant, { id: tenant.owner.id }, { method: 'POST', url: '/v1/billing/probe', store: tenant.storeId })
+  t.equal(res.statusCode, 403)
+  t.equal(res.json().code, 'subscription_expired')
 })
 
 t.test('past_due and trialing stores are still served', async (t) => {
