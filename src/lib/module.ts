@@ -27,8 +27,11 @@ export type Factory<K extends keyof Services> = (services: Services) => Services
 export interface ModuleManifest {
   /** The module's folder. */
   name: string
-  /** The resources it serves, each with who may write it (lib/permissions.ts); a resource's scopes follow from its name. */
-  resources?: Record<string, ResourcePolicy>
+  /**
+   * The resources it serves, each with who may read and write it, its area and description (lib/permissions.ts); a
+   * resource's scopes follow from its name, which the module merges into `ResourceNames`.
+   */
+  resources?: { [R in Resource]?: ResourcePolicy }
   /** The services it provides, each built once from the others by name; the order of building follows what they name. */
   services?: { [K in keyof Services]?: Factory<K> }
   /** The domain events it emits (lib/domain-events.ts); a reaction to an event no module emits is refused at start. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { accountRoutes } from './account.routes.js'
-import { defineModule } from '../../lib/module.js'
+import { defineModule, type Services } from '../../lib/module.js'
 import { accountService, type AccountService } from './account.service.js'
 import { bootstrapService } from './bootstrap.service.js'
 import { operatorService } from './operator.service.js'
@@ -31,6 +31,11 @@ declare module '../../lib/permissions.js' {
   interface ResourceNames { account: true }
 }
 
+/** The first-run seed's and the operator CLI's services act on the same things. */
+function operatorDeps ({ db, people, stores, audit, apiKeys, clock, hash, freshness }: Services) {
+  return { db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness }
+}
+
 export const manifest = defineModule({
   name: 'account',
   resources: {
@@ -39,10 +44,8 @@ export const manifest = defineModule({
   services: {
     people: ({ db }) => peopleRepository(db),
     stores: ({ db }) => storesRepository(db),
-    bootstrap: ({ db, people, stores, audit, apiKeys, clock, hash, freshness }) =>
-      bootstrapService({ db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness }),
-    operator: ({ db, people, stores, audit, apiKeys, clock, hash, freshness }) =>
-      operatorService({ db, people, stores, audit, keys: apiKeys, clock, hash, fresh: freshness }),
+    bootstrap: (services) => bootstrapService(operatorDeps(services)),
+    operator: (services) => operatorService(operatorDeps(services)),
     // Removing a member ends their OAuth connections (docs/contract/oauth.md#grants).
     account: ({ db, people, stores, audit, clock, freshness, connections, partners }) => accountService({
       db,

@@ -5,7 +5,7 @@ import { PLANS, type Plan } from '../../types.js'
 import { PLAN_PRICES, CURRENCY } from '../billing/index.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const PlanBody = Type.Object({ plan: Type.String({ maxLength: 16 }) })
 const NameBody = Type.Object({ name: Type.String({ maxLength: 200 }) })
@@ -22,7 +22,7 @@ function money (amount: number, currency: string): string {
  * calling the same services with the same role rules (owners change the plan and the organization; a lapsed store
  * still sees its billing).
  */
-export const accountSettingsRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const accountSettingsRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   type Req = Parameters<typeof render>[0]
   type Reply = Parameters<typeof render>[1]
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { render, requireAccess } from './context.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const AuditQuery = Type.Object({
   action: Type.Optional(Type.String({ maxLength: 64 })),
@@ -44,7 +44,7 @@ export function refLabel (ref: string, names: Map<string, string>): { name: stri
  * holds; an action it does not hold is ignored rather than searched for, so a hand-edited URL shows everything, never
  * an error.
  */
-export const auditRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const auditRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof AuditQuery> }>('/audit-log', { schema: { querystring: AuditQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'account', 'read', 'admin')
     const actions = await services.account.auditActions(ctx.org.id)

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../errors.js'
 import { can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
@@ -17,7 +17,7 @@ const ClientBody = Type.Object({
  * Connections (OAuth grants, docs/contract/oauth.md#grants): list and revoke; OAuth clients: owners and admins
  * register.
  */
-export const connectionsRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const connectionsRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   async function page (
     request: Parameters<typeof render>[0],
     reply: Parameters<typeof render>[1],

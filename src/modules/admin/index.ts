@@ -18,7 +18,6 @@ import { auditRoutes } from './audit.routes.js'
 import { connectionsRoutes } from './connections.routes.js'
 import { webhooksRoutes } from './webhooks.routes.js'
 import { accountSettingsRoutes } from './account-settings.routes.js'
-import type { AdminServices } from './services.js'
 import { partnersRoutes } from './partners.routes.js'
 import { defineModule } from '../../lib/module.js'
 import { invitationsRepository } from './invitations.repository.js'
@@ -28,7 +27,6 @@ export { type AdminContext, can, currentStore, formErrorStatus, redirect, render
 export { setFlash } from './flash.js'
 export { apiBodyCheck } from './api-schema.js'
 export { distributionChart, trendChart } from './chart.js'
-export type { AdminServices } from './services.js'
 export { invitationsRepository } from './invitations.repository.js'
 export { invitationsService } from './invitations.service.js'
 
@@ -62,7 +60,7 @@ export default async function admin (app: FastifyInstance) {
   await app.register(view, { engine: { eta: new Eta() }, root: join(here, '..'), layout: 'admin/views/layout.eta' })
   app.decorateRequest('admin', null)
 
-  const services: AdminServices = app.services
+  const services = app.services
   const { people, partners, audit } = services
 
   app.addHook('onRoute', (route) => { route.config = { ...route.config, auth: 'none' } })

@@ -4,7 +4,7 @@ import { resourceAreas } from '../../lib/resource-areas.js'
 import { formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
 import { KEY_MODES, keyInputFromForm, keyRolesFor, type KeyFormBody } from './key-form.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
@@ -18,7 +18,7 @@ export const KEY_GUIDANCE = [
 ]
 
 /** API keys: list, create (secret shown once), revoke with confirmation. Reached with read/write on api-keys. */
-export const keysRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const keysRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const formData = (role: string) => ({
     title: 'Create an API key', modes: KEY_MODES, areas: resourceAreas(), roles: keyRolesFor(role as never), guidance: KEY_GUIDANCE
   })

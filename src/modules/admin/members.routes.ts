@@ -4,14 +4,14 @@ import { errors } from '../../errors.js'
 import { PERSON_ROLES, roleRank, type Role } from '../../lib/permissions.js'
 import { render, redirect, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const InviteBody = Type.Object({ email: Type.String({ maxLength: 320 }), role: Type.String({ maxLength: 16 }) })
 const RoleBody = Type.Object({ role: Type.String({ maxLength: 16 }) })
 
 /** Members: everyone may see the list; owners and admins invite, change roles and remove (as the API does). */
-export const membersRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const membersRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get('/members', async (request, reply) => {
     const ctx = requireAccess(request, 'account', 'read')
     const members = await services.account.members(ctx.org.id, { page: 1, limit: 100 })

@@ -4,7 +4,7 @@ import { errors } from '../../errors.js'
 import type { GrantableRole } from '../partners/index.js'
 import { can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const OrgParams = Type.Object({ orgId: Type.String({ maxLength: 64 }) })
 const GrantBody = Type.Object({ partnerOrgId: Type.String({ maxLength: 64 }), role: Type.String({ maxLength: 16 }) })
@@ -14,7 +14,7 @@ const GRANTABLE: readonly GrantableRole[] = ['admin', 'editor', 'viewer']
  * Partner access (docs/contract/tenancy-and-roles.md#partner-access): the owner grants an agency organization a role up
  * to admin and revokes it (admins see the grants); everyone sees the clients their own organization works for.
  */
-export const partnersRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const partnersRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   async function page (
     request: Parameters<typeof render>[0],
     reply: Parameters<typeof render>[1],

@@ -4,7 +4,7 @@ import { errors } from '../../errors.js'
 import { render, redirect } from './context.js'
 import { setFlash } from './flash.js'
 import { MIN_PASSWORD_LENGTH } from './invitations.service.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const LoginBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
@@ -24,7 +24,7 @@ export function safeNext (next: string | undefined): string {
 }
 
 /** Sign-in, sign-out and accepting an invitation: the pages a person reaches without a session. */
-export const publicRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const publicRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof NextQuery> }>('/login', { schema: { querystring: NextQuery } }, async (request, reply) => {
     if (await app.sessions.read(request)) return redirect(reply, safeNext(request.query.next))
     return render(request, reply, 'login', { title: 'Sign in', next: safeNext(request.query.next), email: '' })

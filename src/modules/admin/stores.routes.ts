@@ -4,7 +4,7 @@ import { errors } from '../../errors.js'
 import { MAX_ORIGIN_LENGTH, MAX_ORIGINS } from '../../lib/origins.js'
 import { can, formErrorStatus, render, redirect, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const SelectStore = Type.Object({ store: Type.String({ maxLength: 64 }) })
 const SelectOrg = Type.Object({ org: Type.String({ maxLength: 64 }) })
@@ -20,7 +20,7 @@ function originLines (text: string): string[] {
  * The store switcher: the organization's store environments and their subscription state; and each store's
  * allowed origins (every member sees them, owners and admins change them, as PUT /v1/account/stores/:id/origins).
  */
-export const storesRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const storesRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get('/stores', async (request, reply) => render(request, reply, 'stores', { title: 'Stores' }))
 
   type Req = Parameters<typeof render>[0]

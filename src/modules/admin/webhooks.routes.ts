@@ -5,7 +5,7 @@ import { planRefusal } from '../../features.js'
 import { EVENT_TYPES } from '../events/index.js'
 import { type AdminContext, currentStore, can, formErrorStatus, redirect, render, requireAccess } from './context.js'
 import { setFlash } from './flash.js'
-import type { AdminServices } from './services.js'
+import type { Services } from '../../lib/module.js'
 
 const ListQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -25,7 +25,7 @@ const WebhookBody = Type.Object({
 })
 
 /** Outbound webhooks of the current store: list, register (secret shown once), retire, and the delivery log. */
-export const webhooksRoutes: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const webhooksRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   /** The store, once its entitlements (plan and operator overrides, src/features.ts) include outbound webhooks. */
   async function entitledStore (ctx: AdminContext) {
     const store = currentStore(ctx)

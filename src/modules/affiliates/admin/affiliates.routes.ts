@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../../errors.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
 import { setFlash } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) })
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
@@ -29,7 +29,7 @@ function ratesFromText (text: string): Record<string, string> {
 const ratesText = (rates: Record<string, string>) => Object.entries(rates).map(([currency, rate]) => `${currency} ${rate}`).join('\n')
 
 /** Affiliates of the current store: list and create, the USD rates of the cap, one affiliate's referrals and earnings. */
-export const affiliatesPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const affiliatesPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const service = services.affiliates
 
   async function page (

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { distributionChart, trendChart } from '../../admin/index.js'
 import { currentStore, formErrorStatus, render, requireAccess } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 const AnalyticsQuery = Type.Object({
   interval: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')])),
@@ -15,7 +15,7 @@ const EvidenceQuery = Type.Object({ productId: Type.Optional(Type.String({ maxLe
 const blank = (value: string | undefined) => value?.trim() || undefined
 
 /** Analytics with server-rendered charts, and the evidence of a product as shoppers and search engines get it. */
-export const insightPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const insightPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof AnalyticsQuery> }>(
     '/analytics',
     { schema: { querystring: AnalyticsQuery } },

@@ -4,13 +4,13 @@ import { Type, type Static } from '@sinclair/typebox'
 import { actorOf } from '../../../types.js'
 import { currentStore, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
 import { setFlash } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const RestoreBody = Type.Object({ targetStoreEnvId: Type.String({ maxLength: 64 }) })
 
 /** Backups of the current store: start one, download it, restore it into an empty store of the organization. */
-export const backupsPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const backupsPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   async function page (
     request: Parameters<typeof render>[0],
     reply: Parameters<typeof render>[1],

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../../errors.js'
 import { type AdminContext, can, redirect, render, requireAccess } from '../../admin/index.js'
 import { setFlash } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 const ListQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
@@ -19,7 +19,7 @@ function liveStore (ctx: AdminContext) {
 }
 
 /** Customers of the current store, found by address, and their erasure behind a confirmation page. */
-export const customersPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const customersPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof ListQuery> }>('/customers', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'customers', 'read')
     const store = liveStore(ctx)

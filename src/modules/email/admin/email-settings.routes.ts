@@ -9,7 +9,7 @@ import { TEMPLATE_KEYS, isTemplateKey, type TemplateKey } from '../templates.js'
 import { createSequence, MAX_DELAY_HOURS, type Step } from '../../email-sequences/index.js'
 import { can, currentStore, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
 import { setFlash } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 /** The most steps a sequence has (the API's maxItems): the form always offers this many rows. */
 const STEP_ROWS = 5
@@ -95,7 +95,7 @@ type Rep = FastifyReply
  * sequences, and the email providers with their delivery log. Each page calls the service its API route calls,
  * with the API's role table: viewers see the same pages read-only.
  */
-export const emailSettingsPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const emailSettingsPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   // Templates ---------------------------------------------------------------------------------------------------
 
   app.get('/email/templates', async (request, reply) => {

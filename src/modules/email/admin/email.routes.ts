@@ -4,7 +4,7 @@ import { errors } from '../../../errors.js'
 import { TEMPLATE_KEYS, isTemplateKey } from '../templates.js'
 import { currentStore, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
 import { setFlash } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 const BrandingBody = Type.Object({
   fromName: Type.Optional(Type.String({ maxLength: 100 })),
@@ -21,7 +21,7 @@ const SettingsBody = Type.Object({
 const PreviewQuery = Type.Object({ templateKey: Type.Optional(Type.String({ maxLength: 40 })) })
 
 /** Branding, preview, the reward mails, suppressions, the message log, sequences and the sending domain of the current store. */
-export const emailPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const emailPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   async function page (
     request: Parameters<typeof render>[0],
     reply: Parameters<typeof render>[1],

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { errors } from '../../../errors.js'
 import { type AdminContext, can, redirect, render, requireAccess } from '../../admin/index.js'
 import { setFlash } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })) })
 const CustomerParams = Type.Object({ customerId: Type.String({ maxLength: 64 }) })
@@ -17,7 +17,7 @@ function store (ctx: AdminContext) {
 }
 
 /** Loyalty of the current store: its settings (tiers stay as set through the API) and each account's ledger. */
-export const loyaltyPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const loyaltyPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get<{ Querystring: Static<typeof PageQuery> }>('/loyalty', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const ctx = requireAccess(request, 'loyalty', 'read')
     const current = store(ctx)

@@ -5,7 +5,7 @@ import { errors } from '../../../errors.js'
 import { createIncentive, updateIncentive } from '../review-incentives.schemas.js'
 import { type AdminContext, can, formErrorStatus, redirect, render, requireAccess } from '../../admin/index.js'
 import { setFlash } from '../../admin/index.js'
-import type { AdminServices } from '../../admin/index.js'
+import type { Services } from '../../../lib/module.js'
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const CodesForm = Type.Object({ codes: Type.String({ maxLength: 110_000 }) })
@@ -76,7 +76,7 @@ function codesFromText (text: string): string[] {
  * Review incentives of the current store: create, edit and delete them (as /v1/review-incentives, through the same
  * service) and add codes to a coupon incentive's pool, one per line.
  */
-export const incentivesPages: FastifyPluginAsync<{ services: AdminServices }> = async (app, { services }) => {
+export const incentivesPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const service = services.reviewIncentives
 
   async function listPage (
