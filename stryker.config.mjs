@@ -30,7 +30,7 @@ export const GUARDED = {
     'test/partners/partners.test.ts'
   ],
   'src/pipeline/audit-partner.ts': ['test/pipeline/audit-partner.test.ts', 'test/partners/partners.test.ts'],
-  'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts'],
+  'src/lib/bulk.ts': ['test/products/bulk-upsert.test.ts', 'test/content/gallery-locking.test.ts', 'test/orders/bulk-item-paths.test.ts'],
   'src/modules/delivery/sign.ts': [
     'test/webhooks/delivery.test.ts',
     'test/webhooks/outbound-webhooks.test.ts',

@@ -3,6 +3,7 @@ import { call, onMysql, sharedApp } from '../helper.js'
 import { makeTenant, makeStore } from '../factories.js'
 import { newId } from '../../src/lib/ids.js'
 import { withDeadlockRetry } from '../../src/lib/bulk.js'
+import { lockWaitOf } from '../lock-wait.js'
 
 const put = (app: Parameters<typeof call>[0], tenant: { key: string, storeId: string }, products: unknown[]) =>
   call(app, { method: 'PUT', url: '/v1/products', key: tenant.key, store: tenant.storeId, payload: { products } })
@@ -221,6 +222,60 @@ t.test('a batch waits for another writer holding its product, then judges its it
   t.equal((await batch).statusCode, 200)
   // Read before the other writer committed, the item would look changed: stored again, with an event.
   t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), before, 'the item equals what the other writer stored: no event')
+})
+
+/** A category writer's transaction (categories.service.ts): the store's row held, a category inserted, not committed. */
+async function holdStoreWithNewCategory (app: Parameters<typeof call>[0], tenant: { orgId: string, storeId: string }) {
+  const holder = await app.db.transaction()
+  await holder('store_envs').where({ id: tenant.storeId }).forUpdate().first('id')
+  const categoryId = newId('cat')
+  const now = Date.now()
+  await holder('categories').insert({
+    id: categoryId,
+    org_id: tenant.orgId,
+    store_env_id: tenant.storeId,
+    name: 'Held',
+    slug: 'held',
+    parent_id: null,
+    created_at: now,
+    updated_at: now
+  })
+  return { holder, categoryId }
+}
+
+t.test('a batch naming categories waits for a writer holding the store, then admits the category it committed', {
+  skip: !onMysql && 'SQLite has one writer'
+}, async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const { holder, categoryId } = await holdStoreWithNewCategory(app, tenant)
+  let batch: ReturnType<typeof put> | null = null
+  try {
+    batch = put(app, tenant, [{ platformProductId: 'in-held', title: 'Cup', categoryIds: [categoryId] }])
+    t.ok(await lockWaitOf(app, tenant.storeId, batch), 'the batch waits for the store')
+    await holder.commit()
+  } finally {
+    if (!holder.isCompleted()) await holder.rollback()
+  }
+  // Without the wait, the category check would have run before the category was committed and refused the item.
+  t.same((await batch).json(), { received: 1, upserted: 1, failed: 0, errors: [] })
+})
+
+t.test('a batch runs under READ COMMITTED on MySQL, so its locking reads of new keys take no gap locks', {
+  skip: !onMysql && 'SQLite has no isolation levels'
+}, async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const { holder, categoryId } = await holdStoreWithNewCategory(app, tenant)
+  let batch: ReturnType<typeof put> | null = null
+  try {
+    batch = put(app, tenant, [{ platformProductId: 'level', title: 'Cup', categoryIds: [categoryId] }])
+    const waiting = await lockWaitOf(app, tenant.storeId, batch)
+    t.equal(waiting?.trx_isolation_level, 'READ COMMITTED')
+  } finally {
+    await holder.rollback()
+  }
+  await batch
 })
 
 t.test('a body without the products array is refused with invalid_request', async (t) => {
