@@ -5,6 +5,7 @@
  */
 import createFetchClient, { type Client, type ClientOptions } from 'openapi-fetch'
 import type { paths } from './schema.js'
+import { parseRetryAfter, retryingFetch, type RetryOptions } from './retry.js'
 
 export type { components, paths } from './schema.js'
 export {
@@ -16,6 +17,8 @@ export {
   DEFAULT_TOLERANCE_SECONDS
 } from './webhooks.js'
 export type { VerifyWebhookOptions, VerifyWebhookResult, WebhookScheme } from './webhooks.js'
+export { IDEMPOTENCY_KEY_HEADER, isNetworkError, parseRetryAfter, repeatable, retryingFetch } from './retry.js'
+export type { FetchLike, RetryEvent, RetryOptions } from './retry.js'
 
 export type EvidenceHubClient = Client<paths>
 
@@ -28,6 +31,16 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   accessToken?: string
   /** The store environment (`env_…`) every store-scoped call acts on, sent as `x-store-env-id`. */
   storeEnvId?: string
+  /**
+   * When a call is tried again (a 429 or 503 after its `Retry-After`, a network error of a request safe to repeat):
+   * see RetryOptions; `false` sends every request once.
+   */
+  retry?: RetryOptions | false
+  /**
+   * Whether a POST sent without an `Idempotency-Key` gets a random one, the same on each of its attempts (default
+   * true). With `false`, a POST without a key of the caller's is never repeated after a network error.
+   */
+  autoIdempotencyKey?: boolean
 }
 
 /**
@@ -37,9 +50,14 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'baseUrl'> {
  * `x-store-env-id` in `params.header` to act on another store.
  */
 export function createClient (options: CreateClientOptions): EvidenceHubClient {
-  const { baseUrl, apiKey, accessToken, storeEnvId, headers, ...rest } = options
+  const { baseUrl, apiKey, accessToken, storeEnvId, headers, retry, autoIdempotencyKey, fetch, ...rest } = options
   const token = apiKey ?? accessToken
-  const client = createFetchClient<paths>({ ...rest, baseUrl: baseUrl.replace(/\/+$/, ''), headers })
+  const client = createFetchClient<paths>({
+    ...rest,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers,
+    fetch: retryingFetch(fetch, retry, autoIdempotencyKey !== false)
+  })
   client.use({
     onRequest ({ request }) {
       if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`)
@@ -58,18 +76,30 @@ export interface ApiErrorBody {
   errors?: Array<{ path?: string, message?: string }>
 }
 
-/** A non-2xx answer, thrown by `unwrap()` and the helpers. */
+/**
+ * A non-2xx answer, thrown by `unwrap()` and the helpers. A 429 or 503 gets here once the client's retries have
+ * given up on it (too many, or a `Retry-After` longer than it waits): `retryAfter` then says in how many seconds the
+ * service would take it.
+ */
 export class ApiError<Code extends string = string> extends Error {
   readonly status: number
   readonly code: Code
   readonly errors: ApiErrorBody['errors']
+  /** The answer's `Retry-After` in seconds, when it named one. */
+  readonly retryAfter: number | undefined
 
-  constructor (status: number, body: { message?: string, code?: string, errors?: ApiErrorBody['errors'] } | undefined) {
+  constructor (
+    status: number,
+    body: { message?: string, code?: string, errors?: ApiErrorBody['errors'] } | undefined,
+    response?: Response
+  ) {
     super(body?.message ?? `HTTP ${status}`)
     this.name = 'ApiError'
     this.status = status
     this.code = (body?.code ?? 'http_' + status) as Code
     this.errors = body?.errors
+    const retryAfter = parseRetryAfter(response?.headers.get('retry-after') ?? null)
+    this.retryAfter = retryAfter === null ? undefined : Math.ceil(retryAfter / 1000)
   }
 }
 
@@ -82,7 +112,7 @@ type CodeOf<E> = E extends { code: infer C extends string } ? C : string
  */
 export function unwrap<D, E> (result: { data?: D, error?: E, response: Response }): D {
   if (result.error !== undefined || !result.response.ok) {
-    throw new ApiError<CodeOf<E>>(result.response.status, result.error as ApiErrorBody | undefined)
+    throw new ApiError<CodeOf<E>>(result.response.status, result.error as ApiErrorBody | undefined, result.response)
   }
   return result.data as D
 }
