@@ -27,6 +27,7 @@ export default [
       'bench/.data/**',
       'dist/**',
       'sdk/src/schema.ts',
+      'sdk/dist/**',
       '.stryker-tmp/**',
       'reports/**'
     ]

@@ -16,7 +16,8 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:33
  * files drive pages whose routes both halves already test through app.inject, the Zapier app and the n8n nodes talk
  * to the API over HTTP only (their OAuth storage is covered by test/oauth in both halves), test/config starts `npm start` on the
  * embedded default whatever the half, and the rest never touch storage (the SDK's generated-files check compares
- * files with the document; its client tests run in both halves). The admin form walk sends hostile values through
+ * files with the document, its retry tests talk to a stub server and its package test builds and imports it; its
+ * client tests run in both halves). The admin form walk sends hostile values through
  * the admin's form layer, which is the same in both; the services behind it get the same edges in both halves from
  * test/input, so it runs once, against MySQL, the stricter store.
  */
@@ -31,7 +32,7 @@ const STORAGE_INDEPENDENT = [
   /^test\/auth\/(permissions|passwords)\.test\.ts$/,
   /^test\/lib\//,
   /^test\/admin\/hostile-forms\.test\.ts$/,
-  /^sdk\/test\/generated\.test\.ts$/
+  /^sdk\/test\/(generated|package|retry)\.test\.ts$/
 ]
 
 function testFiles (dir: string): string[] {
