@@ -37,8 +37,10 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'baseUrl'> {
    */
   retry?: RetryOptions | false
   /**
-   * Whether a POST sent without an `Idempotency-Key` gets a random one, the same on each of its attempts (default
-   * true). With `false`, a POST without a key of the caller's is never repeated after a network error.
+   * Whether a POST or PUT sent without an `Idempotency-Key` gets a random one, the same on each attempt (default:
+   * true with a credential). The service honours keys on credentialed calls only, so a client without `apiKey`,
+   * `accessToken` or an `Authorization` header (a storefront's) sends none. Without a key, a POST is never repeated
+   * after a network error or a 503.
    */
   autoIdempotencyKey?: boolean
 }
@@ -56,7 +58,7 @@ export function createClient (options: CreateClientOptions): EvidenceHubClient {
     ...rest,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     headers,
-    fetch: retryingFetch(fetch, retry, autoIdempotencyKey !== false)
+    fetch: retryingFetch(fetch, retry, autoIdempotencyKey ?? (token !== undefined || hasAuthorization(headers)))
   })
   client.use({
     onRequest ({ request }) {
@@ -66,6 +68,14 @@ export function createClient (options: CreateClientOptions): EvidenceHubClient {
     }
   })
   return client
+}
+
+/** Whether the client's own headers carry a credential. */
+function hasAuthorization (headers: CreateClientOptions['headers']): boolean {
+  if (!headers) return false
+  if (headers instanceof Headers) return headers.has('authorization')
+  const entries: Array<[string, unknown]> = Array.isArray(headers) ? headers : Object.entries(headers)
+  return entries.some(([name, value]) => name.toLowerCase() === 'authorization' && value !== null && value !== undefined)
 }
 
 /** The API's error body: branch on `code`, show `message` to people. */

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto'
 /**
  * Retrying a call that did not go through (sdk/README.md, "Retries"): a 429 or 503 after its `Retry-After`, a network
  * error or a timeout of a request that is safe to repeat, and a 409 `idempotency_key_in_progress` (the first attempt
- * of the same key is still running on the server). Every POST carries an `Idempotency-Key`, the caller's or one made
- * here, and every attempt of one call sends the same one, so a POST whose answer was lost is never applied twice.
+ * of the same key is still running on the server). Every POST and PUT carries an `Idempotency-Key`, the caller's or
+ * one made here, and every attempt of one call sends the same one, so a POST whose answer was lost is never applied
+ * twice, and a repeated PUT gets the first answer instead of applying (and announcing) the same change again.
  */
 export interface RetryOptions {
   /** Attempts in all, the first included (default 5). `retry: false` is one attempt. */
@@ -52,6 +53,8 @@ const DEFAULTS = {
 }
 
 /** Methods whose repetition has the effect of one request (RFC 9110 §9.2.2); POST and PATCH only with a key. */
+/** The methods the service keeps an Idempotency-Key for (credentialed POSTs and PUTs). */
+const KEYED = new Set(['POST', 'PUT'])
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
 
 /** The codes undici and Node give a connection that failed or dropped before an answer came. */
@@ -133,9 +136,9 @@ async function retryableAnswer (request: Request, response: Response): Promise<b
 }
 
 /**
- * A fetch that retries what did not go through, as the options say; with `autoIdempotencyKey`, every POST without
- * an `Idempotency-Key` gets a random one (the same on each of its attempts). What it gives up on is handed back as
- * it came: the last answer (a 429 with its `Retry-After`, which `unwrap` turns into an ApiError carrying
+ * A fetch that retries what did not go through, as the options say; with `autoIdempotencyKey`, every POST or PUT
+ * without an `Idempotency-Key` gets a random one (the same on each of its attempts). What it gives up on is handed
+ * back as it came: the last answer (a 429 with its `Retry-After`, which `unwrap` turns into an ApiError carrying
  * `retryAfter`), or the last network error thrown. An abort of the request's signal stops it at once, waits included.
  */
 export function retryingFetch (
@@ -164,7 +167,7 @@ export function retryingFetch (
 
   return async function fetchWithRetries (input: Request, init?: RequestInit): Promise<Response> {
     let request = input
-    if (autoIdempotencyKey && request.method === 'POST' && !request.headers.has(IDEMPOTENCY_KEY_HEADER)) {
+    if (autoIdempotencyKey && KEYED.has(request.method) && !request.headers.has(IDEMPOTENCY_KEY_HEADER)) {
       const headers = new Headers(request.headers)
       headers.set(IDEMPOTENCY_KEY_HEADER, randomUUID())
       request = new Request(request, { headers })

@@ -145,6 +145,21 @@ t.test('a POST is sent with an Idempotency-Key of the SDK, the same on every att
   t.not(seen[3].headers['idempotency-key'], keys[0], 'each call has its own key')
 })
 
+t.test('a PUT carries a key of the SDK too, the same on its retry', async (t) => {
+  const { baseUrl, seen } = await server(t, ['reset', { status: 200, body: { received: 1, upserted: 1, failed: 0, results: [] } }])
+  const { api } = client(baseUrl)
+  await api.PUT('/v1/products', { body: { products: [{ platformProductId: 'p-1', title: 'One' }] } })
+  t.equal(seen.length, 2)
+  t.ok(seen[0].headers['idempotency-key'])
+  t.equal(seen[1].headers['idempotency-key'], seen[0].headers['idempotency-key'])
+})
+
+t.test('a GET carries no key', async (t) => {
+  const { baseUrl, seen } = await server(t, [OK])
+  await client(baseUrl).api.GET('/v1/reviews', {})
+  t.equal(seen[0].headers['idempotency-key'], undefined)
+})
+
 t.test('a POST keeps the Idempotency-Key its caller gave, on every attempt', async (t) => {
   const { baseUrl, seen } = await server(t, ['reset', CREATED])
   const { api } = client(baseUrl)
@@ -166,6 +181,20 @@ t.test('with autoIdempotencyKey off, a POST without a key is not repeated after 
   const { api } = client(baseUrl, { autoIdempotencyKey: false })
   t.equal((await api.POST('/v1/outbound-webhooks', { body: HOOK })).response.status, 503)
   t.equal(seen.length, 1)
+})
+
+t.test('a client without a credential (a storefront\'s, whose calls the service keeps no key for) sends no key of its own', async (t) => {
+  const { baseUrl, seen } = await server(t, ['reset', CREATED])
+  const storefront = createClient({ baseUrl, storeEnvId: 'env_test', retry: { sleep: async () => {} } })
+  await t.rejects(storefront.POST('/v1/outbound-webhooks', { body: HOOK }), { message: 'fetch failed' })
+  t.equal(seen.length, 1, 'not repeated')
+  t.equal(seen[0].headers['idempotency-key'], undefined)
+
+  const { baseUrl: other, seen: otherSeen } = await server(t, ['reset', CREATED])
+  const withHeader = createClient({ baseUrl: other, headers: { Authorization: 'Bearer svc_x' }, retry: { sleep: async () => {} } })
+  t.equal((await withHeader.POST('/v1/outbound-webhooks', { body: HOOK })).response.status, 201)
+  t.equal(otherSeen.length, 2, 'a credential in the client\'s headers counts')
+  t.ok(otherSeen[0].headers['idempotency-key'])
 })
 
 t.test('a POST without a key is still retried after a 429, which the service answers before doing anything', async (t) => {
