@@ -27,7 +27,7 @@ import mcp from './modules/mcp/index.js'
 import { MODULES } from './modules/index.js'
 import type { ModuleManifest } from './lib/module.js'
 import requestIds from './plugins/request-ids.js'
-import { newId } from './lib/ids.js'
+import { requestIdFrom } from './lib/error-format.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -110,8 +110,9 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
     clientErrorHandler,
     return503OnClosing: false,
     ...(deps.pluginTimeout === undefined ? {} : { pluginTimeout: deps.pluginTimeout }),
-    // Unique across instances and restarts: the id a caller quotes to support (plugins/request-ids.ts).
-    genReqId: () => newId('req'),
+    // The id a caller quotes to support (plugins/request-ids.ts): the client's own X-Request-Id when it is safe to
+    // echo and log, else one of ours, unique across instances and restarts.
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true }, onCreate: addApiFormats },
     schemaController: { compilersFactory: { buildValidator: typedJsonBodies() as never, buildSerializer: reusedSerializers() as never } }
   }).withTypeProvider<TypeBoxTypeProvider>()

@@ -3,6 +3,7 @@ import { roleRank } from '../lib/permissions.js'
 import { staleAfter } from '../lib/freshness.js'
 import { sha256 } from '../lib/secrets.js'
 import { errors } from '../errors.js'
+import { bearerChallenge } from '../lib/bearer-challenge.js'
 import type { Credential, CredentialClaim } from '../types.js'
 import { AUTH_FAILURE_WINDOWS } from '../plugins/rate-limit.js'
 import type { CredentialCache, CredentialEntry } from './credential-cache.js'
@@ -128,10 +129,13 @@ export function identifyCredential (app: FastifyInstance, cache: CredentialCache
    * one is verified anyway, and valid requests would pay two more round trips. Letting a valid credential past
    * an exhausted budget opens no guessing (keys carry 32+ random base62 characters, tokens are signed);
    * passwords can be guessed, which is why the login locks out before it checks (plugins/session.ts).
+   * The 401 carries RFC 6750's challenge (lib/bearer-challenge.ts).
    */
   async function refuse (request: FastifyRequest, reply: FastifyReply, token: string | null): Promise<never> {
     await app.enforceLimit(reply, `ip:authfail:${request.ip}`, AUTH_FAILURE_WINDOWS)
-    throw token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
+    const err = token === null ? new errors.MissingCredentials() : new errors.InvalidCredentials()
+    reply.header('www-authenticate', bearerChallenge(token === null ? {} : { invalid: { description: err.message } }))
+    throw err
   }
 
   async function identify (request: FastifyRequest, reply: FastifyReply): Promise<Identified> {

@@ -2,10 +2,13 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import fp from 'fastify-plugin'
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiCode } from '../errors.js'
+import { errorPayload, requestIdFrom, type ErrorBody } from '../lib/error-format.js'
 import { lostLockRace } from '../lib/bulk.js'
+import { newId } from '../lib/ids.js'
 import { problemsOf, type ValidationIssue } from './validation-messages.js'
+import { notJson, takesJson } from './strict-input.js'
 
 const PASS_THROUGH_FASTIFY = new Map<string, { status: number, code: string }>([
   ['FST_ERR_CTP_INVALID_JSON_BODY', { status: 400, code: 'invalid_request' }],
@@ -18,14 +21,21 @@ const PASS_THROUGH_FASTIFY = new Map<string, { status: number, code: string }>([
 ])
 
 /**
- * Error bodies are written with plain JSON, never through the route's response schema: a route whose schema for
- * that status has another shape (health's 503) would otherwise fail to serialize and fastify would answer itself.
+ * Error bodies are written as text here, never through the route's response schema: a route whose schema for that
+ * status has another shape (health's 503) would otherwise fail to serialize and fastify would answer itself.
+ * Every one carries the request's id, in the body and in `x-request-id` (also set here: an answer given before the
+ * request-ids hook ran, such as the router's or the draining server's, has it too), in the shape the client's Accept
+ * asks for (lib/error-format.ts).
  */
-function answer (reply: FastifyReply, status: number, body: { message: string, code: string, errors?: unknown[] }) {
+export function answer (reply: FastifyReply, status: number, body: ErrorBody) {
   if (status === 413) readRestOfBody(reply)
-  // With a serializer of its own, fastify leaves the type to the caller: without it a client cannot tell JSON.
-  return reply.status(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body)
+  const request = reply.request
+  const { contentType, text } = errorPayload(status, body, request.id, request.headers.accept)
+  reply.header('x-request-id', request.id)
+  return reply.status(status).type(contentType).serializer(asIs).send(text)
 }
+
+const asIs = (text: string) => text
 
 /** How much of a refused body is still read after the 413, and for how long, before the connection is cut. */
 const LINGER_MAX_BYTES = 64 * 1024 * 1024
@@ -58,6 +68,18 @@ function readRestOfBody (reply: FastifyReply) {
   raw.resume()
 }
 
+/**
+ * Methods a URL under /v1 has routes for (HEAD with every GET: fastify adds it). OPTIONS is left out: it is routed
+ * for every URL, for CORS preflights of storefront calls, and answers nothing else. Paths outside /v1 (admin, OAuth,
+ * MCP) stay 404, so that their routes' existence is not told to whoever guesses at them.
+ */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+function allowedMethods (app: FastifyInstance, path: string): string[] {
+  if (!path.startsWith('/v1/')) return []
+  return METHODS.filter((method) => app.findRoute({ method, url: path }) !== null)
+}
+
 /** docs/contract/api-conventions.md#errors: `{ message, code }`, nothing else leaks (no stack, no SQL). */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -71,6 +93,9 @@ export default fp(async (app) => {
     }
     const code = apiCode(err.code)
     if (code) return answer(reply, err.statusCode ?? 500, { message: err.message, code })
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && takesJson(request.routeOptions.url)) {
+      return answer(reply, 415, { message: notJson(request.headers['content-type']).message, code: 'unsupported_media_type' })
+    }
     const known = err.code ? PASS_THROUGH_FASTIFY.get(err.code) : undefined
     if (known) return answer(reply, known.status, { message: err.message, code: known.code })
     if (isDatabaseDown(err)) {
@@ -96,17 +121,29 @@ export default fp(async (app) => {
   })
 
   app.setNotFoundHandler((request, reply) => {
-    answer(reply, 404, { message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' })
+    const path = request.url.split('?')[0]
+    const allowed = allowedMethods(app, path)
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '))
+      return answer(reply, 405, {
+        message: `${request.method} is not allowed on ${path}; it answers ${allowed.join(', ')}`,
+        code: 'method_not_allowed'
+      })
+    }
+    answer(reply, 404, { message: `Route ${request.method} ${path} not found`, code: 'not_found' })
   })
 
   // Node answers an `Expect` it does not know with a bare 417 unless the server listens for it.
-  app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify({ message: 'Only "Expect: 100-continue" is supported', code: 'invalid_request' })
+  app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdFrom(req.headers['x-request-id'])
+    const body = { message: 'Only "Expect: 100-continue" is supported', code: 'invalid_request' }
+    const { contentType, text } = errorPayload(417, body, requestId, req.headers.accept)
     res.writeHead(417, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
+      'content-type': contentType,
+      'content-length': Buffer.byteLength(text),
+      'x-request-id': requestId,
       connection: 'close'
-    }).end(body)
+    }).end(text)
   })
 
   // Replaces fastify's own 503 body for requests that arrive while the server drains (return503OnClosing: false).
@@ -128,7 +165,7 @@ const FRAMEWORK_ERRORS: Record<string, { status: number, message: string }> = {
 export function frameworkErrors (err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const known = err.code ? FRAMEWORK_ERRORS[err.code] : undefined
   const status = known?.status ?? err.statusCode ?? 400
-  reply.status(status).send({ message: known?.message ?? err.message, code: status >= 500 ? 'internal_error' : 'invalid_request' })
+  answer(reply, status, { message: known?.message ?? err.message, code: status >= 500 ? 'internal_error' : 'invalid_request' })
 }
 
 /** fastify's `clientErrorHandler`: what Node could not parse as HTTP (bad header, headers too large, too slow). */
@@ -139,10 +176,12 @@ export function clientErrorHandler (err: NodeJS.ErrnoException, socket: Duplex):
     : err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'invalid_request', 'The request headers are too large']
       : [400, 'invalid_request', 'The request is not valid HTTP']
-  const body = JSON.stringify({ message, code })
+  // The request could not be read, so neither its X-Request-Id nor its Accept: an id of ours, the default shape.
+  const requestId = newId('req')
+  const { contentType, text } = errorPayload(status, { message, code }, requestId, undefined)
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${contentType}\r\nX-Request-Id: ${requestId}\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`)
   }
   socket.destroy(err)
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { errors } from '../errors.js'
 
 /**
@@ -90,6 +90,36 @@ async function refuseBodyFields (request: FastifyRequest) {
   }
 }
 
+/** Whether the route's body, if any, is JSON: every /v1 route but the exempt ones and the uploads. */
+export function takesJson (url: string | undefined): boolean {
+  return url !== undefined && url.startsWith('/v1/') && !isExempt(url) && !readsOwnBody(url)
+}
+
+/** The one answer to a body that is not JSON, whichever step notices (here, or fastify's parsers: error-handler.ts). */
+export function notJson (contentType: string | undefined): InstanceType<typeof errors.UnsupportedMediaType> {
+  const media = contentType?.split(';')[0].trim().slice(0, 100)
+  const sent = media ? `Content-Type ${media} was sent` : 'no Content-Type was sent'
+  return new errors.UnsupportedMediaType(`This operation takes a JSON body: send it with Content-Type: application/json (${sent})`)
+}
+
+function isJsonType (contentType: string | undefined): boolean {
+  return contentType?.split(';')[0].trim().toLowerCase() === 'application/json'
+}
+
+/**
+ * One content-type rule (issue 47, point 5): a JSON route refuses with the same 415 a body sent as anything but
+ * `application/json` (fastify reads `text/plain` and would hand the route a string) and, when it takes a body, a
+ * request with no Content-Type. A bodyless request to a route without a body schema needs no type.
+ */
+function requireJson (takesBody: boolean) {
+  return async function requireJsonBody (request: FastifyRequest) {
+    const type = request.headers['content-type']
+    if (isJsonType(type)) return
+    const sent = request.body !== undefined && request.body !== null && request.body !== ''
+    if (takesBody || sent) throw notJson(type)
+  }
+}
+
 export function closeRoute (route: RouteOptions): void {
   const url = route.url
   if (isExempt(url)) return
@@ -98,8 +128,37 @@ export function closeRoute (route: RouteOptions): void {
   const body = isObject(schema.body) ? closed(schema.body) : undefined
   const querystring = isObject(given) ? closed(given) : EMPTY_QUERY
   route.schema = { ...schema, ...(body ? { body } : {}), querystring }
-  if (!body && !readsOwnBody(url)) {
-    route.preValidation = [...[route.preValidation ?? []].flat(), refuseBodyFields] as RouteOptions['preValidation']
+  if (readsOwnBody(url)) return
+  const steps = body ? [requireJson(true)] : [requireJson(false), refuseBodyFields]
+  route.preValidation = [...[route.preValidation ?? []].flat(), ...steps] as RouteOptions['preValidation']
+}
+
+/**
+ * `{"__proto__": …}` and `{"constructor": {"prototype": …}}` are valid JSON that fastify's parser refuses (they could
+ * poison prototypes) with the message of malformed JSON. Told apart here, they get a message naming what is wrong.
+ */
+const FORBIDDEN_NAMES = 'Invalid request: __proto__ and constructor.prototype are forbidden field names'
+
+function jsonParser (app: FastifyInstance) {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig
+  const parse = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
+  return (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    parse(request, body as string, (err, value) => {
+      if (err && (err as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body as string)) {
+        done(new errors.InvalidRequest(FORBIDDEN_NAMES))
+        return
+      }
+      done(err, value)
+    })
+  }
+}
+
+function isJson (text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -111,6 +170,7 @@ export function routesSeen (app: object): Array<{ method: string, url: string, e
 }
 
 export default fp(async (app) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(app))
   const routes: Array<{ method: string, url: string, exempt: boolean }> = []
   seen.set(app, routes)
   app.addHook('onRoute', (route) => {

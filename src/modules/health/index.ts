@@ -9,7 +9,8 @@ const Health = Type.Object({
     redis: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('not_configured')])
   }),
   message: Type.Optional(Type.String()),
-  code: Type.Optional(Type.String())
+  code: Type.Optional(Type.String()),
+  requestId: Type.Optional(Type.String({ description: 'With a 503: the request\'s id, as every error body carries' }))
 })
 
 const PROBE_TIMEOUT_MS = 2000
@@ -33,7 +34,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Health, 503: Health }
     },
     config: { auth: 'public', errors: ['service_unavailable'] }
-  }, async (_request, reply) => {
+  }, async (request, reply) => {
     const database = await withTimeout(app.db.raw('select 1')).then(() => 'ok' as const, () => 'error' as const)
     const redis = app.redis
       ? await withTimeout(app.redis.ping()).then(() => 'ok' as const, () => 'error' as const)
@@ -43,7 +44,8 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
         status: 'unavailable',
         checks: { database, redis },
         message: 'The database is unreachable',
-        code: 'service_unavailable'
+        code: 'service_unavailable',
+        requestId: request.id
       })
     }
     return { status: 'ok' as const, checks: { database, redis } }

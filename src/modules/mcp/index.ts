@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errors } from '../../errors.js'
 import { REQUEST_WINDOWS } from '../../features.js'
+import { bearerChallenge } from '../../lib/bearer-challenge.js'
 import { catalogueOf, collectOperations } from './catalogue.js'
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -82,9 +83,10 @@ export default fp(async (app) => {
     try {
       return await app.authenticate(request, reply, { charge })
     } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 401) {
-        const invalid = (err as { code?: string }).code === 'INVALID_CREDENTIALS' ? ', error="invalid_token"' : ''
-        reply.header('www-authenticate', `Bearer resource_metadata="${metadataUrl}"${invalid}`)
+      const refused = err as { statusCode?: number, code?: string, message: string }
+      if (refused.statusCode === 401) {
+        const invalid = refused.code === 'INVALID_CREDENTIALS' ? { description: refused.message } : undefined
+        reply.header('www-authenticate', bearerChallenge({ invalid, resourceMetadata: metadataUrl }))
       }
       throw err
     }
@@ -116,6 +118,8 @@ class Unparsed {
 function parseAsJsonRpc (scope: FastifyInstance) {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = scope.initialConfig
   const parse = scope.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
+  // Replaces the REST parser (plugins/strict-input.ts), whose refusals are REST answers.
+  if (scope.hasContentTypeParser('application/json')) scope.removeContentTypeParser('application/json')
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     parse(request, String(body), (err, value) => { done(null, err ? new Unparsed(err.message) : value) })
   })
