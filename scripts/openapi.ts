@@ -24,12 +24,16 @@ export function documentText (doc: unknown): string {
   return JSON.stringify(doc, null, 2) + '\n'
 }
 
-type Operation = { parameters?: Array<{ in?: string, name?: string, required?: boolean }> }
+type Operation = {
+  parameters?: Array<{ in?: string, name?: string, required?: boolean }>
+  responses?: Record<string, { content?: Record<string, unknown> }>
+}
 
 /**
  * The document as the SDK's types see it: the client sends `x-store-env-id` on every request (createClient's
  * `storeEnvId`), so the types make the header optional where the document requires it, instead of asking for it
- * in every call. Everything else is the document as served.
+ * in every call; and it never asks for problem details (`Accept: application/problem+json`), so its errors are
+ * typed as the default `{ message, code, requestId }` only. Everything else is the document as served.
  */
 export function forTypes (doc: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(doc) as { paths?: Record<string, Record<string, Operation>> }
@@ -38,6 +42,7 @@ export function forTypes (doc: Record<string, unknown>): Record<string, unknown>
       for (const parameter of operation.parameters ?? []) {
         if (parameter.in === 'header' && parameter.name === 'x-store-env-id') parameter.required = false
       }
+      for (const response of Object.values(operation.responses ?? {})) delete response.content?.['application/problem+json']
     }
   }
   return copy as Record<string, unknown>

@@ -78,13 +78,17 @@ function hasAuthorization (headers: CreateClientOptions['headers']): boolean {
   return entries.some(([name, value]) => name.toLowerCase() === 'authorization' && value !== null && value !== undefined)
 }
 
-/** The API's error body: branch on `code`, show `message` to people. */
+/** The API's error body: branch on `code`, show `message` to people, quote `requestId` to support. */
 export interface ApiErrorBody {
   message: string
   code: string
+  /** The request's id, as in the `x-request-id` header. */
+  requestId?: string
   /** With `invalid_request`: every problem, with the path of the field. */
   errors?: Array<{ path?: string, message?: string }>
 }
+
+type AnyErrorBody = { message?: string, detail?: string, code?: string, requestId?: string, errors?: ApiErrorBody['errors'] }
 
 /**
  * A non-2xx answer, thrown by `unwrap()` and the helpers. A 429 or 503 gets here once the client's retries have
@@ -97,19 +101,19 @@ export class ApiError<Code extends string = string> extends Error {
   readonly errors: ApiErrorBody['errors']
   /** The answer's `Retry-After` in seconds, when it named one. */
   readonly retryAfter: number | undefined
+  /** The request's id, to quote to support: from the body, else the `x-request-id` header. */
+  readonly requestId: string | undefined
 
-  constructor (
-    status: number,
-    body: { message?: string, code?: string, errors?: ApiErrorBody['errors'] } | undefined,
-    response?: Response
-  ) {
-    super(body?.message ?? `HTTP ${status}`)
+  /** `body` is the default error shape or RFC 9457 problem details (`detail` for `message`). */
+  constructor (status: number, body: AnyErrorBody | undefined, response?: Response) {
+    super(body?.message ?? body?.detail ?? `HTTP ${status}`)
     this.name = 'ApiError'
     this.status = status
     this.code = (body?.code ?? 'http_' + status) as Code
     this.errors = body?.errors
     const retryAfter = parseRetryAfter(response?.headers.get('retry-after') ?? null)
     this.retryAfter = retryAfter === null ? undefined : Math.ceil(retryAfter / 1000)
+    this.requestId = body?.requestId ?? response?.headers.get('x-request-id') ?? undefined
   }
 }
 
@@ -122,7 +126,7 @@ type CodeOf<E> = E extends { code: infer C extends string } ? C : string
  */
 export function unwrap<D, E> (result: { data?: D, error?: E, response: Response }): D {
   if (result.error !== undefined || !result.response.ok) {
-    throw new ApiError<CodeOf<E>>(result.response.status, result.error as ApiErrorBody | undefined, result.response)
+    throw new ApiError<CodeOf<E>>(result.response.status, result.error as AnyErrorBody | undefined, result.response)
   }
   return result.data as D
 }

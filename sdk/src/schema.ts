@@ -2240,7 +2240,26 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Problem: {
+            code: string;
+            /** @description For people; may change. Branch on `code`. */
+            detail: string;
+            /** @description With `invalid_request`: every problem, with the path of the field */
+            errors?: {
+                message?: string;
+                path?: string;
+            }[];
+            /** @description The request's id, as in the `x-request-id` header: quote it to support */
+            requestId: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description The code as words, the same for every answer of that code */
+            title: string;
+            /** @description A URI naming the problem: `tag:evidence-hub,2026:errors:<code>` */
+            type: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -2261,6 +2280,8 @@ export interface operations {
             /** @description Method Not Allowed: `method_not_allowed` */
             405: {
                 headers: {
+                    /** @description The methods the path answers, e.g. `GET, HEAD, PUT` */
+                    Allow?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2274,6 +2295,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2291,6 +2314,8 @@ export interface operations {
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2304,12 +2329,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2323,6 +2352,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2340,6 +2371,8 @@ export interface operations {
             /** @description Method Not Allowed: `method_not_allowed` */
             405: {
                 headers: {
+                    /** @description The methods the path answers, e.g. `GET, HEAD, PUT` */
+                    Allow?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,6 +2386,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2421,12 +2456,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2440,6 +2479,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2459,6 +2500,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2478,12 +2521,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2497,6 +2544,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2516,6 +2565,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2578,12 +2629,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2597,6 +2652,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2616,6 +2673,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2635,12 +2694,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2654,6 +2717,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2673,6 +2738,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2715,12 +2782,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2734,6 +2805,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2753,6 +2826,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2772,6 +2847,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2791,12 +2868,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2810,6 +2891,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2829,6 +2912,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2894,12 +2979,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2913,6 +3002,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2932,12 +3023,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2951,6 +3046,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -2970,6 +3067,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3022,12 +3121,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,6 +3144,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3060,6 +3165,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3079,12 +3186,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3098,6 +3209,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3117,6 +3230,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3184,12 +3299,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3203,6 +3322,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3222,6 +3343,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3241,6 +3364,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3260,6 +3385,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3279,12 +3406,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3298,6 +3429,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3317,6 +3450,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3386,12 +3521,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,6 +3544,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3424,6 +3565,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3443,12 +3586,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3462,6 +3609,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3481,6 +3630,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3554,12 +3705,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +3728,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3592,6 +3749,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3611,6 +3770,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3630,6 +3791,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3649,6 +3812,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3668,12 +3833,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3687,6 +3856,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3706,6 +3877,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3762,12 +3935,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3781,6 +3958,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3800,6 +3979,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3819,12 +4000,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,6 +4023,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3857,6 +4044,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3899,12 +4088,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +4111,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3937,6 +4132,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3956,12 +4153,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3975,6 +4176,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -3994,6 +4197,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4066,12 +4271,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4085,6 +4294,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4104,6 +4315,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4123,6 +4336,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4142,6 +4357,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4161,6 +4378,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4180,12 +4399,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4199,6 +4422,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4218,6 +4443,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4302,12 +4529,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4321,6 +4552,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4340,6 +4573,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4359,12 +4594,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4378,6 +4617,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4397,6 +4638,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4445,12 +4688,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,6 +4711,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4483,6 +4732,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4502,12 +4753,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4521,6 +4776,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4540,6 +4797,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4606,12 +4865,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4625,6 +4888,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4644,6 +4909,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4663,6 +4930,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4682,6 +4951,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4701,12 +4972,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4720,6 +4995,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4739,6 +5016,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4795,12 +5074,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4814,6 +5097,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4833,6 +5118,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4852,12 +5139,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4871,6 +5162,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4890,6 +5183,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -4977,12 +5272,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4996,6 +5295,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5015,6 +5316,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5034,12 +5337,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,6 +5360,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5072,6 +5381,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5153,12 +5464,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5172,6 +5487,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5191,6 +5508,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5210,12 +5529,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5229,6 +5552,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5248,6 +5573,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5319,12 +5646,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,6 +5669,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5357,6 +5690,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5376,12 +5711,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5395,6 +5734,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5414,6 +5755,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5496,12 +5839,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +5862,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5534,6 +5883,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5553,6 +5904,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5572,6 +5925,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5591,12 +5946,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5610,6 +5969,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5629,6 +5990,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5689,12 +6052,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5708,6 +6075,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5727,6 +6096,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5746,12 +6117,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5765,6 +6140,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5784,6 +6161,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5844,12 +6223,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5863,6 +6246,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5882,6 +6267,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5901,12 +6288,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5920,6 +6311,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -5939,6 +6332,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6016,12 +6411,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6035,6 +6434,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6054,6 +6455,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6073,12 +6476,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6092,6 +6499,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6111,6 +6520,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6173,12 +6584,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6192,6 +6607,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6211,6 +6628,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6230,12 +6649,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6249,6 +6672,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6268,6 +6693,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6332,12 +6759,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6351,6 +6782,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6370,6 +6803,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6389,12 +6824,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6408,6 +6847,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6427,6 +6868,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6471,12 +6914,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6490,6 +6937,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6509,6 +6958,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6528,6 +6979,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6547,12 +7000,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6566,6 +7023,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6585,6 +7044,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6649,12 +7110,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6668,6 +7133,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6687,6 +7154,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6706,6 +7175,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6725,6 +7196,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6744,6 +7217,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6763,12 +7238,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +7261,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6801,6 +7282,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6876,12 +7359,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6895,6 +7382,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6914,6 +7403,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6933,12 +7424,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6952,6 +7447,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -6971,6 +7468,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7029,12 +7528,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7048,6 +7551,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7067,6 +7572,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7086,12 +7593,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7105,6 +7616,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7124,6 +7637,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7194,12 +7709,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7213,6 +7732,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7232,6 +7753,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7251,6 +7774,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7270,6 +7795,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7289,12 +7816,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,6 +7839,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7327,6 +7860,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7395,12 +7930,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7414,6 +7953,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7433,6 +7974,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7452,12 +7995,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7471,6 +8018,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7490,6 +8039,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7557,12 +8108,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7576,6 +8131,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7595,6 +8152,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7614,6 +8173,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7633,6 +8194,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7652,6 +8215,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7671,12 +8236,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7690,6 +8259,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7709,6 +8280,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7762,12 +8335,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7781,6 +8358,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7800,6 +8379,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7819,12 +8400,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7838,6 +8423,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7857,6 +8444,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7899,12 +8488,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7918,6 +8511,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7937,6 +8532,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7956,6 +8553,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -7975,12 +8574,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7994,6 +8597,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8013,6 +8618,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8080,12 +8687,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8099,6 +8710,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8118,6 +8731,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8137,6 +8752,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8156,6 +8773,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8175,6 +8794,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8194,12 +8815,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8213,6 +8838,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8232,6 +8859,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8293,12 +8922,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8312,6 +8945,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8384,12 +9019,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8403,6 +9042,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8422,6 +9063,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8441,12 +9084,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8460,6 +9107,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8479,6 +9128,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8521,12 +9172,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8540,6 +9195,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8559,6 +9216,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8578,12 +9237,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8597,6 +9260,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8616,6 +9281,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8682,12 +9349,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8701,6 +9372,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8720,6 +9393,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8739,12 +9414,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8758,6 +9437,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8777,6 +9458,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8844,12 +9527,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8863,6 +9550,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8882,6 +9571,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8901,6 +9592,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8920,6 +9613,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8939,12 +9634,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8958,6 +9657,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -8977,6 +9678,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9031,12 +9734,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9050,6 +9757,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9069,6 +9778,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9088,12 +9799,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9107,6 +9822,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9126,6 +9843,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9168,12 +9887,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9187,6 +9910,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9206,6 +9931,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9225,12 +9952,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9244,6 +9975,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9263,6 +9996,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9327,12 +10062,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9346,6 +10085,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9365,6 +10106,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9384,12 +10127,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9403,6 +10150,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9422,6 +10171,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9487,12 +10238,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9506,6 +10261,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9525,6 +10282,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9544,12 +10303,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9563,6 +10326,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9582,6 +10347,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9655,12 +10422,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9674,6 +10445,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9693,6 +10466,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9712,6 +10487,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9731,6 +10508,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9750,12 +10529,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9769,6 +10552,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9788,6 +10573,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9851,12 +10638,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9870,6 +10661,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9889,6 +10682,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9908,12 +10703,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9927,6 +10726,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -9946,6 +10747,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10003,12 +10806,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10022,6 +10829,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10041,6 +10850,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10060,12 +10871,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10079,6 +10894,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10098,6 +10915,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10176,12 +10995,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10195,6 +11018,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10214,6 +11039,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10233,12 +11060,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10252,6 +11083,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10271,6 +11104,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10362,12 +11197,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10381,6 +11220,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10400,6 +11241,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10419,6 +11262,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10438,6 +11283,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10457,12 +11304,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10476,6 +11327,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10495,6 +11348,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10558,12 +11413,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10577,6 +11436,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10596,6 +11457,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10615,12 +11478,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10634,6 +11501,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10653,6 +11522,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10695,12 +11566,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10714,6 +11589,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10733,6 +11610,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10752,12 +11631,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10771,6 +11654,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10790,6 +11675,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10839,12 +11726,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10858,6 +11749,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10877,6 +11770,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10896,12 +11791,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10915,6 +11814,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10934,6 +11835,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -10999,12 +11902,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11018,6 +11925,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11037,6 +11946,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11056,6 +11967,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11075,6 +11988,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11094,12 +12009,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11113,6 +12032,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11132,6 +12053,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11167,7 +12090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -11177,16 +12100,20 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "invalid_credentials" | "missing_credentials";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -11196,6 +12123,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11205,7 +12134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "insufficient_scope" | "role_forbidden" | "subscription_expired";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -11215,6 +12144,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11224,7 +12155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -11234,16 +12165,20 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "rate_limited";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -11253,6 +12188,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11262,7 +12199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "service_unavailable";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -11272,6 +12209,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11341,12 +12280,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11360,6 +12303,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11379,6 +12324,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11398,12 +12345,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11417,6 +12368,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11436,6 +12389,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11528,12 +12483,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11547,6 +12506,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11566,6 +12527,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11585,6 +12548,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11604,6 +12569,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11623,6 +12590,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11642,12 +12611,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11661,6 +12634,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11680,6 +12655,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11737,12 +12714,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11756,6 +12737,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11775,6 +12758,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11794,12 +12779,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11813,6 +12802,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11832,6 +12823,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11926,12 +12919,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11945,6 +12942,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11964,6 +12963,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -11983,6 +12984,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12002,6 +13005,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12021,6 +13026,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12040,12 +13047,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12059,6 +13070,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12078,6 +13091,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12120,12 +13135,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12139,6 +13158,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12158,6 +13179,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12177,12 +13200,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12196,6 +13223,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12215,6 +13244,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12283,12 +13314,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12302,6 +13337,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12321,6 +13358,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12340,12 +13379,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12359,6 +13402,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12378,6 +13423,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12462,12 +13509,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12481,6 +13532,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12500,6 +13553,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12519,6 +13574,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12538,6 +13595,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12557,12 +13616,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12576,6 +13639,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12595,6 +13660,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12637,12 +13704,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12656,6 +13727,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12675,6 +13748,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12694,12 +13769,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12713,6 +13792,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12732,6 +13813,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12807,12 +13890,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12826,6 +13913,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12845,6 +13934,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12864,12 +13955,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12883,6 +13978,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12902,6 +13999,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12960,12 +14059,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12979,6 +14082,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -12998,6 +14103,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13017,12 +14124,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13036,6 +14147,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13055,6 +14168,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13137,12 +14252,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13156,6 +14275,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13175,6 +14296,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13194,6 +14317,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13213,6 +14338,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13232,12 +14359,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13251,6 +14382,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13270,6 +14403,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13312,12 +14447,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13331,6 +14470,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13350,6 +14491,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13369,12 +14512,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13388,6 +14535,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13407,6 +14556,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13482,12 +14633,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13501,6 +14656,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13520,6 +14677,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13539,12 +14698,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13558,6 +14721,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13577,6 +14742,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13626,12 +14793,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13645,6 +14816,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13664,6 +14837,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13683,12 +14858,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13702,6 +14881,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13721,6 +14902,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13785,12 +14968,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13804,6 +14991,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13823,6 +15012,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13842,6 +15033,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13861,6 +15054,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13880,12 +15075,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13899,6 +15098,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13918,6 +15119,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -13974,12 +15177,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13993,6 +15200,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14012,6 +15221,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14031,12 +15242,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14050,6 +15265,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14069,6 +15286,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14138,12 +15357,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14157,6 +15380,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14176,6 +15401,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14195,6 +15422,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14214,6 +15443,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14233,12 +15464,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14252,6 +15487,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14271,6 +15508,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14327,12 +15566,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14346,6 +15589,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14365,6 +15610,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14384,12 +15631,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14403,6 +15654,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14422,6 +15675,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14483,12 +15738,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14502,6 +15761,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14521,6 +15782,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14540,6 +15803,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14559,6 +15824,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14578,12 +15845,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14597,6 +15868,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14616,6 +15889,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14647,7 +15922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "invalid_request";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -14657,6 +15932,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14666,7 +15943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "not_found";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -14676,16 +15953,20 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "rate_limited";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -14695,6 +15976,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14726,7 +16009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "invalid_request";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -14736,6 +16019,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14745,7 +16030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "not_found";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -14755,16 +16040,20 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": {
+                    "application/json": {
                         /** @enum {string} */
                         code: "rate_limited";
                         /** @description With `invalid_request`: every problem, with the path of the field */
@@ -14774,6 +16063,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14835,12 +16126,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14854,6 +16149,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14873,6 +16170,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14892,12 +16191,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14911,6 +16214,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14930,6 +16235,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -14985,12 +16292,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15004,6 +16315,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15023,6 +16336,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15042,12 +16357,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15061,6 +16380,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15080,6 +16401,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15173,12 +16496,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15192,6 +16519,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15211,6 +16540,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15230,12 +16561,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15249,6 +16584,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15268,6 +16605,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15350,12 +16689,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15369,6 +16712,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15388,6 +16733,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15407,12 +16754,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15426,6 +16777,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15445,6 +16798,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15552,12 +16907,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15571,6 +16930,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15590,6 +16951,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15609,6 +16972,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15628,6 +16993,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15647,12 +17014,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15666,6 +17037,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15685,6 +17058,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15757,12 +17132,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15776,6 +17155,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15795,6 +17176,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15814,12 +17197,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15833,6 +17220,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15852,6 +17241,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15928,12 +17319,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15947,6 +17342,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15966,6 +17363,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -15985,6 +17384,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16004,6 +17405,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16023,12 +17426,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16042,6 +17449,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16061,6 +17470,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16117,12 +17528,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16136,6 +17551,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16155,6 +17572,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16174,12 +17593,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16193,6 +17616,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16212,6 +17637,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16254,12 +17681,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16273,6 +17704,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16292,6 +17725,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16311,12 +17746,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16330,6 +17769,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16349,6 +17790,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16423,12 +17866,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16442,6 +17889,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16461,6 +17910,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16480,6 +17931,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16499,6 +17952,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16518,12 +17973,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16537,6 +17996,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16556,6 +18017,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16625,12 +18088,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16644,6 +18111,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16663,6 +18132,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16682,12 +18153,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16701,6 +18176,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16720,6 +18197,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16790,12 +18269,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16809,6 +18292,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16828,6 +18313,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16847,12 +18334,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16866,6 +18357,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16885,6 +18378,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16955,12 +18450,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16974,6 +18473,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -16993,6 +18494,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17012,6 +18515,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17031,6 +18536,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17050,12 +18557,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17069,6 +18580,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17088,6 +18601,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17142,12 +18657,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17161,6 +18680,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17180,6 +18701,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17199,12 +18722,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17218,6 +18745,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17237,6 +18766,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17279,12 +18810,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17298,6 +18833,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17317,6 +18854,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17336,12 +18875,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17355,6 +18898,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17374,6 +18919,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17443,12 +18990,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17462,6 +19013,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17481,6 +19034,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17500,6 +19055,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17519,6 +19076,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17538,12 +19097,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17557,6 +19120,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17576,6 +19141,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17630,6 +19197,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17649,6 +19218,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17668,6 +19239,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17687,6 +19260,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17706,12 +19281,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17725,6 +19304,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17744,6 +19325,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17814,12 +19397,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17833,6 +19420,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17852,6 +19441,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17871,12 +19462,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17890,6 +19485,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17909,6 +19506,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17973,6 +19572,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -17992,6 +19593,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18011,6 +19614,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18030,6 +19635,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18049,12 +19656,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18068,6 +19679,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18087,6 +19700,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18160,12 +19775,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18179,6 +19798,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18198,6 +19819,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18217,12 +19840,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18236,6 +19863,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18255,6 +19884,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18299,6 +19930,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18318,6 +19951,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18337,12 +19972,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18356,6 +19995,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18375,6 +20016,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18444,12 +20087,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18463,6 +20110,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18482,6 +20131,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18501,6 +20152,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18520,6 +20173,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18539,12 +20194,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18558,6 +20217,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18577,6 +20238,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18604,6 +20267,8 @@ export interface operations {
                         };
                         code?: string;
                         message?: string;
+                        /** @description With a 503: the request's id, as every error body carries */
+                        requestId?: string;
                         status: "ok" | "unavailable";
                     };
                 };
@@ -18624,12 +20289,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18643,6 +20312,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18659,6 +20330,8 @@ export interface operations {
                         };
                         code?: string;
                         message?: string;
+                        /** @description With a 503: the request's id, as every error body carries */
+                        requestId?: string;
                         status: "ok" | "unavailable";
                     };
                 };
@@ -18730,12 +20403,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18749,6 +20426,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18768,6 +20447,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18787,12 +20468,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18806,6 +20491,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18825,6 +20512,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18926,12 +20615,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18945,6 +20638,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18964,6 +20659,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -18983,6 +20680,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19002,6 +20701,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19021,12 +20722,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19040,6 +20745,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19059,6 +20766,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19124,12 +20833,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19143,6 +20856,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19162,6 +20877,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19181,12 +20898,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19200,6 +20921,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19219,6 +20942,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19284,12 +21009,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19303,6 +21032,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19322,6 +21053,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19341,12 +21074,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19360,6 +21097,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19379,6 +21118,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19458,12 +21199,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19477,6 +21222,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19496,6 +21243,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19515,12 +21264,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19534,6 +21287,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19553,6 +21308,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19670,12 +21427,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19689,6 +21450,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19708,6 +21471,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19727,6 +21492,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19746,6 +21513,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19765,6 +21534,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19784,12 +21555,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19803,6 +21578,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19822,6 +21599,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19896,12 +21675,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19915,6 +21698,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19934,6 +21719,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19953,12 +21740,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19972,6 +21763,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -19991,6 +21784,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20064,12 +21859,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20083,6 +21882,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20102,6 +21903,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20121,6 +21924,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20140,6 +21945,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20159,6 +21966,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20178,12 +21987,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20197,6 +22010,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20216,6 +22031,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20277,12 +22094,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20296,6 +22117,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20315,6 +22138,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20334,12 +22159,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20353,6 +22182,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20372,6 +22203,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20478,12 +22311,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20497,6 +22334,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20516,6 +22355,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20535,6 +22376,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20554,6 +22397,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20573,12 +22418,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20592,6 +22441,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20611,6 +22462,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20706,12 +22559,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20725,6 +22582,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20744,6 +22603,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20763,12 +22624,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20782,6 +22647,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20801,6 +22668,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20900,12 +22769,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20919,6 +22792,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20938,6 +22813,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20957,6 +22834,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20976,6 +22855,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -20995,12 +22876,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21014,6 +22899,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21033,6 +22920,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21108,12 +22997,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21127,6 +23020,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21146,6 +23041,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21165,12 +23062,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21184,6 +23085,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21203,6 +23106,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21254,12 +23159,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21273,6 +23182,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21292,6 +23203,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21311,12 +23224,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21330,6 +23247,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21349,6 +23268,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21411,12 +23332,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21430,6 +23355,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21449,6 +23376,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21468,6 +23397,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21487,6 +23418,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21506,12 +23439,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21525,6 +23462,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21544,6 +23483,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21606,12 +23547,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21625,6 +23570,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21644,12 +23591,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21663,6 +23614,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21682,6 +23635,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21761,12 +23716,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21780,6 +23739,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21799,6 +23760,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21818,6 +23781,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21837,12 +23802,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21856,6 +23825,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21875,6 +23846,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21915,12 +23888,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21934,6 +23911,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21953,6 +23932,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -21972,12 +23953,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21991,6 +23976,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22010,6 +23997,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22072,12 +24061,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22091,6 +24084,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22110,6 +24105,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22129,6 +24126,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22148,6 +24147,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22167,6 +24168,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22186,12 +24189,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22205,6 +24212,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22224,6 +24233,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22297,12 +24308,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22316,6 +24331,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22335,6 +24352,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22354,12 +24373,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22373,6 +24396,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22392,6 +24417,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22470,12 +24497,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22489,6 +24520,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22508,6 +24541,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22527,6 +24562,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22546,6 +24583,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22565,12 +24604,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22584,6 +24627,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22603,6 +24648,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22661,12 +24708,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22680,6 +24731,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22699,6 +24752,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22718,12 +24773,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22737,6 +24796,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22756,6 +24817,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22798,12 +24861,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22817,6 +24884,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22836,6 +24905,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22855,12 +24926,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22874,6 +24949,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22893,6 +24970,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -22968,12 +25047,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22987,6 +25070,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23006,6 +25091,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23025,12 +25112,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23044,6 +25135,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23063,6 +25156,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23114,12 +25209,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23133,6 +25232,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23152,6 +25253,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23171,6 +25274,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23190,12 +25295,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23209,6 +25318,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23228,6 +25339,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23286,12 +25399,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23305,6 +25422,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23324,6 +25443,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23343,6 +25464,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23362,12 +25485,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23381,6 +25508,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23400,6 +25529,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23479,12 +25610,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23498,6 +25633,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23517,6 +25654,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23536,6 +25675,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23555,6 +25696,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23574,6 +25717,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23593,12 +25738,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23612,6 +25761,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23631,6 +25782,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23692,12 +25845,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23711,6 +25868,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23730,6 +25889,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23749,12 +25910,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23768,6 +25933,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23787,6 +25954,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23858,12 +26027,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23877,6 +26050,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23896,12 +26071,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23915,6 +26094,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -23934,6 +26115,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24013,12 +26196,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24032,6 +26219,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24051,6 +26240,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24070,12 +26261,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24089,6 +26284,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24108,6 +26305,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24204,12 +26403,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24223,6 +26426,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24242,6 +26447,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24261,6 +26468,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24280,6 +26489,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24299,12 +26510,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24318,6 +26533,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24337,6 +26554,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24401,12 +26620,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24420,6 +26643,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24439,6 +26664,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24458,12 +26685,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24477,6 +26708,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24496,6 +26729,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24538,12 +26773,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24557,6 +26796,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24576,6 +26817,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24595,12 +26838,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24614,6 +26861,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24633,6 +26882,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24724,12 +26975,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24743,6 +26998,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24762,6 +27019,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24781,6 +27040,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24800,6 +27061,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24819,12 +27082,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24838,6 +27105,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24857,6 +27126,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24934,12 +27205,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24953,6 +27228,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24972,6 +27249,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -24991,12 +27270,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25010,6 +27293,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25029,6 +27314,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25121,12 +27408,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25140,6 +27431,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25159,6 +27452,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25178,6 +27473,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25197,6 +27494,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25216,12 +27515,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25235,6 +27538,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25254,6 +27559,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25311,12 +27618,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25330,6 +27641,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25349,6 +27662,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25368,12 +27683,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25387,6 +27706,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25406,6 +27727,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25483,12 +27806,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25502,6 +27829,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25521,6 +27850,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25540,12 +27871,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25559,6 +27894,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25578,6 +27915,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25655,12 +27994,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25674,6 +28017,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25693,6 +28038,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25712,6 +28059,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25731,6 +28080,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25750,12 +28101,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25769,6 +28124,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25788,6 +28145,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25853,12 +28212,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25872,6 +28235,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25891,6 +28256,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25910,12 +28277,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25929,6 +28300,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25948,6 +28321,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -25990,12 +28365,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26009,6 +28388,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26028,6 +28409,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26047,12 +28430,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26066,6 +28453,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26085,6 +28474,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26168,12 +28559,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26187,6 +28582,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26206,6 +28603,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26225,6 +28624,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26244,6 +28645,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26263,12 +28666,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26282,6 +28689,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26301,6 +28710,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26367,12 +28778,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26386,6 +28801,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26405,6 +28822,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26424,6 +28843,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26443,6 +28864,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26462,6 +28885,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26481,12 +28906,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26500,6 +28929,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26519,6 +28950,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26623,12 +29056,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26642,6 +29079,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26661,6 +29100,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26680,12 +29121,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26699,6 +29144,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26718,6 +29165,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26786,6 +29235,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26805,6 +29256,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26824,6 +29277,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26843,6 +29298,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26862,12 +29319,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26881,6 +29342,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26900,6 +29363,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -26979,12 +29444,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26998,6 +29467,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27017,6 +29488,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27036,12 +29509,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27055,6 +29532,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27074,6 +29553,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27116,12 +29597,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27135,6 +29620,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27154,6 +29641,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27173,12 +29662,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27192,6 +29685,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27211,6 +29706,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27304,12 +29801,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27323,6 +29824,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27342,6 +29845,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27361,6 +29866,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27380,6 +29887,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27399,12 +29908,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27418,6 +29931,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27437,6 +29952,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27480,6 +29997,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27499,6 +30018,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27518,12 +30039,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27537,6 +30062,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27556,6 +30083,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27616,6 +30145,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27635,6 +30166,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27654,6 +30187,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27673,6 +30208,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27692,12 +30229,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27711,6 +30252,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27730,6 +30273,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27789,12 +30334,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27808,6 +30357,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27827,6 +30378,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27846,12 +30399,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27865,6 +30422,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27884,6 +30443,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27954,12 +30515,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27973,6 +30538,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -27992,6 +30559,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28011,6 +30580,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28030,6 +30601,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28049,12 +30622,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28068,6 +30645,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28087,6 +30666,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28146,12 +30727,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28165,6 +30750,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28184,6 +30771,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28203,12 +30792,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28222,6 +30815,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28241,6 +30836,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28313,6 +30910,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28332,6 +30931,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28351,12 +30952,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28370,6 +30975,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28389,6 +30996,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28465,6 +31074,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28484,6 +31095,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28503,12 +31116,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28522,6 +31139,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28541,6 +31160,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28613,6 +31234,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28632,6 +31255,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28651,12 +31276,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28670,6 +31299,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28689,6 +31320,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28774,6 +31407,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28793,6 +31428,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28812,12 +31449,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28831,6 +31472,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28850,6 +31493,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28914,6 +31559,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28933,6 +31580,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28952,12 +31601,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28971,6 +31624,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -28990,6 +31645,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29060,12 +31717,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29079,6 +31740,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29098,6 +31761,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29117,12 +31782,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29136,6 +31805,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29155,6 +31826,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29223,12 +31896,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29242,6 +31919,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29261,6 +31940,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29280,6 +31961,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29299,6 +31982,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29318,12 +32003,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29337,6 +32026,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29356,6 +32047,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29388,6 +32081,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29407,12 +32102,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29426,6 +32125,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29469,6 +32170,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29488,6 +32191,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29507,12 +32212,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29526,6 +32235,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29545,6 +32256,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29594,6 +32307,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29613,6 +32328,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29632,6 +32349,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29651,6 +32370,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29670,6 +32391,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29689,12 +32412,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29708,6 +32435,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29727,6 +32456,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29794,12 +32525,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29813,6 +32548,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29832,6 +32569,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29851,12 +32590,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29870,6 +32613,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29889,6 +32634,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29959,12 +32706,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29978,6 +32729,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -29997,6 +32750,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30016,6 +32771,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30035,6 +32792,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30054,6 +32813,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30073,12 +32834,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30092,6 +32857,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30111,6 +32878,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30164,12 +32933,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30183,6 +32956,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30202,6 +32977,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30221,12 +32998,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30240,6 +33021,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30259,6 +33042,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30301,12 +33086,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30320,6 +33109,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30339,6 +33130,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30358,12 +33151,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30377,6 +33174,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30396,6 +33195,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30466,12 +33267,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30485,6 +33290,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30504,6 +33311,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30523,6 +33332,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30542,6 +33353,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30561,6 +33374,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30580,12 +33395,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30599,6 +33418,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30618,6 +33439,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30667,12 +33490,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_signature` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30686,6 +33513,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30705,12 +33534,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30724,6 +33557,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30743,6 +33578,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30804,12 +33641,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30823,6 +33664,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30842,6 +33685,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30861,12 +33706,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30880,6 +33729,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30899,6 +33750,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -30963,12 +33816,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30982,6 +33839,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31001,6 +33860,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31020,6 +33881,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31039,6 +33902,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31058,12 +33923,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31077,6 +33946,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31096,6 +33967,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31168,12 +34041,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31187,6 +34064,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31206,6 +34085,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31225,6 +34106,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31244,6 +34127,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31263,12 +34148,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31282,6 +34171,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31301,6 +34192,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31341,12 +34234,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Unauthorized: `invalid_credentials`, `missing_credentials` */
             401: {
                 headers: {
+                    /** @description RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31360,6 +34257,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31379,6 +34278,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31398,12 +34299,16 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31417,6 +34322,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };
@@ -31436,6 +34343,8 @@ export interface operations {
                         }[];
                         /** @description For people; may change. Branch on `code`. */
                         message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
                     };
                 };
             };

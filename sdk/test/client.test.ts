@@ -115,7 +115,7 @@ t.test('errors surface with their documented code: returned by calls, thrown by 
 
   const thrown = await elsewhere.GET('/v1/reviews', {}).then(unwrap, () => null).catch((error: unknown) => error)
   t.ok(thrown instanceof ApiError, 'unwrap throws an ApiError')
-  t.match(thrown, { name: 'ApiError', status: 404, code: 'store_env_not_found' })
+  t.match(thrown, { name: 'ApiError', status: 404, code: 'store_env_not_found', requestId: /^req_/ })
 
   await t.rejects(collect(eventCursor(client, { since: 'not-a-cursor' })), { code: 'invalid_request', status: 400 })
   const anonymous = createClient({ baseUrl, storeEnvId: tenant.storeId })

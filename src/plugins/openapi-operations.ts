@@ -57,19 +57,60 @@ function described (status: number, codes: string[]): string {
   return `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(', ')}`
 }
 
+const REQUEST_ID = { type: 'string', description: 'The request\'s id, as in the `x-request-id` header: quote it to support' }
+const FIELD_PROBLEMS = {
+  type: 'array',
+  description: 'With `invalid_request`: every problem, with the path of the field',
+  items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }
+}
+
+/**
+ * RFC 9457 problem details, the error shape for a client whose Accept prefers `application/problem+json`
+ * (docs/contract/api-conventions.md#problem-details). A component of the document, named by every error response.
+ */
+export const PROBLEM_SCHEMA: Schema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code', 'requestId'],
+  properties: {
+    type: { type: 'string', description: 'A URI naming the problem: `tag:evidence-hub,2026:errors:<code>`' },
+    title: { type: 'string', description: 'The code as words, the same for every answer of that code' },
+    status: { type: 'integer', description: 'The HTTP status' },
+    detail: { type: 'string', description: 'For people; may change. Branch on `code`.' },
+    code: { type: 'string' },
+    requestId: REQUEST_ID,
+    errors: FIELD_PROBLEMS
+  }
+}
+
+/** Headers an error of this status always carries, as the document shows them. */
+const ERROR_HEADERS: Record<number, Schema> = {
+  401: {
+    'WWW-Authenticate': {
+      type: 'string',
+      description: 'RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused'
+    }
+  },
+  405: { Allow: { type: 'string', description: 'The methods the path answers, e.g. `GET, HEAD, PUT`' } },
+  429: { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying' } }
+}
+
 function errorResponse (status: number, codes: string[]): Schema {
-  return {
+  const body = {
     type: 'object',
-    description: described(status, codes),
-    required: ['message', 'code'],
+    required: ['message', 'code', 'requestId'],
     properties: {
       message: { type: 'string', description: 'For people; may change. Branch on `code`.' },
       code: { type: 'string', enum: codes },
-      errors: {
-        type: 'array',
-        description: 'With `invalid_request`: every problem, with the path of the field',
-        items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }
-      }
+      requestId: REQUEST_ID,
+      errors: FIELD_PROBLEMS
+    }
+  }
+  return {
+    description: described(status, codes),
+    ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+    content: {
+      'application/json': { schema: body },
+      'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } }
     }
   }
 }

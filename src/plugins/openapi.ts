@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { documentedSchema } from './openapi-operations.js'
+import { PROBLEM_SCHEMA, documentedSchema } from './openapi-operations.js'
 
 /** The OpenAPI 3.1 document is generated from the route schemas; nothing is written by hand twice. */
 export default fp(async (app) => {
@@ -13,11 +13,14 @@ export default fp(async (app) => {
         title: 'Evidence Hub API',
         version: 'v1',
         description: 'Reviews, products, orders and store evidence for online stores. Every call acts on one store ' +
-          'environment (`x-store-env-id`). Errors are `{ message, code }`; branch on `code`. Rate limits: 10/s, 50/10 s ' +
+          'environment (`x-store-env-id`). Errors are `{ message, code, requestId }` (RFC 9457 problem details with ' +
+          '`Accept: application/problem+json`); branch on `code`. A method a path does not answer is 405 `method_not_allowed` ' +
+          'with `Allow`. Rate limits: 10/s, 50/10 s ' +
           'and 200/min per credential, reported in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.'
       },
       servers: [{ url: app.config.publicUrl }],
       components: {
+        schemas: { Problem: PROBLEM_SCHEMA },
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`svc_…`) or an OAuth access token' },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key (`svc_…`)' },

@@ -33,7 +33,7 @@ t.test('a request without a credential gets 401 missing_credentials', async (t) 
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/api-keys', store: tenant.storeId })
   t.equal(res.statusCode, 401)
-  t.same(res.json(), { message: res.json().message, code: 'missing_credentials' })
+  t.same(res.json(), { message: res.json().message, code: 'missing_credentials', requestId: res.headers['x-request-id'] })
 })
 
 t.test('an unknown svc_ key gets 401 invalid_credentials', async (t) => {

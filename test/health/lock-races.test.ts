@@ -18,6 +18,10 @@ t.test('a request whose transaction loses a lock race gets 503 service_unavailab
     const res = await app.inject({ method: 'GET', url: `/v1/health/race-${code}` })
     t.equal(res.statusCode, 503, code)
     t.equal(res.headers['retry-after'], '1', code)
-    t.same(res.json(), { message: 'The request met a concurrent change and was not applied; retry it', code: 'service_unavailable' }, code)
+    t.same(res.json(), {
+      message: 'The request met a concurrent change and was not applied; retry it',
+      code: 'service_unavailable',
+      requestId: res.headers['x-request-id']
+    }, code)
   }
 })

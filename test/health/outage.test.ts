@@ -68,6 +68,6 @@ t.test(
     await proxy.cut()
     const res = await app.inject({ method: 'GET', url: '/v1/account/stores', headers: { authorization: 'Bearer svc_' + 'a'.repeat(40) } })
     t.equal(res.statusCode, 503)
-    t.same(res.json(), { message: 'The database is unreachable', code: 'service_unavailable' })
+    t.same(res.json(), { message: 'The database is unreachable', code: 'service_unavailable', requestId: res.headers['x-request-id'] })
   }
 )

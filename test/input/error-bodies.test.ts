@@ -34,7 +34,7 @@ t.test('a request with a malformed header line gets 400 invalid_request in the e
   const res = parse(await rawRequest(app, 'GET /v1/health HTTP/1.1\r\nHost: localhost\r\nthis is not a header\r\n\r\n'))
   t.equal(res.status, 400)
   t.match(res.head, /content-type: application\/json/i)
-  t.same(Object.keys(res.body).sort(), ['code', 'message'])
+  t.same(Object.keys(res.body).sort(), ['code', 'message', 'requestId'])
   t.equal(res.body.code, 'invalid_request')
 })
 
@@ -42,7 +42,7 @@ t.test('headers over Node\'s size limit get 431 in the error shape', async (t) =
   const app = await listening(t)
   const res = parse(await rawRequest(app, `GET /v1/health HTTP/1.1\r\nHost: localhost\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`))
   t.equal(res.status, 431)
-  t.same(Object.keys(res.body).sort(), ['code', 'message'])
+  t.same(Object.keys(res.body).sort(), ['code', 'message', 'requestId'])
   t.equal(res.body.code, 'invalid_request')
 })
 
@@ -50,7 +50,7 @@ t.test('an Expect header other than 100-continue gets 417 in the error shape', a
   const app = await listening(t)
   const res = parse(await rawRequest(app, 'GET /v1/health HTTP/1.1\r\nHost: localhost\r\nExpect: something-else\r\n\r\n'))
   t.equal(res.status, 417)
-  t.same(Object.keys(res.body).sort(), ['code', 'message'])
+  t.same(Object.keys(res.body).sort(), ['code', 'message', 'requestId'])
 })
 
 t.test('a URL whose percent-escape does not decode gets 400 invalid_request in the error shape', async (t) => {
@@ -58,7 +58,7 @@ t.test('a URL whose percent-escape does not decode gets 400 invalid_request in t
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: '/v1/products/%E0%A4%A', key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 400)
-  t.same(Object.keys(res.json()).sort(), ['code', 'message'])
+  t.same(Object.keys(res.json()).sort(), ['code', 'message', 'requestId'])
   t.equal(res.json().code, 'invalid_request')
 })
 
@@ -67,7 +67,7 @@ t.test('a path segment beyond the router\'s limit gets 414 in the error shape', 
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'GET', url: `/v1/products/${'p'.repeat(5000)}`, key: tenant.key, store: tenant.storeId })
   t.equal(res.statusCode, 414)
-  t.same(Object.keys(res.json()).sort(), ['code', 'message'])
+  t.same(Object.keys(res.json()).sort(), ['code', 'message', 'requestId'])
   t.equal(res.json().code, 'invalid_request')
 })
 
@@ -75,7 +75,7 @@ t.test('an unknown route gets 404 not_found in the error shape', async (t) => {
   const app = await sharedApp()
   const res = await app.inject({ method: 'GET', url: '/v1/nothing-here' })
   t.equal(res.statusCode, 404)
-  t.same(Object.keys(res.json()).sort(), ['code', 'message'])
+  t.same(Object.keys(res.json()).sort(), ['code', 'message', 'requestId'])
   t.equal(res.json().code, 'not_found')
 })
 
@@ -109,7 +109,8 @@ t.test('a request that arrives while the server shuts down gets 503 service_unav
   const second = out.slice(out.indexOf('HTTP/1.1', 1))
   const res = parse(second)
   t.equal(res.status, 503)
-  t.same(res.body, { message: res.body.message, code: 'service_unavailable' })
+  t.same(res.body, { message: res.body.message, code: 'service_unavailable', requestId: res.body.requestId })
+  t.match(res.head, new RegExp(`x-request-id: ${res.body.requestId}\r\n`, 'i'))
 })
 
 t.test('every error answer says it is JSON: not found, unauthenticated, invalid and too large', async (t) => {
