@@ -90,6 +90,8 @@ async function mountProvider (
     const raw = request.raw as IncomingMessage & { originalUrl?: string }
     if (raw.url?.startsWith('/oauth/interaction/')) return reply.callNotFound()
     reply.hijack()
+    // Headers set on the reply are dropped by hijack(): the request id every answer carries is set on the raw one.
+    reply.raw.setHeader('x-request-id', request.id)
     // The provider derives its endpoint URLs from the request; pin them to PUBLIC_URL whatever Host a client sends
     // (no poisoned discovery documents), and give it the client IP fastify already resolved (TRUST_PROXY rules).
     raw.headers['x-forwarded-host'] = published.host
