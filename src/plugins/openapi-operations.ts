@@ -87,7 +87,8 @@ const ERROR_HEADERS: Record<number, Schema> = {
   401: {
     'WWW-Authenticate': {
       type: 'string',
-      description: 'RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused'
+      description:
+        'RFC 6750: `Bearer realm="evidence-hub"`, with `error="invalid_token"` and `error_description` when a credential was refused'
     }
   },
   405: { Allow: { type: 'string', description: 'The methods the path answers, e.g. `GET, HEAD, PUT`' } },

@@ -37,7 +37,14 @@ t.test('every error family carries the JSON content type and a requestId equal t
     ['404', await fetch(`${base}/v1/nothing-here`)],
     ['405', await fetch(`${base}/v1/products`, { method: 'DELETE' })],
     ['409', await fetch(`${base}/v1/test-conflict`)],
-    ['413', await fetch(`${base}/v1/products`, { method: 'PUT', headers: { ...as(tenant.key), ...json }, body: `"${'x'.repeat(6 * 1024 * 1024)}"` })],
+    [
+      '413',
+      await fetch(`${base}/v1/products`, {
+        method: 'PUT',
+        headers: { ...as(tenant.key), ...json },
+        body: `"${'x'.repeat(6 * 1024 * 1024)}"`
+      })
+    ],
     ['415', await fetch(`${base}/v1/products`, { method: 'PUT', headers: { ...as(tenant.key), 'content-type': 'text/plain' }, body: 'x' })]
   ] as const
   const statuses = []

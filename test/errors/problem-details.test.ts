@@ -30,7 +30,12 @@ t.test('a validation problem in problem details lists every field problem under 
     headers: { accept: 'application/problem+json' }
   })
   t.equal(res.statusCode, 400)
-  t.match(res.json(), { type: 'tag:evidence-hub,2026:errors:invalid_request', title: 'Invalid request', status: 400, code: 'invalid_request' })
+  t.match(res.json(), {
+    type: 'tag:evidence-hub,2026:errors:invalid_request',
+    title: 'Invalid request',
+    status: 400,
+    code: 'invalid_request'
+  })
   t.match(res.json().errors, [{ path: 'limit' }])
 })
 
