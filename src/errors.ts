@@ -50,6 +50,20 @@ export const errors = {
     'This idempotency key was already used with other points or another reason',
     409
   ),
+  /**
+   * The `Idempotency-Key` header sent again with another request (docs/contract/api-conventions.md#idempotent-requests).
+   * The same code as loyalty's body field `idempotencyKey` (409 above, kept as it is), but 400: the request itself is wrong.
+   */
+  IdempotencyKeyMismatch: createError(
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used with another request (method, path, store or body); send a new key for a new request',
+    400
+  ),
+  IdempotencyKeyInProgress: createError(
+    'idempotency_key_in_progress',
+    'A request with this Idempotency-Key is still running; retry once it has answered',
+    409
+  ),
   UploadUrlExpired: createError('upload_url_expired', 'This upload URL has expired or was already used; ask for a new one', 410),
   InvalidSignature: createError('invalid_signature', '%s', 401)
 }

@@ -24,6 +24,8 @@ const BACKUPS_EVERY_MS = 5_000
 const ABANDONED_UPLOADS_EVERY_MS = 3_600_000
 /** Hourly: the notice itself goes out at most once a week per organization (modules/changelog/deprecation-notices.ts). */
 const DEPRECATION_NOTICES_EVERY_MS = 3_600_000
+/** Idempotency keys hold their answer 24 h; a repeat ignores an expired row anyway, so hourly is only housekeeping. */
+const IDEMPOTENCY_KEYS_EVERY_MS = 3_600_000
 
 /** Runs `work` every `everyMs`; a pass still running when the next is due is not doubled. */
 export function intervalJob (name: string, everyMs: number, work: () => Promise<unknown>, log: Services['log']): Job {
@@ -69,7 +71,8 @@ export function jobList (services: Services): Job[] {
     intervalJob('loyalty birthdays', BIRTHDAYS_EVERY_MS, () => services.birthdays.run(), log),
     intervalJob('backups', BACKUPS_EVERY_MS, () => services.backups.runQueued(), log),
     intervalJob('deprecation notices', DEPRECATION_NOTICES_EVERY_MS, () => services.deprecationNotices.runOnce(), log),
-    intervalJob('abandoned uploads', ABANDONED_UPLOADS_EVERY_MS, () => services.abandonedUploads(), log)
+    intervalJob('abandoned uploads', ABANDONED_UPLOADS_EVERY_MS, () => services.abandonedUploads(), log),
+    intervalJob('expired idempotency keys', IDEMPOTENCY_KEYS_EVERY_MS, () => services.idempotencyKeys.purgeExpired(), log)
   ]
 }
 

@@ -8,6 +8,7 @@ import type { ModuleManifest } from '../lib/module.js'
 import { declareResources } from '../lib/permissions.js'
 import { manifest as health } from './health/index.js'
 import { manifest as audit } from './audit/index.js'
+import { manifest as idempotency } from './idempotency/index.js'
 import { manifest as account } from './account/index.js'
 import { manifest as apiKeys } from './api-keys/index.js'
 import { manifest as products } from './products/index.js'
@@ -47,7 +48,7 @@ import { manifest as platformSync } from './platform-sync/index.js'
 import { manifest as changelog } from './changelog/index.js'
 
 export const MODULES: readonly ModuleManifest[] = [
-  health, audit, account, apiKeys, products, orders, reviews, imports, uploads, events, delivery, oauth, connectors, features,
+  health, audit, idempotency, account, apiKeys, products, orders, reviews, imports, uploads, events, delivery, oauth, connectors, features,
   billing, orgs, support, admin, customers, loyalty, reviewIncentives, affiliates, partners, email, emailSuppressions,
   emailBranding, emailSequences, sendingDomain, analytics, evidence, backups, galleries, faqs, categories, webPages,
   placements, storefront, platformSync, changelog

@@ -9,6 +9,7 @@ import { chargeAndReadMarkers } from './charge-and-read-markers.js'
 import { resolveStore } from './resolve-store.js'
 import { checkAccess } from './check-access.js'
 import { auditPartner } from './audit-partner.js'
+import { idempotencyKeyStep } from './idempotency-key.js'
 
 export type { ClaimingResolver, CredentialResolver } from './identify-credential.js'
 export type { RouteAuth } from './route-config.js'
@@ -35,6 +36,8 @@ declare module 'fastify' {
  *   3 resolve-store          x-store-env-id: the credential's store, or a client's through a partner grant
  *   4 check-access           role, scopes, then subscription, plan and feature
  *   5 audit-partner          as the answer leaves: a partner's request in the client's audit log
+ *   6 idempotency-key        credentialed POSTs and PUTs, once the body is parsed: the Idempotency-Key's claim, a
+ *                            repeat's kept answer; as the answer leaves, the answer kept (or, for a 5xx, the key freed)
  *
  * Routes with `auth: 'public'` (and unknown URLs under /v1) only spend the per-IP public budget; storefront routes
  * have their own step (plugins/storefront.ts: origin and per-IP limits), which runs after this one.
@@ -51,6 +54,8 @@ export default fp(async (app) => {
   app.addHook('onClose', () => cache.settled())
 
   app.addHook('onRoute', settleRouteConfig)
+  // After the config is settled: it reads `auth`.
+  app.addHook('onRoute', idempotencyKeyStep(app))
 
   const { injectAs, handOver } = handOverStep(app)
   const credentials = identifyCredential(app, cache)
