@@ -33,8 +33,10 @@ function operations (doc: OpenApiDocument) {
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
 }
 
+/** The codes an operation answers with, each as `code status` (one code may come with two statuses). */
 function codesOf (op: Operation): string[] {
-  return Object.values(op.responses).flatMap((r) => r.content?.['application/json']?.schema?.properties?.code?.enum ?? [])
+  return Object.entries(op.responses).flatMap(([status, r]) =>
+    (r.content?.['application/json']?.schema?.properties?.code?.enum ?? []).map((code) => `${code} ${status}`))
 }
 
 function access (op: Operation): string {
@@ -87,7 +89,7 @@ export function renderReference (doc: OpenApiDocument): string {
     const error = new E()
     const code = error.code.toLowerCase()
     const message = error.message === '%s' ? '(says what was wrong)' : error.message.replaceAll('%s', '…')
-    const count = ops.filter(({ op }) => codesOf(op).includes(code)).length
+    const count = ops.filter(({ op }) => codesOf(op).includes(`${code} ${error.statusCode}`)).length
     lines.push(`| \`${code}\` | ${error.statusCode} | ${message.replaceAll('|', '\\|')} | ${count} |`)
   }
   lines.push('', '## Operations', '', '| operation | summary | access |', '|---|---|---|')

@@ -2261,7 +2261,13 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /**
+         * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+         * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -3240,7 +3246,13 @@ export interface operations {
     replace_account_store_origins: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -3283,7 +3295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3291,7 +3303,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request";
+                        code: "idempotency_key_reused" | "invalid_request";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -3357,6 +3369,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -3641,6 +3674,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -3689,7 +3727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3697,7 +3735,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -3775,7 +3813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3783,7 +3821,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -4808,6 +4846,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -4849,7 +4892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,7 +4900,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -4923,6 +4966,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -5766,6 +5830,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -5823,7 +5892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `expiry_exceeds_credential`, `invalid_expiry`, `invalid_request`, `invalid_scope`, `store_env_required` */
+            /** @description Bad Request: `expiry_exceeds_credential`, `idempotency_key_reused`, `invalid_expiry`, `invalid_request`, `invalid_scope`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5831,7 +5900,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "expiry_exceeds_credential" | "invalid_expiry" | "invalid_request" | "invalid_scope" | "store_env_required";
+                        code: "expiry_exceeds_credential" | "idempotency_key_reused" | "invalid_expiry" | "invalid_request" | "invalid_scope" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -5897,6 +5966,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -6531,6 +6621,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -6568,7 +6663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6576,7 +6671,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -6642,6 +6737,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -7055,6 +7171,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -7094,7 +7215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +7223,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -7180,7 +7301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7188,7 +7309,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -7648,6 +7769,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -7693,7 +7819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7701,7 +7827,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -7767,6 +7893,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -8050,6 +8197,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -8092,7 +8244,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8100,7 +8252,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -8178,7 +8330,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8186,7 +8338,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -9469,6 +9621,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -9511,7 +9668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9519,7 +9676,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -9585,6 +9742,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -10358,6 +10536,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -10406,7 +10589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10414,7 +10597,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -10480,6 +10663,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -11115,6 +11319,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -11181,7 +11390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `batch_too_large`, `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11189,7 +11398,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        code: "batch_too_large" | "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -11255,6 +11464,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -11846,6 +12076,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -11886,7 +12121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11894,7 +12129,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -11960,6 +12195,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -12400,6 +12656,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -12467,7 +12728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12475,7 +12736,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -12553,7 +12814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12561,7 +12822,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -12834,6 +13095,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -12903,7 +13169,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12911,7 +13177,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -12989,7 +13255,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12997,7 +13263,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -13434,6 +13700,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -13493,7 +13764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13501,7 +13772,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -13567,6 +13838,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -14179,6 +14471,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -14236,7 +14533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14244,7 +14541,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -14310,6 +14607,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -14913,6 +15231,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -14952,7 +15275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14960,7 +15283,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -15026,6 +15349,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -15297,6 +15641,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -15341,7 +15690,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15349,7 +15698,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -15415,6 +15764,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -15686,6 +16056,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -15722,7 +16097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15730,7 +16105,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -15796,6 +16171,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -16809,6 +17205,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -16891,7 +17292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16899,7 +17300,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -16965,6 +17366,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -17252,6 +17674,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -17303,7 +17730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17311,7 +17738,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -17377,6 +17804,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -18389,6 +18837,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -18434,7 +18887,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18442,7 +18895,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -18508,6 +18961,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -20523,6 +20997,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -20599,7 +21078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `batch_too_large`, `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20607,7 +21086,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        code: "batch_too_large" | "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -20673,6 +21152,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -21319,6 +21819,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -21411,7 +21916,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21419,7 +21924,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -21497,7 +22002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict`, `idempotency_key_reused`, `insufficient_points` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress`, `idempotency_key_reused`, `insufficient_points` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21505,7 +22010,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict" | "idempotency_key_reused" | "insufficient_points";
+                        code: "conflict" | "idempotency_key_in_progress" | "idempotency_key_reused" | "insufficient_points";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -21795,6 +22300,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -21843,7 +22353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21851,7 +22361,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -21929,7 +22439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21937,7 +22447,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -22214,6 +22724,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -22295,7 +22810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22303,7 +22818,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -22369,6 +22884,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -22679,6 +23215,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -22753,7 +23294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `batch_too_large`, `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22761,7 +23302,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        code: "batch_too_large" | "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -22827,6 +23368,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -23645,7 +24207,13 @@ export interface operations {
     create_orgs_current_partner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23700,7 +24268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23708,7 +24276,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request";
+                        code: "idempotency_key_reused" | "invalid_request";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -23753,6 +24321,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "credential_not_allowed" | "insufficient_scope" | "role_forbidden" | "role_read_only";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -24008,6 +24597,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -24045,7 +24639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24053,7 +24647,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -24131,7 +24725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24139,7 +24733,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -24428,6 +25022,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -24481,7 +25080,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_event_type`, `invalid_request`, `invalid_url`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24489,7 +25088,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_event_type" | "invalid_request" | "invalid_url" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -24555,6 +25154,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -25167,6 +25787,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -25193,7 +25818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25201,7 +25826,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -25279,7 +25904,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25287,7 +25912,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -25350,6 +25975,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -25383,7 +26013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25391,7 +26021,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -25469,7 +26099,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25477,7 +26107,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -25540,6 +26170,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -25594,7 +26229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_event_type`, `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_event_type`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25602,7 +26237,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_event_type" | "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_event_type" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -25680,7 +26315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25688,7 +26323,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -26316,6 +26951,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -26387,7 +27027,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26395,7 +27035,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -26461,6 +27101,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -27325,6 +27986,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -27392,7 +28058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `batch_too_large`, `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `batch_too_large`, `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27400,7 +28066,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "batch_too_large" | "invalid_request" | "store_env_required";
+                        code: "batch_too_large" | "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -27466,6 +28132,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -27926,6 +28613,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -27978,7 +28670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27986,7 +28678,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -28052,6 +28744,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -28721,6 +29434,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -28762,7 +29480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28770,7 +29488,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -28848,7 +29566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28856,7 +29574,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -30454,6 +31172,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -30499,7 +31222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -30507,7 +31230,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -30573,6 +31296,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -30677,6 +31421,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -30711,7 +31460,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -30719,7 +31468,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -30785,6 +31534,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -31837,6 +32607,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -31880,7 +32655,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -31888,7 +32663,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -31954,6 +32729,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -32645,6 +33441,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -32690,7 +33491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -32698,7 +33499,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -32776,7 +33577,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `conflict` */
+            /** @description Conflict: `conflict`, `idempotency_key_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -32784,7 +33585,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "conflict";
+                        code: "conflict" | "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -33761,6 +34562,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -33800,7 +34606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -33808,7 +34614,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -33874,6 +34680,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -33978,6 +34805,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 `idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.
+                 * @example 3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -34025,7 +34857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `store_env_required` */
+            /** @description Bad Request: `idempotency_key_reused`, `invalid_request`, `store_env_required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -34033,7 +34865,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "invalid_request" | "store_env_required";
+                        code: "idempotency_key_reused" | "invalid_request" | "store_env_required";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -34099,6 +34931,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "idempotency_key_in_progress";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;

@@ -3,6 +3,7 @@ import type { RouteOptions } from 'fastify'
 import { accessFor, isOrgManagement } from '../lib/permissions.js'
 import { operationName } from '../lib/operation-names.js'
 import { errors } from '../errors.js'
+import { takesIdempotencyKey } from '../lib/idempotency.js'
 import { ErrorBody } from '../schemas.js'
 
 declare module 'fastify' {
@@ -14,11 +15,25 @@ declare module 'fastify' {
 
 type Schema = Record<string, unknown>
 
-/** Every error code with its status, read from src/errors.ts so that the document cannot drift from it. */
-export const ERROR_STATUS: ReadonlyMap<string, number> = new Map(Object.values(errors).map((E) => {
+/**
+ * Every error code with its status, read from src/errors.ts so that the document cannot drift from it. A code two
+ * errors share keeps the first one's status (`idempotency_key_reused`: loyalty's 409); the other is added where it
+ * applies (the Idempotency-Key header's 400, below).
+ */
+export const ERROR_STATUS: ReadonlyMap<string, number> = new Map(Object.values(errors).reverse().map((E) => {
   const error = new E()
   return [error.code.toLowerCase(), error.statusCode!] as const
 }))
+
+/** What the Idempotency-Key header adds to an operation that takes it (pipeline/idempotency-key.ts). */
+const IDEMPOTENCY_ERRORS = [
+  ['invalid_request', new errors.InvalidRequest('').statusCode!],
+  ['idempotency_key_reused', new errors.IdempotencyKeyMismatch().statusCode!],
+  ['idempotency_key_in_progress', new errors.IdempotencyKeyInProgress().statusCode!]
+] as const
+
+/** Marks an operation that takes the header; plugins/openapi.ts replaces it with the shared parameter. */
+export const IDEMPOTENT_MARK = 'x-idempotency-key'
 
 /**
  * The codes an operation can answer with: those of the pipeline it goes through (store and access steps, storefront, limits,
@@ -153,6 +168,13 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
   for (const code of errorCodesOf(route)) {
     const status = ERROR_STATUS.get(code)!
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  if (takesIdempotencyKey({ method, config })) {
+    for (const [code, status] of IDEMPOTENCY_ERRORS) {
+      const codes = byStatus.get(status) ?? []
+      if (!codes.includes(code)) byStatus.set(status, [...codes, code].sort())
+    }
+    schema[IDEMPOTENT_MARK] = true
   }
   for (const [status, codes] of byStatus) {
     // A route whose error has a shape of its own (health's 503) keeps it, with the codes named.

@@ -1,7 +1,37 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { PROBLEM_SCHEMA, documentedSchema } from './openapi-operations.js'
+import { documentedSchema, IDEMPOTENT_MARK, PROBLEM_SCHEMA } from './openapi-operations.js'
+
+type Operation = Record<string, unknown> & { parameters?: unknown[] }
+
+/** The Idempotency-Key header, declared once and referred to by every operation that takes it. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes a retry safe: within 24 hours, the same key with the same request (method, path and query, store, ' +
+    'body) answers the first answer again, status and body, with `Idempotent-Replayed: true`, without doing the work ' +
+    'twice; the key with another request is 400 `idempotency_key_reused`, a repeat while the first still runs 409 ' +
+    '`idempotency_key_in_progress`. A 5xx is not kept. Use a new random value (a UUID) per operation.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  example: '3f1c2a9e-8d4b-4c1e-9a7f-2b6d0e5c8a41'
+}
+
+/** Each operation marked by documentedSchema gets the shared parameter instead of its mark. */
+function withIdempotencyKey (document: Record<string, unknown>) {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      if (!operation || typeof operation !== 'object' || !(IDEMPOTENT_MARK in operation)) continue
+      delete operation[IDEMPOTENT_MARK]
+      operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }]
+    }
+  }
+  const components = (document.components ?? {}) as Record<string, Record<string, unknown>>
+  document.components = { ...components, parameters: { ...components.parameters, IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER } }
+  return document
+}
 
 /** The OpenAPI 3.1 document is generated from the route schemas; nothing is written by hand twice. */
 export default fp(async (app) => {
@@ -46,7 +76,8 @@ export default fp(async (app) => {
     transform: ({ schema, url, route }) => ({
       schema: documentedSchema({ method: route.method, url: route.url, schema: schema as never, config: route.config }) as never,
       url
-    })
+    }),
+    transformObject: (input) => withIdempotencyKey(('openapiObject' in input ? input.openapiObject : input.swaggerObject) as never) as never
   })
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
   app.get('/v1/openapi.json', { config: { auth: 'public' } }, async () => app.swagger())

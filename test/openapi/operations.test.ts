@@ -64,11 +64,13 @@ t.test('every error code of src/errors.ts is documented on at least one operatio
 t.test('each error response lists the codes of its own status only', async (t) => {
   const app = await sharedApp()
   const { operations } = await documentOf(app)
-  const statusOf = new Map(Object.values(errors).map((E) => { const e = new E(); return [e.code.toLowerCase(), String(e.statusCode)] }))
+  // A code two errors share (idempotency_key_reused: loyalty's body field 409, the Idempotency-Key header's 400) has both.
+  const statusesOf = (code: string) =>
+    Object.values(errors).map((E) => new E()).filter((e) => e.code.toLowerCase() === code).map((e) => String(e.statusCode))
   for (const [name, op] of operations) {
     for (const [status, response] of Object.entries(op.responses)) {
       for (const code of response.content?.['application/json']?.schema.properties?.code?.enum ?? []) {
-        if (statusOf.get(code) !== status) t.fail(`${name}: ${code} documented under ${status}`)
+        if (!statusesOf(code).includes(status)) t.fail(`${name}: ${code} documented under ${status}`)
       }
     }
   }
