@@ -1,5 +1,5 @@
 import t from 'tap'
-import { sharedApp } from '../helper.js'
+import { build, call, sharedApp } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { keyed, review } from './support.js'
 import { storefront } from '../storefront.js'
@@ -67,4 +67,34 @@ t.test('a storefront POST ignores the header', async (t) => {
   t.equal(second.statusCode, 201, second.body)
   t.notOk(second.headers['idempotent-replayed'])
   t.not(second.json().id, first.json().id)
+})
+
+t.test('an operation whose body is streamed refuses the key with 400 rather than run unguarded', async (t) => {
+  let runs = 0
+  const app = await build(t, {
+    routes: async (app) => {
+      await app.register(async (scope) => {
+        scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload))
+        scope.post('/v1/reviews/stream-probe', async (request, reply) => {
+          runs++
+          await (request.body as NodeJS.ReadableStream & { toArray: () => Promise<unknown[]> }).toArray()
+          return reply.status(201).send({ ok: true })
+        })
+      })
+    }
+  })
+  const tenant = await makeTenant(app)
+  const send = (headers: Record<string, string>) => call(app, {
+    method: 'POST',
+    url: '/v1/reviews/stream-probe',
+    key: tenant.key,
+    store: tenant.storeId,
+    payload: Buffer.from('bytes'),
+    headers: { 'content-type': 'application/octet-stream', ...headers }
+  })
+  const withKey = await send({ 'idempotency-key': 'stream-1' })
+  t.equal(withKey.statusCode, 400)
+  t.match(withKey.json(), { code: 'invalid_request', message: /streamed/ })
+  t.equal(runs, 0)
+  t.equal((await send({})).statusCode, 201, 'without the key it runs')
 })
