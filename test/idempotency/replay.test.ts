@@ -1,5 +1,5 @@
 import t from 'tap'
-import { call, sharedApp } from '../helper.js'
+import { call, sharedApp, statementsOf } from '../helper.js'
 import { makeStore, makeTenant } from '../factories.js'
 import { makeCustomers } from '../loyalty/support.js'
 import { keyed, review } from './support.js'
@@ -129,4 +129,13 @@ t.test('the key does not change the loyalty transaction body field: its reuse st
   t.equal(first.statusCode, 201, first.body)
   t.equal(other.statusCode, 409)
   t.equal(other.json().code, 'idempotency_key_reused')
+})
+
+t.test('a write without the key and a read with it send no query to idempotency_keys', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const statements = statementsOf(t, app, /idempotency_keys/)
+  await keyed(app, tenant, 'POST', '/v1/imports', { type: 'reviews', items: [review(1)] })
+  await keyed(app, tenant, 'GET', '/v1/imports', undefined, 'read-1')
+  t.same(statements, [])
 })
