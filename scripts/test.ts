@@ -233,6 +233,9 @@ async function runHalf (mode: string, env: Record<string, string | undefined>, j
   return { ...total, took: seconds(since) }
 }
 
+// bin/evidence-hub.js runs dist/ when it is up to date, which test/cli/entry.test.ts checks after building it: built
+// here first (a no-op when up to date), so that no test process rewrites dist/ while another one runs it.
+spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' })
 rmSync(RESULTS, { recursive: true, force: true })
 if (tapArgs.length === 0) {
   /**

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util'
-import { rotateSigningKeys } from '../../oauth/keys.js'
 import { UsageError, type Command } from './command.js'
 
 function parse (args: string[]) {
@@ -45,6 +44,8 @@ export const commands: Record<string, Command> = {
   'oauth-keys rotate': {
     usage: 'oauth-keys rotate   (new signing key; old ones stay verifiable until their tokens expire; restart instances to sign with it)',
     async run ({ services: { db, config, clock } }) {
+      // Imported here: jose is only this command's (and `--help` loads no command's dependencies).
+      const { rotateSigningKeys } = await import('../../oauth/keys.js')
       return rotateSigningKeys(db, config.secretKey, clock())
     }
   }

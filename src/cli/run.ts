@@ -6,13 +6,10 @@
 import { inspect } from 'node:util'
 import type { Knex } from 'knex'
 import type { Redis } from 'ioredis'
-import { ConfigError, loadConfig, type Config } from '../config.js'
-import { createKnex, migrateLatest } from '../db.js'
-import { systemClock } from '../lib/clock.js'
-import { connectRedis } from '../lib/redis.js'
+import type { Config } from '../config.js'
 import { maskUrlsIn } from '../lib/masked-url.js'
 import type { Log } from '../lib/log.js'
-import { buildServices, type Services } from '../services.js'
+import type { Services } from '../services.js'
 import { UsageError, type Command } from './command.js'
 import { commands as accountCommands } from './account-commands.js'
 import { commands as oauthCommands } from './oauth-commands.js'
@@ -58,35 +55,65 @@ function printHuman (out: Output, value: unknown, indent = ''): void {
   }
 }
 
+/**
+ * What only a command that runs needs (the configuration, the database, Redis and every module's services): imported
+ * then, so that `--help` or a usage error answers without loading knex, fastify, oidc-provider or argon2 (about a
+ * second of a compiled CLI's start).
+ */
+async function loadRuntime () {
+  const [config, db, clock, redis, services] = await Promise.all([
+    import('../config.js'),
+    import('../db.js'),
+    import('../lib/clock.js'),
+    import('../lib/redis.js'),
+    import('../services.js')
+  ])
+  return { ...config, ...db, ...clock, ...redis, ...services }
+}
+
+const HELP = new Set(['--help', '-h', 'help'])
+
 /** Runs one command and returns its exit code; never throws. */
 export async function runCli (argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json')
   const args = argv.filter((a) => a !== '--json' && a !== '--embedded')
+  // Help asked for (or nothing asked) is the answer: on stdout, exit 0. A command not known is an error: stderr, 2.
+  if (args.length === 0 || HELP.has(args[0])) {
+    io.stdout.write(usage() + '\n')
+    return 0
+  }
   const found = findCommand(args)
-  if (!found || args.includes('--help')) {
-    io.stderr.write(usage() + '\n')
-    return found || args.includes('--help') ? 0 : 2
+  if (!found) {
+    io.stderr.write(`unknown command: ${args.join(' ')}\n\n${usage()}\n`)
+    return 2
+  }
+  if (found.rest.includes('--help') || found.rest.includes('-h')) {
+    io.stdout.write(`Usage: npx evidence-hub ${found.command.usage}\n`)
+    return 0
   }
   let db: Knex | null = null
   let redis: Redis | null = null
   let services: Services | null = null
+  let isConfigError = (_err: unknown) => false
   try {
-    const config = io.config ?? loadConfig(io.env ?? process.env)
+    const runtime = await loadRuntime()
+    isConfigError = (err) => err instanceof runtime.ConfigError
+    const config = io.config ?? runtime.loadConfig(io.env ?? process.env)
     // Which database the command acts on is said before anything is changed, on stderr so that --json stays pure.
     io.stderr.write(`${databaseInUse(config, argv.includes('--embedded'))}\n`)
     const log = stderrLog(io.stderr)
-    db = createKnex(config)
-    await migrateLatest(db)
+    db = runtime.createKnex(config)
+    await runtime.migrateLatest(db)
     // Running instances keep stores, credentials and memberships in memory under markers in Redis: a change made
     // here reaches their next request only if this process moves those markers too (lib/freshness.ts).
-    redis = config.redisUrl ? await connectRedis(config.redisUrl, log.warn) : null
-    services = buildServices({ db, clock: systemClock, config, redis, log })
+    redis = config.redisUrl ? await runtime.connectRedis(config.redisUrl, log.warn) : null
+    services = runtime.buildServices({ db, clock: runtime.systemClock, config, redis, log })
     const result = await found.command.run({ services, args: found.rest })
     if (json) io.stdout.write(JSON.stringify(result) + '\n')
     else printHuman(io.stdout, result)
     return 0
   } catch (err) {
-    const known = err instanceof UsageError || err instanceof ConfigError || (err as { statusCode?: number }).statusCode
+    const known = err instanceof UsageError || isConfigError(err) || (err as { statusCode?: number }).statusCode
     // inspect() is what console.error printed for an unexpected error: its stack and any extra fields. Either may
     // quote a URL it was given, password included (mysql2's and ioredis's "Invalid URL").
     io.stderr.write(maskUrlsIn(known ? `${found.name}: ${(err as Error).message}` : inspect(err)) + '\n')

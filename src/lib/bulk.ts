@@ -49,8 +49,11 @@ function describe (problem: Problem): string {
  * items of a batch, below), or null. For forms that hand their input to an API service (the admin pages).
  */
 export function firstProblem (schema: TSchema): (value: unknown) => Problem | null {
-  const validate = compileItem({ schema })
+  // Compiled on first use, not when the module that declares the check loads: the services declare several, and a
+  // process that never checks an item (the operator CLI) would spend most of its start compiling them.
+  let validate: ItemValidator | undefined
   return (value) => {
+    validate ??= compileItem({ schema })
     if (!validate(value)) return problemIn(validate.errors![0])
     const unstorable = firstUnstorable(value)
     return unstorable ? problemIn({ ...unstorable, params: {} }) : null
