@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
+import { STORE_SCHEME } from '../src/plugins/openapi-operations.js'
 import { withGenerationApp } from './generation-app.js'
 
 /** The URL the document names as its server: the quick start's. A client passes its own `baseUrl` anyway. */
@@ -25,24 +26,32 @@ export function documentText (doc: unknown): string {
 }
 
 type Operation = {
+  security?: Array<Record<string, unknown>>
   parameters?: Array<{ in?: string, name?: string, required?: boolean }>
   responses?: Record<string, { content?: Record<string, unknown> }>
 }
 
 /**
- * The document as the SDK's types see it: the client sends `x-store-env-id` on every request (createClient's
- * `storeEnvId`), so the types make the header optional where the document requires it, instead of asking for it
- * in every call; and it never asks for problem details (`Accept: application/problem+json`), so its errors are
- * typed as the default `{ message, code, requestId }` only. Everything else is the document as served.
+ * The document as the SDK's types see it. The document asks for the store header once, as the security scheme
+ * `storeEnv` that every store-scoped operation requires with its credential; the client sends it on every request
+ * (createClient's `storeEnvId`). The types add it to each such operation as an optional header parameter, so that one
+ * call may still act on another store (`params.header['x-store-env-id']`) and no call has to give it. The client never
+ * asks for problem details (`Accept: application/problem+json`), so its errors are typed as the default
+ * `{ message, code, requestId }` only. Everything else is the document as served.
  */
 export function forTypes (doc: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(doc) as { paths?: Record<string, Record<string, Operation>> }
   for (const item of Object.values(copy.paths ?? {})) {
     for (const operation of Object.values(item)) {
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.in === 'header' && parameter.name === 'x-store-env-id') parameter.required = false
-      }
       for (const response of Object.values(operation.responses ?? {})) delete response.content?.['application/problem+json']
+      if (!operation.security?.length || !operation.security.every((requirement) => STORE_SCHEME in requirement)) continue
+      operation.parameters = [...operation.parameters ?? [], {
+        schema: { type: 'string' },
+        in: 'header',
+        name: 'x-store-env-id',
+        required: false,
+        description: 'The store environment this request acts on'
+      } as never]
     }
   }
   return copy as Record<string, unknown>

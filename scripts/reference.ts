@@ -7,12 +7,13 @@ import { writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { errors } from '../src/errors.js'
 import { RESOURCES } from '../src/lib/permissions.js'
+import { STORE_SCHEME } from '../src/plugins/openapi-operations.js'
 import { generateDocument } from './openapi.js'
 
 interface Operation {
   summary?: string
   tags?: string[]
-  security?: unknown[]
+  security?: Array<Record<string, unknown>>
   'x-scope'?: string
   'x-min-role'?: string
   responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }>
@@ -42,7 +43,9 @@ function codesOf (op: Operation): string[] {
 function access (op: Operation): string {
   if (op.security && op.security.length === 0) return 'none (public or storefront)'
   const scope = op['x-scope'] ? op['x-scope'].split(' ').map((one) => `\`${one}\``).join(' or ') : 'checked by the operation (see its docs)'
-  return op['x-min-role'] ? `${scope}, role ${op['x-min-role']} or above` : scope
+  const access = op['x-min-role'] ? `${scope}, role ${op['x-min-role']} or above` : scope
+  // The store header: the security scheme every requirement of a store-scoped operation names with its credential.
+  return op.security?.length && op.security.every((requirement) => STORE_SCHEME in requirement) ? `${access}; store header` : access
 }
 
 export function renderReference (doc: OpenApiDocument): string {
@@ -54,9 +57,11 @@ export function renderReference (doc: OpenApiDocument): string {
     '',
     'Base URL `https://<your host>/v1`. Send a key as `Authorization: Bearer svc_…` (or `x-api-key`) or an OAuth',
     'access token as `Authorization: Bearer …`, and the store environment as `x-store-env-id` on every store-scoped',
-    'operation. Errors are `{ message, code, requestId }` (with `errors: [{ path, message }]` for `invalid_request`;',
-    'RFC 9457 problem details with `Accept: application/problem+json`): branch on `code`, quote `requestId` to support',
-    '([conventions](contract/api-conventions.md#errors)). Lists answer `{ data, meta: { total, page, limit, totalPages } }` with `?page=` and `?limit=` (at most 100).',
+    'operation (those whose access below says "store header"; in the OpenAPI document, the security scheme `storeEnv`,',
+    'required with the credential, so that `/docs` asks for it once under Authorize). Errors are `{ message, code, requestId }`',
+    '(with `errors: [{ path, message }]` for `invalid_request`; RFC 9457 problem details with `Accept: application/problem+json`):',
+    'branch on `code`, quote `requestId` to support ([conventions](contract/api-conventions.md#errors)).',
+    'Lists answer `{ data, meta: { total, page, limit, totalPages } }` with `?page=` and `?limit=` (at most 100).',
     'The machine-readable contract is `GET /v1/openapi.json` (browsable at `/docs`).',
     'A body field or query parameter an operation does not declare is refused with 400 `invalid_request` naming it',
     '(`querystring.updatedSince is not a known field`), never ignored; an operation without a body refuses one with',

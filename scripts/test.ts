@@ -25,7 +25,7 @@ const STORAGE_INDEPENDENT = [
   /^test\/admin\/browser-(ci|email|integrations|keys|members|widget)\.test\.ts$/,
   /^connectors\/zapier\/test\//,
   /^connectors\/n8n\/test\//,
-  /^test\/openapi\/(document|operations|reference|lint)\.test\.ts$/,
+  /^test\/openapi\/(document|operations|reference|lint|browser-docs)\.test\.ts$/,
   /^test\/orders\/openapi\.test\.ts$/,
   /^test\/webhooks\/verify\.test\.ts$/,
   /^test\/config\//,
@@ -47,7 +47,7 @@ function testFiles (dir: string): string[] {
  * the bundles. (The Zapier app's tests set its environment variables inside each test, which nothing else reads, so
  * they share bundles like the rest.)
  */
-const OWN_PROCESS = [/^test\/admin\/browser-/, /^test\/webhooks\/workers\.test\.ts$/]
+const OWN_PROCESS = [/^test\/admin\/browser-/, /^test\/openapi\/browser-/, /^test\/webhooks\/workers\.test\.ts$/]
 
 /** Every test file of the suite; the embedded half leaves out the storage-independent ones. */
 function suiteFiles (mode: string): string[] {

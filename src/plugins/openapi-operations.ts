@@ -137,17 +137,28 @@ function named (status: string, response: unknown, summary: unknown): unknown {
   return { ...response, description: typeof summary === 'string' ? `${text}: ${summary}` : text }
 }
 
-/** The store header, as generated clients and "Try it out" need to send it. */
-const STORE_PARAMETER = {
-  type: 'object',
-  required: ['x-store-env-id'],
-  properties: { 'x-store-env-id': { type: 'string', description: 'The store environment this request acts on' } }
+/**
+ * The credential schemes (components.securitySchemes, plugins/openapi.ts): a key as a bearer token or as `x-api-key`,
+ * or an OAuth access token. Any one of them opens a credential operation.
+ */
+const CREDENTIALS = ['bearer', 'apiKey', 'oauth2'] as const
+/**
+ * The store header is a security scheme of its own (an API-key scheme on `x-store-env-id`), required together with
+ * the credential in each requirement of a store-scoped operation, rather than a header parameter of every operation:
+ * so /docs asks for it once, under Authorize, and "Try it out" sends it on every call, as clients do (the SDK's
+ * `storeEnvId`). The pipeline still checks it on each request (pipeline/resolve-store.ts).
+ */
+export const STORE_SCHEME = 'storeEnv'
+
+/** The security requirements of a credential operation: any one credential, and the store header where it is needed. */
+export function credentialSecurity (storeScoped: boolean): Array<Record<string, string[]>> {
+  return CREDENTIALS.map((scheme) => storeScoped ? { [scheme]: [], [STORE_SCHEME]: [] } : { [scheme]: [] })
 }
 
 /**
  * The route's schema as the document shows it: its success responses named, one error response per status listing
- * the codes the operation can answer with, the store header where the pipeline asks for it, and the security
- * requirements of its kind of route. The route's own schema objects are never changed (they also validate).
+ * the codes the operation can answer with, and the security requirements of its kind of route (with the store header
+ * where the pipeline asks for it). The route's own schema objects are never changed (they also validate).
  */
 export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): Schema {
   const schema = { ...(route.schema ?? {}) } as Schema
@@ -182,13 +193,8 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
     responses[status] = shaped ? { ...shaped, description: described(status, codes) } : errorResponse(status, codes)
   }
   schema.response = responses
-  if (config.auth === 'credential' && config.storeScoped !== false) {
-    const own = schema.headers as Schema | undefined
-    const properties = { ...(own?.properties as Schema | undefined), ...STORE_PARAMETER.properties }
-    schema.headers = { ...own, ...STORE_PARAMETER, properties }
-  }
   if (config.auth === 'credential') {
-    schema.security = [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }]
+    schema.security = credentialSecurity(config.storeScoped !== false)
     // The scope that opens the operation (besides `read`/`write` and unrestricted keys), for docs and generated tools.
     if (!config.scopeExempt) {
       schema['x-scope'] = (config.scopesOf ?? [config.resource]).map((resource) => `${resource}:${accessFor(method)}`).join(' ')

@@ -44,3 +44,23 @@ t.test('the browsable docs are served at /docs', async (t) => {
   t.equal(res.statusCode, 200)
   t.match(res.headers['content-type'], /text\/html/)
 })
+
+t.test('/docs loads the same operations as a valid OpenAPI 3.0 document, each error response written once', async (t) => {
+  const app = await sharedApp()
+  const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
+  const res = await app.inject({ method: 'GET', url: '/docs/json' })
+  t.equal(res.statusCode, 200)
+  const ui = res.json()
+  t.equal(ui.openapi, '3.0.3')
+  const result = await new Validator().validate(ui)
+  t.same(result.errors, undefined, 'the validator reports no errors')
+  const operations = (d: { paths: Record<string, Record<string, { security?: unknown[] }>> }) =>
+    Object.entries(d.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method} ${path}`, op.security]))
+  t.same(operations(ui), operations(doc), 'the same operations, with the same security')
+  t.notMatch(JSON.stringify(ui), '"type":"null"', 'nullable, as 3.0 says it')
+  const refused = ui.paths['/v1/reviews'].get.responses['401']
+  t.same(refused, { $ref: ui.paths['/v1/products'].get.responses['401'].$ref }, 'one 401 for both')
+  t.same(ui.components.responses[refused.$ref.split('/').pop()], doc.paths['/v1/reviews'].get.responses['401'])
+  t.notOk(ui.paths['/v1/reviews'].get.responses['200'].$ref, 'success responses stay in place')
+  t.same(ui.servers, [{ url: '/' }], '"Try it out" calls the origin the page came from')
+})

@@ -77,20 +77,43 @@ t.test('each error response lists the codes of its own status only', async (t) =
   t.pass('checked every operation')
 })
 
-t.test('a store-scoped operation requires the x-store-env-id header; listing stores does not', async (t) => {
+t.test('a store-scoped operation requires the store header with its credential, as a security scheme, not a parameter; listing stores does not', async (t) => {
+  const app = await sharedApp()
+  const { doc, operations } = await documentOf(app)
+  t.same(doc.components.securitySchemes.storeEnv, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-store-env-id',
+    description: doc.components.securitySchemes.storeEnv.description
+  })
+  for (const name of ['GET /v1/reviews', 'PUT /v1/products']) {
+    t.same(operations.get(name)!.security, [{ bearer: [], storeEnv: [] }, { apiKey: [], storeEnv: [] }, { oauth2: [], storeEnv: [] }], name)
+  }
+  t.same(operations.get('GET /v1/account/stores')!.security, [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }])
+  t.notOk(codesOf(operations.get('GET /v1/account/stores')!).includes('store_env_required'))
+  const asParameter = [...operations].filter(([, op]) => op.parameters?.some((p) => p.in === 'header' && p.name === 'x-store-env-id'))
+  t.same(asParameter.map(([name]) => name), [], 'no operation asks for the header as a parameter of its own')
+})
+
+t.test('the operations that can answer store_env_required are those that require the store scheme', async (t) => {
   const app = await sharedApp()
   const { operations } = await documentOf(app)
-  const header = (op: Operation) => op.parameters?.find((p) => p.in === 'header' && p.name === 'x-store-env-id')
-  t.equal(header(operations.get('GET /v1/reviews')!)?.required, true)
-  t.equal(header(operations.get('PUT /v1/products')!)?.required, true)
-  t.equal(header(operations.get('GET /v1/account/stores')!), undefined)
-  t.notOk(codesOf(operations.get('GET /v1/account/stores')!).includes('store_env_required'))
+  const credentialOps = [...operations].filter(([name, op]) => name.includes(' /v1/') && op.security?.length)
+  // Every content type: an operation answering HTML documents its errors under text/html.
+  const codes = (op: Operation) => Object.values(op.responses).flatMap((response) =>
+    Object.values(response.content ?? {}).flatMap((media) => media.schema.properties?.code?.enum ?? [])
+  )
+  const mismatched = credentialOps.filter(([, op]) =>
+    (op.security as Array<Record<string, unknown>>).every((r) => 'storeEnv' in r) !== codes(op).includes('store_env_required')
+  )
+  t.same(mismatched.map(([name]) => name), [])
+  t.ok(credentialOps.length > 100, `${credentialOps.length} credential operations`)
 })
 
 t.test('credential operations accept a key or an OAuth token; public and storefront ones need neither', async (t) => {
   const app = await sharedApp()
   const { doc, operations } = await documentOf(app)
-  t.same(operations.get('GET /v1/reviews')!.security, [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }])
+  t.same(operations.get('GET /v1/account/stores')!.security, [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }])
   t.same(operations.get('GET /v1/health')!.security, [])
   t.same(operations.get('POST /v1/reviews')!.security, [])
   const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode
