@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { runCli as runInProcess } from '../../src/cli/run.js'
-import { nodeEntry, onMysql, TEST_DATABASE_URL } from '../helper.js'
+import { onMysql, TEST_DATABASE_URL } from '../helper.js'
 import { TEST_SECRET_KEY } from '../secret.js'
 
 export interface CliResult { code: number | null, stdout: string, stderr: string }
@@ -32,11 +32,12 @@ export async function runCli (args: string[], env: NodeJS.ProcessEnv = {}): Prom
 }
 
 /**
- * Runs the operator CLI as a real process, as `npm run cli` does: for what only a process shows (exit code, streams).
- * `env` adds to (or, with undefined values, removes from) the operator's environment.
+ * Runs the operator CLI as a real process, as `npx evidence-hub` does (bin/evidence-hub.js: the compiled CLI, which
+ * `npm test` builds first, or the sources through tsx if they changed since): for what only a process shows (exit
+ * code, streams). `env` adds to (or, with undefined values, removes from) the operator's environment.
  */
 export function spawnCli (args: string[], options: { entry?: string[], env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  const entry = options.entry ?? ['--no-warnings', ...nodeEntry('src/cli/index.ts')]
+  const entry = options.entry ?? ['--no-warnings', 'bin/evidence-hub.js']
   const env = { ...cliEnv(), ...options.env }
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]
   return new Promise((resolve, reject) => {
