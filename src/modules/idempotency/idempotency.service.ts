@@ -35,9 +35,16 @@ const ATTEMPTS = 3
  * instance sees it, and it survives a restart.
  */
 export function idempotencyService ({ repo, clock, secretKey }: { repo: IdempotencyRepository, clock: Clock, secretKey: string }) {
-  function replayOf (row: IdempotencyRow): Replay {
+  /** The kept answer, or null when it cannot be read: sealed under a SECRET_KEY the service no longer has. */
+  function replayOf (row: IdempotencyRow): Replay | null {
     const stored = JSON.parse(row.headers ?? '{}') as Record<string, string>
-    return { status: row.status!, headers: stored, body: row.body === null ? null : Buffer.from(decrypt(row.body, secretKey), 'base64') }
+    let body: Buffer | null = null
+    try {
+      body = row.body === null ? null : Buffer.from(decrypt(row.body, secretKey), 'base64')
+    } catch {
+      return null
+    }
+    return { status: row.status!, headers: stored, body }
   }
 
   /** What the row another request holds means for this one, or null when it no longer counts (expired, lost). */
@@ -48,7 +55,13 @@ export function idempotencyService ({ repo, clock, secretKey }: { repo: Idempote
       return null
     }
     if (row.fingerprint !== fingerprint) return { kind: 'reused' }
-    if (row.state === 'done') return { kind: 'replay', answer: replayOf(row) }
+    if (row.state === 'done') {
+      const answer = replayOf(row)
+      if (answer) return { kind: 'replay', answer }
+      // Kept before SECRET_KEY changed: forgotten like an expired key, and the request runs.
+      await repo.remove(row.org_id, row.key_hash, row.token)
+      return null
+    }
     if (createdAt > now - CLAIM_LEASE_MS) return { kind: 'in_progress' }
     const claim = { orgId: row.org_id, keyHash: row.key_hash, token }
     return (await repo.takeOver(row.org_id, row.key_hash, row.token, token, now)) ? { kind: 'claimed', claim } : null
