@@ -19,6 +19,7 @@ import { reusedSerializers, typedJsonBodies } from './compilers.js'
 import rateLimit from './plugins/rate-limit.js'
 import servicesPlugin from './plugins/services.js'
 import pipeline from './pipeline/index.js'
+import conditionalRequests from './plugins/conditional-requests.js'
 import session from './plugins/session.js'
 import openapi from './plugins/openapi.js'
 import storefront from './plugins/storefront.js'
@@ -138,6 +139,8 @@ export async function buildApp (config: Config, deps: AppDeps = {}): Promise<Fas
   await app.register(requestIds)
   await app.register(rateLimit)
   await app.register(pipeline)
+  // Before openapi and the modules: its onRoute hook marks the single-resource GETs and wraps the writes' If-Match.
+  await app.register(conditionalRequests)
   await app.register(session)
   await app.register(openapi)
   await app.register(storefront)

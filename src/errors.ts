@@ -40,6 +40,7 @@ export const errors = {
   NotFound: createError('not_found', '%s not found', 404),
   MethodNotAllowed: createError('method_not_allowed', '%s', 405),
   Conflict: createError('conflict', '%s', 409),
+  PreconditionFailed: createError('precondition_failed', '%s', 412),
   PayloadTooLarge: createError('payload_too_large', 'The request body is too large', 413),
   UnsupportedMediaType: createError('unsupported_media_type', '%s', 415),
   RateLimited: createError('rate_limited', 'Too many requests, retry after %s seconds', 429),

@@ -14,12 +14,13 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{ service: ReviewsService 
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.patch('/reviews/:id', { schema: schemas.updateReview }, async (request) => {
-    return service.update(request.store!, request.params.id, request.body)
+  const ifMatch = schemas.getReview.response[200]
+  app.patch('/reviews/:id', { schema: schemas.updateReview, config: { ifMatch } }, async (request) => {
+    return service.update(request.store!, request.params.id, request.body, request.precondition)
   })
 
-  app.delete('/reviews/:id', { schema: schemas.deleteReview }, async (request, reply) => {
-    await service.remove(request.store!, request.params.id)
+  app.delete('/reviews/:id', { schema: schemas.deleteReview, config: { ifMatch } }, async (request, reply) => {
+    await service.remove(request.store!, request.params.id, request.precondition)
     return reply.status(204).send(null)
   })
 

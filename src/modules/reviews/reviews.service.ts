@@ -5,6 +5,7 @@ import { iso, type Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import { withDeadlockRetry } from '../../lib/bulk.js'
 import { sha256 } from '../../lib/secrets.js'
+import type { Precondition } from '../../lib/conditional.js'
 import { isSyncQuery, syncEnvelope, type SyncQuery } from '../../lib/sync.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
 import { MarkedCache } from '../../lib/marked-cache.js'
@@ -104,11 +105,18 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
       return presentReview(await load(storeId, id))
     },
 
-    async update (store: StoreEnv, id: string, patch: { status?: ReviewStatus, reply?: string | null }) {
+    /** `precondition`: the request's If-Match, checked once the review is locked, so two editors cannot both pass it. */
+    async update (
+      store: StoreEnv,
+      id: string,
+      patch: { status?: ReviewStatus, reply?: string | null },
+      precondition: Precondition | null = null
+    ) {
       return db.transaction(async (trx) => {
         // A locking read: moderations of one review take turns, so a change sent several times at once is made (and
         // its event appended) once, and the others find it made.
         const before = await load(store.id, id, trx, true)
+        precondition?.(presentReview(before))
         const now = clock()
         const changes: Partial<ReviewRow> = {}
         if (patch.status !== undefined && patch.status !== before.status) changes.status = patch.status
@@ -126,10 +134,11 @@ export function reviewsService ({ db, repo, products, uploads, events, clock, se
       })
     },
 
-    async remove (store: StoreEnv, id: string) {
+    async remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
       // A deadlock with an erasure (which takes the event lock first, then the uploads it releases) is retried whole.
       await withDeadlockRetry(() => db.transaction(async (trx) => {
         const row = await load(store.id, id, trx, true)
+        precondition?.(presentReview(row))
         // Its images and videos go too, unless something else shows them (a gallery photo it borrowed). Released
         // before the removal, which takes the store's event lock: a gallery deletion holds the uploads first too.
         await uploads.release(trx, store.id, [`review:${id}`])
