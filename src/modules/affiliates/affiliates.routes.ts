@@ -11,7 +11,7 @@ export const affiliatesRoutes: FastifyPluginAsyncTypebox<{ service: AffiliatesSe
     return service.list(request.store!.id, request.query)
   })
 
-  app.get('/affiliates/settings', { schema: schemas.getSettings }, async (request) => {
+  app.get('/affiliates/settings', { schema: schemas.getSettings, config: { etag: true } }, async (request) => {
     return service.settings(request.store!.id)
   })
 
@@ -23,12 +23,13 @@ export const affiliatesRoutes: FastifyPluginAsyncTypebox<{ service: AffiliatesSe
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.patch('/affiliates/:id', { schema: schemas.updateAffiliate, config: { errors: ['conflict'] } }, async (request) => {
-    return service.update(request.store!, request.params.id, request.body)
+  const ifMatch = schemas.getAffiliate.response[200]
+  app.patch('/affiliates/:id', { schema: schemas.updateAffiliate, config: { errors: ['conflict'], ifMatch } }, async (request) => {
+    return service.update(request.store!, request.params.id, request.body, request.precondition)
   })
 
-  app.delete('/affiliates/:id', { schema: schemas.deleteAffiliate }, async (request, reply) => {
-    await service.remove(request.store!, request.params.id)
+  app.delete('/affiliates/:id', { schema: schemas.deleteAffiliate, config: { ifMatch } }, async (request, reply) => {
+    await service.remove(request.store!, request.params.id, request.precondition)
     return reply.status(204).send(null)
   })
 

@@ -1,3 +1,4 @@
+import type { Precondition } from '../../lib/conditional.js'
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
 import { iso, type Clock } from '../../lib/clock.js'
@@ -131,10 +132,12 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
       })
     },
 
-    async update (store: StoreEnv, id: string, input: AffiliateInput) {
+    /** `precondition`: the request's If-Match, checked on the affiliate as locked here (also in `remove`). */
+    async update (store: StoreEnv, id: string, input: AffiliateInput, precondition: Precondition | null = null) {
       return write(async (trx) => {
         // A locking read: a change made at the same moment is seen, not written over with stale fields.
         const before = await found(store.id, id, trx, true)
+        precondition?.(presentAffiliate(before))
         const after: AffiliateRow = {
           ...before,
           customer_id: input.customerId !== undefined ? input.customerId : before.customer_id,
@@ -161,9 +164,10 @@ export function affiliatesService ({ db, repo, events, clock }: Deps) {
       })
     },
 
-    async remove (store: StoreEnv, id: string) {
+    async remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
       await db.transaction(async (trx) => {
         const row = await found(store.id, id, trx, true)
+        precondition?.(presentAffiliate(row))
         // Locking, as changes read it: a change and a delete at once queue on the row in one order (a plain read
         // here deadlocked against them), and a delete that comes second finds nothing (404, no second event).
         if (!(await repo.delete(store.id, id, trx))) throw new errors.NotFound('Affiliate')

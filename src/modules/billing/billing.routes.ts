@@ -3,7 +3,11 @@ import type { BillingService } from './billing.service.js'
 import * as schemas from './billing.schemas.js'
 
 export const billingRoutes: FastifyPluginAsyncTypebox<{ service: BillingService }> = async (app, { service }) => {
-  app.get('/billing/subscription', { schema: schemas.getSubscription }, async (request) => service.subscription(request.store!))
+  app.get(
+    '/billing/subscription',
+    { schema: schemas.getSubscription, config: { etag: true } },
+    async (request) => service.subscription(request.store!)
+  )
 
   app.post('/billing/subscription/change', { schema: schemas.changeSubscription }, async (request) => {
     return service.change(request.credential!, request.store!, request.body.plan, request.ip)

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
+import type { Precondition } from '../../lib/conditional.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
@@ -73,19 +74,19 @@ export function categoriesService ({ db, repo, events, clock, bus }: Deps) {
 
     get: writer.get,
 
-    update (store: StoreEnv, id: string, patch: Partial<CategoryInput>) {
+    update (store: StoreEnv, id: string, patch: Partial<CategoryInput>, precondition: Precondition | null = null) {
       return writer.update(store, id, { name: patch.name, slug: patch.slug, parent_id: patch.parentId }, async (after, before, trx) => {
         if (after.slug !== before.slug) await checkSlug(after, trx)
         if (after.parent_id !== before.parent_id) await checkParent(after, trx)
-      })
+      }, precondition)
     },
 
     /** A category with subcategories is kept (409): deleting it would silently reshape the tree. */
-    remove (store: StoreEnv, id: string) {
+    remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
       return writer.remove(store, id, async (row, trx) => {
         if (await repo.hasChildren(store.id, row.id, trx)) throw new errors.Conflict('Move or delete its subcategories first')
         await bus.emit('category.deleted', trx, { store, categoryId: row.id })
-      })
+      }, precondition)
     },
 
     /** For FAQs and products: whether these ids are all categories of the store. */

@@ -4,6 +4,7 @@ import { isDuplicateKey } from '../../db.js'
 import { changedColumns, type ContentRow, type contentTable, type SinceQuery } from '../../lib/content.js'
 import { withDeadlockRetry } from '../../lib/bulk.js'
 import type { Clock } from '../../lib/clock.js'
+import type { Precondition } from '../../lib/conditional.js'
 import type { EventLog } from '../events/index.js'
 import type { StoreEnv } from '../../types.js'
 
@@ -90,7 +91,8 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
       store: StoreEnv,
       id: string,
       patch: Partial<R>,
-      check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>
+      check?: (after: R, before: R, trx: Knex.Transaction) => Promise<void>,
+      precondition: Precondition | null = null
     ): Promise<P> {
       let checked: [R, R] | undefined
       return lostRace(() =>
@@ -99,6 +101,8 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
           // A locking read: changes of one row take turns, so a change sent several times at once is made (and its
           // event appended) once, and the others find it made.
           const before = await load(store.id, id, trx, true)
+          // The request's If-Match, against the row as locked: of two writers sending one ETag, the second sees the first's change.
+          precondition?.(present(before))
           const changes = changedColumns(before, patch)
           if (Object.keys(changes).length === 0) return present(before)
           const after = { ...before, ...changes, updated_at: clock() }
@@ -111,7 +115,12 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
         }), check && ((trx) => checked ? check(...checked, trx) : Promise.resolve()))
     },
 
-    async remove (store: StoreEnv, id: string, before?: (row: R, trx: Knex.Transaction) => Promise<void>): Promise<void> {
+    async remove (
+      store: StoreEnv,
+      id: string,
+      before?: (row: R, trx: Knex.Transaction) => Promise<void>,
+      precondition: Precondition | null = null
+    ): Promise<void> {
       // A `before` hook may hold rows another writer takes in the other order (a gallery's uploads, an erasure that
       // holds the event lock first): a deadlock is retried whole.
       await withDeadlockRetry(() =>
@@ -120,6 +129,7 @@ export function contentWriter<R extends ContentRow, P extends Record<string, unk
           // A locking read: the `before` hook works on the row as it stays until deleted, and writers that hold it
           // shared (a gallery's photo being sent) take turns with the deletion.
           const row = await load(store.id, id, trx, true)
+          precondition?.(present(row))
           await before?.(row, trx)
           // Deleted by a request at the same moment: its delete counted, this one finds nothing (no second event).
           if (!(await repo.remove(store.id, id, trx))) throw new errors.NotFound(label)

@@ -20,8 +20,12 @@ export const customersRoutes: FastifyPluginAsyncTypebox<{ service: CustomersServ
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.delete('/customers/:id', { schema: schemas.eraseCustomer }, async (request, reply) => {
-    await service.erase(request.store!, request.params.id, request.credential!, request.ip)
-    return reply.status(204).send(null)
-  })
+  app.delete(
+    '/customers/:id',
+    { schema: schemas.eraseCustomer, config: { ifMatch: schemas.getCustomer.response[200] } },
+    async (request, reply) => {
+      await service.erase(request.store!, request.params.id, request.credential!, request.ip, request.precondition)
+      return reply.status(204).send(null)
+    }
+  )
 }

@@ -1,3 +1,4 @@
+import type { Precondition } from '../../lib/conditional.js'
 import type { Knex } from 'knex'
 import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
@@ -203,11 +204,12 @@ export function customersService ({ db, repo, events, audit, clock, bus }: Deps)
      * their orders, reviews and logged events; then every module reacting to `customer.erased` clears its part, with
      * the address the customer had.
      */
-    async erase (store: StoreEnv, id: string, actor: Credential, ip: string | null) {
+    async erase (store: StoreEnv, id: string, actor: Credential, ip: string | null, precondition: Precondition | null = null) {
       await withDeadlockRetry(() =>
         db.transaction(async (trx) => {
           const row = await repo.find(store.id, id, trx, true)
           if (!row) throw new errors.NotFound('Customer')
+          precondition?.(presentCustomer(row))
           const now = clock()
           await repo.erase(store.id, id, now, trx)
           const erased = await eraseCustomerData(trx, { store, customerId: id, email: row.email, events, now })

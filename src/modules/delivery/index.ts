@@ -128,8 +128,14 @@ export const manifest = defineModule({
         transaction: (work) => db.transaction(work),
         appendEvent: events.append
       }),
-    connectorHooks: ({ subscriptions, clock, config }) =>
-      hooksService({ subscriptions, clock, secretKey: config.secretKey, allowPrivate: config.webhookAllowPrivate }),
+    connectorHooks: ({ db, subscriptions, clock, config }) =>
+      hooksService({
+        subscriptions,
+        clock,
+        secretKey: config.secretKey,
+        allowPrivate: config.webhookAllowPrivate,
+        transaction: (work) => db.transaction(work)
+      }),
     emailProviders: ({ db, outbox, events, clock, config }) =>
       emailProvidersService({ db, outbox, events, clock, secretKey: config.secretKey, allowPrivate: config.webhookAllowPrivate }),
     webhookOperations: ({ db, subscriptions, outbox, audit, clock, events }) =>

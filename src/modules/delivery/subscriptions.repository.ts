@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { isMysql } from '../../db.js'
 import { countAndPage } from '../../lib/pagination.js'
+import { lockForWrite } from '../../lib/bulk.js'
 
 /**
  * Outbound webhooks (`webhook`), connector REST hooks (`hook`) and email providers (`provider`, delivery/providers.ts)
@@ -37,8 +38,9 @@ export function subscriptionsRepository (db: Knex) {
       await trx('webhook_subscriptions').insert(row)
     },
 
-    find (storeId: string, kind: SubscriptionKind, id: string): Promise<SubscriptionRow | undefined> {
-      return db<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind, id }).first()
+    /** `lock`: held until `trx` ends (MySQL; SQLite's single writer already is the lock), for a write that checks it first. */
+    find (storeId: string, kind: SubscriptionKind, id: string, trx: Knex = db, lock = false): Promise<SubscriptionRow | undefined> {
+      return lockForWrite(trx<SubscriptionRow>('webhook_subscriptions').where({ store_env_id: storeId, kind, id }), lock).first()
     },
 
     async list (

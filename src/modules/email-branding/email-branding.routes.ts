@@ -7,7 +7,7 @@ export const emailBrandingRoutes: FastifyPluginAsyncTypebox<{ service: EmailBran
   app,
   { service, email }
 ) => {
-  app.get('/email-branding', { schema: schemas.getBranding }, async (request) => {
+  app.get('/email-branding', { schema: schemas.getBranding, config: { etag: true } }, async (request) => {
     return service.get(request.store!.id)
   })
 

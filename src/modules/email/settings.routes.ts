@@ -3,7 +3,7 @@ import type { EmailSettingsService } from './settings.service.js'
 import * as schemas from './settings.schemas.js'
 
 export const emailSettingsRoutes: FastifyPluginAsyncTypebox<{ service: EmailSettingsService }> = async (app, { service }) => {
-  app.get('/email/settings', { schema: schemas.getSettings }, async (request) => {
+  app.get('/email/settings', { schema: schemas.getSettings, config: { etag: true } }, async (request) => {
     return service.settingsOf(request.store!.id)
   })
 

@@ -1,6 +1,7 @@
 import { parseDateTime } from '../../lib/formats.js'
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
+import type { Precondition } from '../../lib/conditional.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import { envelope, toPage, type PageQuery } from '../../lib/pagination.js'
@@ -63,7 +64,7 @@ export function faqsService ({ db, repo, events, clock, categoryExists }: Deps) 
 
     get: writer.get,
 
-    update (store: StoreEnv, id: string, patch: Partial<FaqInput>) {
+    update (store: StoreEnv, id: string, patch: Partial<FaqInput>, precondition: Precondition | null = null) {
       return writer.update(store, id, {
         question: patch.question,
         answer: patch.answer,
@@ -71,11 +72,11 @@ export function faqsService ({ db, repo, events, clock, categoryExists }: Deps) 
         category_id: patch.categoryId,
         status: patch.status,
         position: patch.position
-      }, (after, before, trx) => after.category_id !== before.category_id ? checkCategory(after, trx) : Promise.resolve())
+      }, (after, before, trx) => after.category_id !== before.category_id ? checkCategory(after, trx) : Promise.resolve(), precondition)
     },
 
-    remove (store: StoreEnv, id: string) {
-      return writer.remove(store, id)
+    remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
+      return writer.remove(store, id, undefined, precondition)
     },
 
     /** Categories hook: a deleted category's FAQs lose it, each with its `faq.updated`. */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
+import type { Precondition } from '../../lib/conditional.js'
 import { stamps, type SinceQuery } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import { lockForWrite } from '../../lib/bulk.js'
@@ -84,13 +85,13 @@ export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploa
 
     get: writer.get,
 
-    update (store: StoreEnv, id: string, patch: Partial<GalleryInput>) {
+    update (store: StoreEnv, id: string, patch: Partial<GalleryInput>, precondition: Precondition | null = null) {
       return writer.update(store, id, {
         name: patch.name,
         description: patch.description,
         product_id: patch.productId,
         status: patch.status
-      })
+      }, undefined, precondition)
     },
 
     /**
@@ -98,7 +99,7 @@ export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploa
      * the storefront, and a deleted gallery should not keep serving what visitors sent to it. An image a review also
      * shows (its id is public, so a review may name it) stays for the review.
      */
-    remove (store: StoreEnv, id: string) {
+    remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
       return writer.remove(store, id, async (_row, trx) => {
         // The gallery is held (writer.remove), so its photos read as committed are all it has.
         const photos: Array<{ id: string }> = await lockForWrite(
@@ -106,7 +107,7 @@ export function galleriesService ({ db, repo, events, clock, urlOf, releaseUploa
           true
         ).select('id')
         await releaseUploads?.(trx, store.id, photos.map((photo) => `photo:${photo.id}`))
-      })
+      }, precondition)
     },
 
     async photos (storeId: string, galleryId: string, query: SinceQuery & { status?: PhotoStatus }) {

@@ -3,7 +3,7 @@ import type { LoyaltyService } from './loyalty.service.js'
 import * as schemas from './loyalty.schemas.js'
 
 export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ service: LoyaltyService }> = async (app, { service }) => {
-  app.get('/loyalty/settings', { schema: schemas.getSettings }, async (request) => {
+  app.get('/loyalty/settings', { schema: schemas.getSettings, config: { etag: true } }, async (request) => {
     return service.getSettings(request.store!.id)
   })
 

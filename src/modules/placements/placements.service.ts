@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { errors } from '../../errors.js'
+import type { Precondition } from '../../lib/conditional.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import type { Clock } from '../../lib/clock.js'
@@ -89,7 +90,7 @@ export function placementsService ({ db, repo, events, clock, pageExists, galler
 
     get: writer.get,
 
-    update (store: StoreEnv, id: string, patch: Partial<PlacementInput>) {
+    update (store: StoreEnv, id: string, patch: Partial<PlacementInput>, precondition: Precondition | null = null) {
       return writer.update(store, id, {
         web_page_id: patch.webPageId,
         widget: patch.widget,
@@ -99,11 +100,11 @@ export function placementsService ({ db, repo, events, clock, pageExists, galler
       }, async (after, before, trx) => {
         if (after.web_page_id !== before.web_page_id) await checkPage(after, trx)
         if (after.settings !== before.settings) await checkGallery(after, trx)
-      })
+      }, precondition)
     },
 
-    remove (store: StoreEnv, id: string) {
-      return writer.remove(store, id)
+    remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
+      return writer.remove(store, id, undefined, precondition)
     },
 
     /** Web pages hook, in the page's deletion: its placements go with it, each with its `placement.deleted`. */

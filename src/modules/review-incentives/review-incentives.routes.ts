@@ -15,12 +15,13 @@ export const reviewIncentivesRoutes: FastifyPluginAsyncTypebox<{ service: Review
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.patch('/review-incentives/:id', { schema: schemas.updateIncentive }, async (request) => {
-    return service.update(request.store!, request.params.id, request.body)
+  const ifMatch = schemas.getIncentive.response[200]
+  app.patch('/review-incentives/:id', { schema: schemas.updateIncentive, config: { ifMatch } }, async (request) => {
+    return service.update(request.store!, request.params.id, request.body, request.precondition)
   })
 
-  app.delete('/review-incentives/:id', { schema: schemas.deleteIncentive }, async (request, reply) => {
-    await service.remove(request.store!, request.params.id)
+  app.delete('/review-incentives/:id', { schema: schemas.deleteIncentive, config: { ifMatch } }, async (request, reply) => {
+    await service.remove(request.store!, request.params.id, request.precondition)
     return reply.status(204).send(null)
   })
 

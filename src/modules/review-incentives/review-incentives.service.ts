@@ -1,3 +1,4 @@
+import type { Precondition } from '../../lib/conditional.js'
 import type { Knex } from 'knex'
 import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
@@ -152,10 +153,12 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
 
     get: async (storeId: string, id: string) => presented(await load(storeId, id)),
 
-    async update (store: StoreEnv, id: string, body: Rules) {
+    /** `precondition`: the request's If-Match, checked on the incentive as locked here (also in `remove`). */
+    async update (store: StoreEnv, id: string, body: Rules, precondition: Precondition | null = null) {
       return db.transaction(async (trx) => {
         // A locking read: a change made at the same moment is part of what this one announces.
         const before = await load(store.id, id, trx, true)
+        if (precondition) precondition(await presented(before, trx))
         const patch: Partial<IncentiveRow> = { updated_at: clock() }
         if (body.points !== undefined) patch.points = body.points
         if (body.minRating !== undefined) patch.min_rating = body.minRating
@@ -170,9 +173,10 @@ export function reviewIncentivesService ({ db, repo, customers, loyalty, events,
       })
     },
 
-    async remove (store: StoreEnv, id: string) {
+    async remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
       await db.transaction(async (trx) => {
         const row = await load(store.id, id, trx, true)
+        if (precondition) precondition(await presented(row, trx))
         // Locking, as changes read it: a change and a delete at once queue on the row in one order (a plain read
         // here deadlocked against them), and a delete that comes second finds nothing (404, no second event).
         if (!(await repo.remove(id, trx))) throw new errors.NotFound('Review incentive')

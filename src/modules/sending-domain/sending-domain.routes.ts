@@ -3,7 +3,7 @@ import type { SendingDomainService } from './sending-domain.service.js'
 import * as schemas from './sending-domain.schemas.js'
 
 export const sendingDomainRoutes: FastifyPluginAsyncTypebox<{ service: SendingDomainService }> = async (app, { service }) => {
-  app.get('/sending-domain', { schema: schemas.getDomain }, async (request) => {
+  app.get('/sending-domain', { schema: schemas.getDomain, config: { etag: true } }, async (request) => {
     return service.get(request.store!.id)
   })
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { DomainBus } from '../../lib/domain-events.js'
 import { errors } from '../../errors.js'
+import type { Precondition } from '../../lib/conditional.js'
 import { lockStoreContent, stamps } from '../../lib/content.js'
 import { newId } from '../../lib/ids.js'
 import { sha256 } from '../../lib/secrets.js'
@@ -77,19 +78,22 @@ export function webPagesService ({ db, repo, events, clock, bus }: Deps) {
 
     get: writer.get,
 
-    update (store: StoreEnv, id: string, patch: Partial<WebPageInput>) {
+    update (store: StoreEnv, id: string, patch: Partial<WebPageInput>, precondition: Precondition | null = null) {
       return writer.update(
         store,
         id,
         { ...(patch.url === undefined ? {} : keyed(patch.url)), title: patch.title, type: patch.type },
         async (after, before, trx) => {
           if (after.url_hash !== before.url_hash) await checkUnique(after, trx)
-        }
+        },
+        precondition
       )
     },
 
-    remove (store: StoreEnv, id: string) {
-      return writer.remove(store, id, (row, trx) => bus.emit('web-page.deleted', trx, { store, webPageId: row.id }).then(() => {}))
+    remove (store: StoreEnv, id: string, precondition: Precondition | null = null) {
+      const deleted = (row: { id: string }, trx: Knex.Transaction) =>
+        bus.emit('web-page.deleted', trx, { store, webPageId: row.id }).then(() => {})
+      return writer.remove(store, id, deleted, precondition)
     },
 
     /** The page a visitor is on, by any form of its URL; undefined when the store has none for it. */

@@ -26,8 +26,9 @@ export const hooksRoutes: FastifyPluginAsyncTypebox<{ service: HooksService }> =
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.delete('/connectors/hooks/:id', { schema: schemas.unsubscribe, config: { scopesOf: HOOK_SCOPES } }, async (request, reply) => {
-    await service.unsubscribe(request.credential!, request.store!.id, request.params.id)
+  const config = { scopesOf: HOOK_SCOPES, ifMatch: schemas.getHook.response[200] }
+  app.delete('/connectors/hooks/:id', { schema: schemas.unsubscribe, config }, async (request, reply) => {
+    await service.unsubscribe(request.credential!, request.store!.id, request.params.id, request.precondition)
     return reply.status(204).send(null)
   })
 }

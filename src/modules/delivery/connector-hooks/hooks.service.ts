@@ -1,3 +1,5 @@
+import type { Knex } from 'knex'
+import type { Precondition } from '../../../lib/conditional.js'
 import { errors } from '../../../errors.js'
 import { iso, type Clock } from '../../../lib/clock.js'
 import { envelope, toPage, type PageQuery } from '../../../lib/pagination.js'
@@ -6,7 +8,14 @@ import { isEventType, assertMayReadEvent } from '../../events/index.js'
 import type { SubscriptionRow, SubscriptionsRepository } from '../subscriptions.repository.js'
 import { newSubscription } from '../subscriptions.js'
 
-interface Deps { subscriptions: SubscriptionsRepository, clock: Clock, secretKey: string, allowPrivate: boolean }
+interface Deps {
+  subscriptions: SubscriptionsRepository
+  clock: Clock
+  secretKey: string
+  allowPrivate: boolean
+  /** Runs `work` in one database transaction (a deletion checked against If-Match). */
+  transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>
+}
 
 function present (row: SubscriptionRow) {
   return {
@@ -19,7 +28,7 @@ function present (row: SubscriptionRow) {
 }
 
 /** REST hooks for automation platforms: subscriptions of kind `hook` on the shared delivery pipeline. */
-export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }: Deps) {
+export function hooksService ({ subscriptions, clock, secretKey, allowPrivate, transaction }: Deps) {
   return {
     async subscribe (credential: Credential, storeId: string, input: { targetUrl: string, event: string }) {
       if (!isEventType(input.event)) throw new errors.InvalidEventType(input.event)
@@ -56,10 +65,24 @@ export function hooksService ({ subscriptions, clock, secretKey, allowPrivate }:
     },
 
     /** Platforms retry unsubscribes, so deleting a deleted hook is a 204; an id this store never had is a 404. */
-    async unsubscribe (credential: Credential, storeId: string, id: string): Promise<void> {
-      const row = await subscriptions.find(storeId, 'hook', id)
-      if (!row) throw new errors.NotFound('Hook')
-      await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], `Deleted by ${actorOf(credential)}`, clock())
+    /**
+     * `precondition`: the request's If-Match, checked on the hook locked in the deletion's transaction; a deleted hook
+     * has no representation left to match (GET answers 404), so it is a 404 then.
+     */
+    async unsubscribe (credential: Credential, storeId: string, id: string, precondition: Precondition | null = null): Promise<void> {
+      const reason = `Deleted by ${actorOf(credential)}`
+      if (!precondition) {
+        const row = await subscriptions.find(storeId, 'hook', id)
+        if (!row) throw new errors.NotFound('Hook')
+        await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], reason, clock())
+        return
+      }
+      await transaction(async (trx) => {
+        const row = await subscriptions.find(storeId, 'hook', id, trx, true)
+        if (!row || row.status === 'deleted') throw new errors.NotFound('Hook')
+        precondition(present(row))
+        await subscriptions.setStatus(id, 'deleted', ['active', 'disabled'], reason, clock(), trx)
+      })
     }
   }
 }

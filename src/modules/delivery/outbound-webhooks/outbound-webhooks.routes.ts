@@ -34,8 +34,9 @@ export const outboundWebhooksRoutes: FastifyPluginAsyncTypebox<{ service: Outbou
     return service.get(request.store!.id, request.params.id)
   })
 
-  app.delete('/outbound-webhooks/:id', { schema: schemas.retireWebhook }, async (request, reply) => {
-    await service.retire(request.credential!, request.store!.id, request.params.id)
+  const ifMatch = schemas.getWebhook.response[200]
+  app.delete('/outbound-webhooks/:id', { schema: schemas.retireWebhook, config: { ifMatch } }, async (request, reply) => {
+    await service.retire(request.credential!, request.store!.id, request.params.id, request.precondition)
     return reply.status(204).send(null)
   })
 

@@ -1,3 +1,4 @@
+import type { Precondition } from '../../../lib/conditional.js'
 import type { Knex } from 'knex'
 import { parseDateTime } from '../../../lib/formats.js'
 import { errors } from '../../../errors.js'
@@ -174,11 +175,17 @@ export function outboundWebhooksService (
       return presentWebhook(await find(storeId, id))
     },
 
-    async retire (credential: Credential, storeId: string, id: string): Promise<void> {
+    /** `precondition`: the request's If-Match, checked on the webhook locked in the retirement's transaction. */
+    async retire (credential: Credential, storeId: string, id: string, precondition: Precondition | null = null): Promise<void> {
       const row = await find(storeId, id)
       const reason = `Retired by ${actorOf(credential)}`
       const now = clock()
       await transaction(async (trx) => {
+        if (precondition) {
+          const current = await subscriptions.find(storeId, 'webhook', id, trx, true)
+          if (!current) throw new errors.NotFound('Outbound webhook')
+          precondition(presentWebhook(current))
+        }
         // Retired first, so that the webhook is not sent its own retirement; retiring it twice appends nothing.
         if (!await subscriptions.setStatus(id, 'retired', ['active', 'disabled'], reason, now, trx)) return
         const retired = { ...row, status: 'retired' as const, status_reason: reason, status_changed_at: now }
