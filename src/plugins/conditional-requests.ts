@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { errors } from '../errors.js'
 import { etagOf, ifMatchHolds, noneMatchHits, parseCondition, type Precondition } from '../lib/conditional.js'
 
+export { MAX_CONDITION_LENGTH } from '../lib/conditional.js'
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
@@ -44,6 +46,12 @@ export function marksEtag (route: Pick<RouteOptions, 'method' | 'url' | 'config'
   return method.includes('GET') && config.auth === 'credential' && /\/:[^/]+$/.test(route.url)
 }
 
+/** Writes under /v1 evaluate If-Match: with `config.ifMatch` against the resource, else only `*` passes. */
+export function checksIfMatch (route: Pick<RouteOptions, 'method' | 'url'>): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  return route.url.startsWith('/v1/') && methods.some((m) => WRITES.has(m))
+}
+
 /**
  * If-Match as the route can evaluate it. A malformed value is a 400 (a client retrying a 412 with a fresh ETag would
  * loop on it). `*` holds for any current representation, and the service's 404 answers for a missing one (the API
@@ -74,8 +82,7 @@ export default fp(async (app) => {
     const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>
     config.etag = marksEtag({ method: route.method, url: route.url, config })
     route.config = config
-    const methods = Array.isArray(route.method) ? route.method : [route.method]
-    if (!route.url.startsWith('/v1/') || !methods.some((m) => WRITES.has(m))) return
+    if (!checksIfMatch(route)) return
     const own = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : []
     route.preHandler = [async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers['if-match']

@@ -5,6 +5,7 @@ import { operationName } from '../lib/operation-names.js'
 import { errors } from '../errors.js'
 import { takesIdempotencyKey } from '../lib/idempotency.js'
 import { ErrorBody } from '../schemas.js'
+import { checksIfMatch, marksEtag, MAX_CONDITION_LENGTH } from './conditional-requests.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,6 +66,8 @@ export function errorCodesOf (route: Pick<RouteOptions, 'method' | 'url' | 'sche
     codes.add('store_env_required').add('store_env_not_found').add('origin_not_allowed').add('subscription_expired').add('rate_limited')
   }
   if (config.auth === 'public') codes.add('rate_limited')
+  // Any write under /v1 evaluates If-Match (plugins/conditional-requests.ts): a malformed one is a 400.
+  if (checksIfMatch(route)) codes.add('precondition_failed').add('invalid_request')
   return [...codes].filter((code) => ERROR_STATUS.has(code)).sort()
 }
 
@@ -155,6 +158,37 @@ export function credentialSecurity (storeScoped: boolean): Array<Record<string, 
   return CREDENTIALS.map((scheme) => storeScoped ? { [scheme]: [], [STORE_SCHEME]: [] } : { [scheme]: [] })
 }
 
+const IF_NONE_MATCH = {
+  type: 'string',
+  maxLength: MAX_CONDITION_LENGTH,
+  description: 'ETags of copies the client holds (`*` for any): 304 with no body when one is current'
+}
+const IF_MATCH = {
+  type: 'string',
+  maxLength: MAX_CONDITION_LENGTH,
+  description: 'The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that ' +
+    'version, else 412 `precondition_failed` and nothing changes'
+}
+const ETAG_HEADER = {
+  ETag: { type: 'string', description: 'A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource' }
+}
+
+function withHeader (schema: Schema, name: string, header: object): void {
+  const own = schema.headers as Schema | undefined
+  schema.headers = { type: 'object', ...own, properties: { ...(own?.properties as Schema | undefined), [name]: header } }
+}
+
+/** docs/contract/api-conventions.md#conditional-requests: ETag and 304 on single-resource GETs, If-Match on their writes. */
+function conditionalHeaders (route: Pick<RouteOptions, 'method' | 'url' | 'config'>, schema: Schema, responses: Record<string, unknown>) {
+  const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>
+  if (marksEtag(route) && responses[200] && !responses[304]) {
+    responses[200] = { ...(responses[200] as Schema), headers: ETAG_HEADER }
+    responses[304] = { type: 'null', description: 'Not Modified: the ETag in If-None-Match is current; no body' }
+    withHeader(schema, 'if-none-match', IF_NONE_MATCH)
+  }
+  if (config.ifMatch) withHeader(schema, 'if-match', IF_MATCH)
+}
+
 /**
  * The route's schema as the document shows it: its success responses named, one error response per status listing
  * the codes the operation can answer with, and the security requirements of its kind of route (with the store header
@@ -193,6 +227,7 @@ export function documentedSchema (route: Pick<RouteOptions, 'method' | 'url' | '
     responses[status] = shaped ? { ...shaped, description: described(status, codes) } : errorResponse(status, codes)
   }
   schema.response = responses
+  conditionalHeaders(route, schema, responses)
   if (config.auth === 'credential') {
     schema.security = credentialSecurity(config.storeScoped !== false)
     // The scope that opens the operation (besides `read`/`write` and unrestricted keys), for docs and generated tools.
