@@ -2879,6 +2879,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -3390,6 +3411,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "idempotency_key_in_progress";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -3926,6 +3968,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -3939,6 +3983,8 @@ export interface operations {
             /** @description OK: One affiliate */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +4002,13 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -4093,6 +4146,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -4196,6 +4251,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -4246,6 +4322,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -4388,6 +4466,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -4687,6 +4786,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -4698,6 +4799,8 @@ export interface operations {
             /** @description OK: The store's USD rates used for the commission cap */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4709,6 +4812,13 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -4987,6 +5097,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "idempotency_key_in_progress";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -6091,6 +6222,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -6104,6 +6237,8 @@ export interface operations {
             /** @description OK: One API key */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6125,6 +6260,13 @@ export interface operations {
                         status: "active" | "expired" | "revoked";
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -6371,6 +6513,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -6820,6 +6983,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -6833,6 +6998,8 @@ export interface operations {
             /** @description OK: One backup: status, size and checksum */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6858,6 +7025,13 @@ export interface operations {
                         storeEnvId: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -7600,6 +7774,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -7611,6 +7787,8 @@ export interface operations {
             /** @description OK: The store's plan and subscription; served also while the subscription has lapsed */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7632,6 +7810,13 @@ export interface operations {
                         storeEnvId: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -8443,6 +8628,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -8456,6 +8643,8 @@ export interface operations {
             /** @description OK: One category */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8470,6 +8659,13 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -8607,6 +8803,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -8731,6 +8929,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -8781,6 +9000,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -8918,6 +9139,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -9382,6 +9624,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -9867,6 +10130,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -9880,6 +10145,8 @@ export interface operations {
             /** @description OK: One REST hook (404 once deleted) */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9895,6 +10162,13 @@ export interface operations {
                         targetUrl: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -10032,6 +10306,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -10123,6 +10399,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -10965,6 +11262,8 @@ export interface operations {
                 limit?: number;
             };
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -10979,6 +11278,8 @@ export interface operations {
             /** @description OK: Poll a trigger: the newest events of one type in this store, newest first (needs read scope on the event's resource) */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10993,6 +11294,13 @@ export interface operations {
                         [key: string]: unknown;
                     })[];
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -11497,6 +11805,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -11589,6 +11918,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -11602,6 +11933,8 @@ export interface operations {
             /** @description OK: One customer by id */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11626,6 +11959,13 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -11763,6 +12103,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -11866,6 +12208,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -11916,6 +12279,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -11927,6 +12292,8 @@ export interface operations {
             /** @description OK: How this store's mails look */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11939,6 +12306,13 @@ export interface operations {
                         updatedAt: string | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -12216,6 +12590,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "idempotency_key_in_progress";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -12927,6 +13322,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -12940,6 +13337,8 @@ export interface operations {
             /** @description OK: One review-request sequence */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12958,6 +13357,13 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -13276,6 +13682,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -13459,6 +13886,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -14066,6 +14514,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -14302,6 +14771,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -14315,6 +14786,8 @@ export interface operations {
             /** @description OK: An email provider of this store and the events pushed to it */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14334,6 +14807,13 @@ export interface operations {
                         statusReason: string | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -14640,6 +15120,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -14823,6 +15324,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -15071,6 +15593,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -15082,6 +15606,8 @@ export interface operations {
             /** @description OK: Which of the service's own mails this store sends */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15094,6 +15620,13 @@ export interface operations {
                         updatedAt: string | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -15382,6 +15915,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -15474,6 +16028,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -15488,6 +16044,8 @@ export interface operations {
             /** @description OK: A mail template of this store (the built-in default until the store replaces it) */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15504,6 +16062,13 @@ export interface operations {
                         variables: string[];
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -15797,6 +16362,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -15994,6 +16580,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -16642,6 +17249,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -16655,6 +17264,8 @@ export interface operations {
             /** @description OK: One event of the log; 404 for an event of a resource the credential may not read */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16671,6 +17282,13 @@ export interface operations {
                         type: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -16808,6 +17426,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -16822,6 +17442,8 @@ export interface operations {
             /** @description OK: The customer evidence of a product: rating summary, verified share, recent reviews and photos */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16875,6 +17497,13 @@ export interface operations {
                         verifiedShare: number | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -17929,6 +18558,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -17942,6 +18573,8 @@ export interface operations {
             /** @description OK: One FAQ */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17959,6 +18592,13 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -18096,6 +18736,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -18199,6 +18841,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -18249,6 +18912,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -18372,6 +19037,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -19086,6 +19772,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -19099,6 +19787,8 @@ export interface operations {
             /** @description OK: One gallery */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19114,6 +19804,13 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -19251,6 +19948,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -19354,6 +20053,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -19404,6 +20124,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -19522,6 +20244,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -20631,6 +21374,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -21277,6 +22041,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -21290,6 +22056,8 @@ export interface operations {
             /** @description OK: One import and its per-item errors */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21316,6 +22084,13 @@ export interface operations {
                         type: "reviews";
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -21634,6 +22409,8 @@ export interface operations {
                 page?: number;
             };
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -21647,6 +22424,8 @@ export interface operations {
             /** @description OK: A customer's loyalty account with its ledger, newest entry first */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21682,6 +22461,13 @@ export interface operations {
                         updatedAt: string | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -22552,6 +23338,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -22563,6 +23351,8 @@ export interface operations {
             /** @description OK: The store's loyalty settings */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22587,6 +23377,13 @@ export interface operations {
                         updatedAt: string | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -22905,6 +23702,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "idempotency_key_in_progress";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -23401,6 +24219,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -23493,6 +24332,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -23506,6 +24347,8 @@ export interface operations {
             /** @description OK: One order by its platform id, with its review request state */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23542,6 +24385,13 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -23679,6 +24529,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -23690,6 +24542,8 @@ export interface operations {
             /** @description OK: The organization of the credential, with its owners */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23704,6 +24558,13 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -23952,6 +24813,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -24535,6 +25417,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -25279,6 +26182,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -25292,6 +26197,8 @@ export interface operations {
             /** @description OK: One outbound webhook (never its secret) */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25311,6 +26218,13 @@ export interface operations {
                         url: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -25448,6 +26362,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -25539,6 +26455,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -27226,6 +28163,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -27239,6 +28178,8 @@ export interface operations {
             /** @description OK: One placement */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27264,6 +28205,13 @@ export interface operations {
                         widget: "reviews" | "summary" | "gallery" | "faqs" | "badge";
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -27401,6 +28349,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -27504,6 +28454,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -27554,6 +28525,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -27694,6 +28667,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -28165,6 +29159,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -28257,6 +29272,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -28270,6 +29287,8 @@ export interface operations {
             /** @description OK: One product by its platform id */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28288,6 +29307,13 @@ export interface operations {
                         url: string | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -28869,6 +29895,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -28882,6 +29910,8 @@ export interface operations {
             /** @description OK: One review incentive */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28908,6 +29938,13 @@ export interface operations {
                         verifiedOnly: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -29045,6 +30082,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -29148,6 +30187,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -29198,6 +30258,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -29330,6 +30392,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -30092,6 +31175,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -30105,6 +31190,8 @@ export interface operations {
             /** @description OK: One review */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30145,6 +31232,13 @@ export interface operations {
                         writtenAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -30282,6 +31376,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -30385,6 +31481,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -30435,6 +31552,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -30577,6 +31696,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "not_found" | "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -31002,6 +32142,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -31013,6 +32155,8 @@ export interface operations {
             /** @description OK: The store's sending domain and the DNS records to publish, with their status */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31035,6 +32179,13 @@ export interface operations {
                         verifiedAt: string | null;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -31317,6 +32468,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "idempotency_key_in_progress";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -33171,6 +34343,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -33690,6 +34883,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETags of copies the client holds (`*` for any): 304 with no body when one is current */
+                "if-none-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -33703,6 +34898,8 @@ export interface operations {
             /** @description OK: One web page */
             200: {
                 headers: {
+                    /** @description A strong validator of this body: send it in If-None-Match, or in If-Match to change the resource */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33717,6 +34914,13 @@ export interface operations {
                         url: string;
                     };
                 };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: `invalid_request`, `store_env_required` */
             400: {
@@ -33854,6 +35058,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -33957,6 +35163,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited` */
             429: {
                 headers: {
@@ -34007,6 +35234,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag from a GET of the resource (or `*`): the change is made only if the resource is still that version, else 412 `precondition_failed` and nothing changes */
+                "if-match"?: string;
                 /** @description The store environment this request acts on */
                 "x-store-env-id"?: string;
             };
@@ -34147,6 +35376,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "conflict";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
@@ -34713,6 +35963,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -34964,6 +36235,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Payload Too Large: `payload_too_large` */
             413: {
                 headers: {
@@ -35145,6 +36437,27 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "store_env_not_found";
+                        /** @description With `invalid_request`: every problem, with the path of the field */
+                        errors?: {
+                            message?: string;
+                            path?: string;
+                        }[];
+                        /** @description For people; may change. Branch on `code`. */
+                        message: string;
+                        /** @description The request's id, as in the `x-request-id` header: quote it to support */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "precondition_failed";
                         /** @description With `invalid_request`: every problem, with the path of the field */
                         errors?: {
                             message?: string;
