@@ -57,7 +57,8 @@ declare module 'fastify' {
   }
 }
 
-const EXPOSED = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After'
+// ETag: a widget may keep an answer and send it back in If-None-Match (a 304 costs the store no body).
+const EXPOSED = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag'
 // Only a refusal is cached, briefly, so an origin an owner has just added works within seconds; an allowed origin is
 // looked up on every preflight (browsers keep one for maxAge), so one just removed is refused at once.
 const REFUSED_ORIGIN_CACHE_MS = 5_000
@@ -141,7 +142,9 @@ export default fp(async (app) => {
   async function preflight (request: FastifyRequest, origin: string) {
     const method = String(request.headers['access-control-request-method'] ?? '').toUpperCase()
     const allowed = isStorefront(method, request.url.split('?')[0]) && await anyStoreAllows(origin)
-    return allowed ? { origin, methods: [method], allowedHeaders: ['content-type', 'x-store-env-id'], maxAge: 600 } : noCors
+    return allowed
+      ? { origin, methods: [method], allowedHeaders: ['content-type', 'x-store-env-id', 'if-none-match'], maxAge: 600 }
+      : noCors
   }
   await app.register(corsForPreflights, {
     hook: 'onRequest',

@@ -126,3 +126,23 @@ t.test('a write that cannot check an ETag still takes If-Match: *', async (t) =>
   t.equal((await call(app, { method: 'DELETE', url, ...as(tenant), headers: { 'if-match': '*' } })).statusCode, 200)
   t.equal((await call(app, { method: 'GET', url, ...as(tenant) })).json().status, 'revoked')
 })
+
+t.test('a storefront preflight may ask to send If-None-Match, and a widget read exposes its ETag', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  const origin = 'https://shop.example'
+  const preflight = await app.inject({
+    method: 'OPTIONS',
+    url: '/v1/storefront/summary?productId=p1',
+    headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-store-env-id,if-none-match' }
+  })
+  t.match(String(preflight.headers['access-control-allow-headers']), /if-none-match/i)
+  const read = await app.inject({
+    method: 'GET',
+    url: '/v1/storefront/summary?productId=p1',
+    headers: { origin, 'x-store-env-id': tenant.storeId }
+  })
+  t.equal(read.statusCode, 200)
+  t.ok(read.headers.etag)
+  t.match(String(read.headers['access-control-expose-headers']), /\bETag\b/)
+})

@@ -27,8 +27,8 @@ t.test('a storefront review from an allowed origin is stored pending and answere
   t.equal(res.headers['access-control-allow-origin'], 'https://shop.example')
   t.equal(
     res.headers['access-control-expose-headers'],
-    'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
-    'the widget may read its budget'
+    'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag',
+    'the widget may read its budget and the answer\'s ETag'
   )
   t.match(String(res.headers.vary), /Origin/)
 })
