@@ -74,6 +74,22 @@ function preconditionOf (request: FastifyRequest, reply: FastifyReply, header: s
   }
 }
 
+/** A single resource's 200: its ETag, and 304 with no body when If-None-Match names it. */
+async function tagAnswer (request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode !== 200 || reply.hasHeader('etag')) return payload
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
+  const etag = etagOf(payload)
+  reply.header('etag', etag)
+  addVary(reply, VARY)
+  // Kept by the client, never by a shared cache, and checked again before each use (a 304 costs no body).
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-cache')
+  if (!noneMatchHits(request.headers['if-none-match'], etag)) return payload
+  reply.code(304)
+  reply.removeHeader('content-type')
+  reply.removeHeader('content-length')
+  return null
+}
+
 /** docs/contract/api-conventions.md#conditional-requests */
 export default fp(async (app) => {
   app.decorateRequest('precondition', null)
@@ -82,26 +98,13 @@ export default fp(async (app) => {
     const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>
     config.etag = marksEtag({ method: route.method, url: route.url, config })
     route.config = config
+    // On the marked routes only: a list or a write pays nothing for it.
+    if (config.etag) route.onSend = [...(route.onSend ? [route.onSend].flat() : []), tagAnswer]
     if (!checksIfMatch(route)) return
     const own = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : []
     route.preHandler = [async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers['if-match']
       if (header !== undefined) request.precondition = preconditionOf(request, reply, header)
     }, ...own]
-  })
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.routeOptions.config.etag || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
-    const etag = etagOf(payload)
-    reply.header('etag', etag)
-    addVary(reply, VARY)
-    // Kept by the client, never by a shared cache, and checked again before each use (a 304 costs no body).
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-cache')
-    if (!noneMatchHits(request.headers['if-none-match'], etag)) return payload
-    reply.code(304)
-    reply.removeHeader('content-type')
-    reply.removeHeader('content-length')
-    return null
   })
 }, { name: 'conditional-requests', dependencies: ['pipeline'] })
