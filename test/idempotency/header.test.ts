@@ -75,7 +75,8 @@ t.test('an operation whose body is streamed refuses the key with 400 rather than
     routes: async (app) => {
       await app.register(async (scope) => {
         scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload))
-        scope.post('/v1/reviews/stream-probe', async (request, reply) => {
+        // A path the one content-type rule leaves to its handler (plugins/strict-input.ts), as uploads are.
+        scope.post('/v1/uploads/:id', async (request, reply) => {
           runs++
           await (request.body as NodeJS.ReadableStream & { toArray: () => Promise<unknown[]> }).toArray()
           return reply.status(201).send({ ok: true })
@@ -86,7 +87,7 @@ t.test('an operation whose body is streamed refuses the key with 400 rather than
   const tenant = await makeTenant(app)
   const send = (headers: Record<string, string>) => call(app, {
     method: 'POST',
-    url: '/v1/reviews/stream-probe',
+    url: '/v1/uploads/stream-probe',
     key: tenant.key,
     store: tenant.storeId,
     payload: Buffer.from('bytes'),
