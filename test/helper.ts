@@ -204,3 +204,12 @@ export function probeRoutes (resources: readonly string[], config: Record<string
     }
   }
 }
+
+/**
+ * An answer's JSON body without the `requestId` every error body carries (the request's own id, which test/errors
+ * checks against the header), for comparing error bodies whole.
+ */
+export function errorBody (res: { json: () => unknown }): Record<string, unknown> {
+  const { requestId: _requestId, ...rest } = res.json() as Record<string, unknown>
+  return rest
+}

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call, manualClock, sharedApp } from '../helper.js'
+import { build, call, manualClock, sharedApp, errorBody } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 
 async function auditOf (app: FastifyInstance, orgId: string, keyId: string) {
@@ -118,7 +118,7 @@ t.test('an expired and a revoked key get the same answer as an unknown key', asy
   const bodies = []
   for (const secret of [expired.secret, revoked.secret, 'svc_' + '0'.repeat(40)]) {
     const res = await call(app, { method: 'GET', url: '/v1/account/members', key: secret, store: tenant.storeId })
-    bodies.push([res.statusCode, res.body])
+    bodies.push([res.statusCode, errorBody(res)])
   }
   t.same(bodies[0], bodies[2])
   t.same(bodies[1], bodies[2])

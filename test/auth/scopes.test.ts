@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, probeRoutes } from '../helper.js'
+import { build, call, probeRoutes, errorBody } from '../helper.js'
 import { makeKey, makeTenant } from '../factories.js'
 
 const routes = probeRoutes(['reviews', 'products'])
@@ -89,7 +89,7 @@ t.test('a route opened by any of several scopes lets in a key holding one of the
   const other = await makeKey(app, tenant, 'editor', ['faqs:read'])
   const refused = await call(app, { method: 'GET', url: '/v1/reviews/probe', key: other.secret, store: tenant.storeId })
   t.equal(refused.statusCode, 403)
-  t.same(refused.json(), {
+  t.same(errorBody(refused), {
     code: 'insufficient_scope',
     message: 'The credential\'s scopes do not allow read on reviews (or products, orders)'
   })

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../helper.js'
+import { build, call, errorBody } from '../helper.js'
 import { makeStore, makeTenant, type Tenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 import { tickingClock } from '../content/app.js'
@@ -193,7 +193,7 @@ t.test('a backup with an altered file part is refused with 409 and leaves the ta
   await rewriteBackup(app, backup.id, lines)
   const res = await restore()
   t.equal(res.statusCode, 409)
-  t.same(res.json(), {
+  t.same(errorBody(res), {
     code: 'conflict',
     message:
       `The file of upload ${last.file} in the backup does not match its size and SHA-256 (the backup is damaged); nothing was restored`
@@ -214,7 +214,7 @@ t.test('a backup holding a row twice is refused with 409 and leaves the target w
     await rewriteBackup(app, backup.id, [...lines.slice(0, at + 1), lines[at], ...lines.slice(at + 1)])
     const res = await restore()
     t.equal(res.statusCode, 409, table)
-    t.same(res.json(), {
+    t.same(errorBody(res), {
       code: 'conflict',
       message: `The backup is damaged: it holds ${table} rows with the same key (a row twice); nothing was restored`
     })
@@ -244,13 +244,13 @@ t.test('a backup whose lines are not JSON objects, or whose gzip stream is cut, 
   const text = lines.map((line) => JSON.stringify(line)).join('\n').replace('"part":1,', '"part":1,,')
   await writeFile(row.path, gzipSync(text))
   await app.services.db('backups').where({ id: backup.id }).update({ checksum: sha(await readFile(row.path)) })
-  t.same((await restore()).json(), { code: 'conflict', message: 'The backup file is damaged: a line is not JSON' })
+  t.same(errorBody(await restore()), { code: 'conflict', message: 'The backup file is damaged: a line is not JSON' })
   const cut = (await readFile(row.path)).subarray(0, 20_000)
   await writeFile(row.path, cut)
   await app.services.db('backups').where({ id: backup.id }).update({ checksum: sha(cut) })
-  t.same((await restore()).json(), { code: 'conflict', message: 'The backup file is damaged: it is not a complete gzip stream' })
+  t.same(errorBody(await restore()), { code: 'conflict', message: 'The backup file is damaged: it is not a complete gzip stream' })
   await rewriteBackup(app, backup.id, [lines[0], 5 as unknown as Record<string, unknown>, ...lines.slice(1)])
-  t.same((await restore()).json(), { code: 'conflict', message: 'The backup file is damaged: a line is not a JSON object' })
+  t.same(errorBody(await restore()), { code: 'conflict', message: 'The backup file is damaged: a line is not a JSON object' })
   t.same(await filesOnDisk(app, target), [])
 })
 
@@ -261,7 +261,7 @@ t.test('a backup file changed after it was made is refused by its checksum befor
   file[file.length - 20] ^= 0xff
   await writeFile(row.path, file)
   const res = await restore()
-  t.same(res.json(), { code: 'conflict', message: 'The backup file does not match its checksum' })
+  t.same(errorBody(res), { code: 'conflict', message: 'The backup file does not match its checksum' })
   t.same(await filesOnDisk(app, target), [])
 })
 

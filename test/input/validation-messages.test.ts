@@ -1,5 +1,5 @@
 import t from 'tap'
-import { call, sharedApp } from '../helper.js'
+import { call, sharedApp, errorBody } from '../helper.js'
 import { makeTenant } from '../factories.js'
 
 t.test('a body missing two required fields names both, each by its path', async (t) => {
@@ -7,7 +7,7 @@ t.test('a body missing two required fields names both, each by its path', async 
   const tenant = await makeTenant(app)
   const res = await call(app, { method: 'POST', url: '/v1/api-keys', key: tenant.key, store: tenant.storeId, payload: {} })
   t.equal(res.statusCode, 400)
-  t.same(res.json(), {
+  t.same(errorBody(res), {
     message: 'Invalid request: name is required; role is required',
     code: 'invalid_request',
     errors: [{ path: 'name', message: 'is required' }, { path: 'role', message: 'is required' }]

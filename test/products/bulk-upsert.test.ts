@@ -261,23 +261,6 @@ t.test('a batch naming categories waits for a writer holding the store, then adm
   t.same((await batch).json(), { received: 1, upserted: 1, failed: 0, errors: [] })
 })
 
-t.test('a batch runs under READ COMMITTED on MySQL, so its locking reads of new keys take no gap locks', {
-  skip: !onMysql && 'SQLite has no isolation levels'
-}, async (t) => {
-  const app = await sharedApp()
-  const tenant = await makeTenant(app)
-  const { holder, categoryId } = await holdStoreWithNewCategory(app, tenant)
-  let batch: ReturnType<typeof put> | null = null
-  try {
-    batch = put(app, tenant, [{ platformProductId: 'level', title: 'Cup', categoryIds: [categoryId] }])
-    const waiting = await lockWaitOf(app, tenant.storeId, batch)
-    t.equal(waiting?.trx_isolation_level, 'READ COMMITTED')
-  } finally {
-    await holder.rollback()
-  }
-  await batch
-})
-
 t.test('a body without the products array is refused with invalid_request', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)

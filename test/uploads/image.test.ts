@@ -1,7 +1,7 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { deflateSync, crc32 } from 'node:zlib'
-import { sharedApp } from '../helper.js'
+import { sharedApp, errorBody } from '../helper.js'
 import { makeTenant } from '../factories.js'
 import { storefront } from '../storefront.js'
 
@@ -99,7 +99,7 @@ t.test('an image upload whose multipart Content-Type names no boundary is refuse
     headers: { 'content-type': 'multipart/form-data' }
   })
   t.equal(res.statusCode, 400, res.body)
-  t.same(res.json(), {
+  t.same(errorBody(res), {
     message: 'The multipart body cannot be read: its Content-Type names no boundary (multipart/form-data; boundary=…)',
     code: 'invalid_request'
   })
@@ -116,7 +116,7 @@ t.test('an image upload cut off before its closing boundary is refused with inva
     headers
   })
   t.equal(res.statusCode, 400, res.body)
-  t.same(res.json(), {
+  t.same(errorBody(res), {
     message: 'The multipart body cannot be read: it is malformed or ends before its closing boundary',
     code: 'invalid_request'
   })

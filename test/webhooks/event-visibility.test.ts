@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, manualClock, sharedApp } from '../helper.js'
+import { build, call, manualClock, sharedApp, errorBody } from '../helper.js'
 import type { FastifyInstance } from 'fastify'
 import { makeKey, makeTenant, type Tenant } from '../factories.js'
 import { appendEvent, receiver, testWorker } from './support.js'
@@ -35,7 +35,7 @@ t.test('a key with only outbound-webhooks:read sees no order event, as GET /v1/o
   t.equal(orders.json().code, 'insufficient_scope')
   const log = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events', key: reader.secret, store: tenant.storeId })
   t.equal(log.statusCode, 200)
-  t.same(log.json(), { events: [], next_cursor: null })
+  t.same(errorBody(log), { events: [], next_cursor: null })
   t.notOk(log.body.includes(EMAIL))
 })
 
@@ -78,7 +78,7 @@ t.test('events:read is accepted beside outbound-webhooks:read for the event log'
   const withoutLog = await makeKey(app, tenant, 'viewer', ['orders:read'])
   const refused = await call(app, { method: 'GET', url: '/v1/outbound-webhooks/events', key: withoutLog.secret, store: tenant.storeId })
   t.equal(refused.statusCode, 403)
-  t.same(refused.json(), {
+  t.same(errorBody(refused), {
     code: 'insufficient_scope',
     message: 'The credential\'s scopes do not allow read on events (or outbound-webhooks)'
   })
@@ -116,7 +116,7 @@ t.test('an editor may read the events of resources it reads but does not write (
   t.same(res.json().events, events)
   const scoped = await register(app, tenant, 'editor', ['outbound-webhooks:write'], ['affiliate.created'])
   t.equal(scoped.statusCode, 403)
-  t.same(scoped.json(), { code: 'insufficient_scope', message: 'The credential\'s scopes do not allow read on affiliates' })
+  t.same(errorBody(scoped), { code: 'insufficient_scope', message: 'The credential\'s scopes do not allow read on affiliates' })
 })
 
 t.test('an editor cannot subscribe a webhook to backup or billing events: role_forbidden, as GET on those resources answers', async (t) => {
