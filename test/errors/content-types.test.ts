@@ -65,48 +65,35 @@ t.test('a route without a body takes a bodyless request with no Content-Type, an
   t.match(text.json().message, NOT_JSON)
 })
 
-t.test('{"__proto__": {}} is refused as a forbidden field name, not as invalid JSON', async (t) => {
+/** PUT /v1/products with `text` sent as it is, declared JSON: for bodies a serializer would not write. */
+async function putRawJson (text: string) {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
-  const res = await call(app, {
+  return call(app, {
     method: 'PUT',
     url: '/v1/products',
     key: tenant.key,
     store: tenant.storeId,
     headers: { 'content-type': 'application/json' },
-    payload: '{"products": [], "__proto__": {}}'
+    payload: text
   })
+}
+
+t.test('{"__proto__": {}} is refused as a forbidden field name, not as invalid JSON', async (t) => {
+  const res = await putRawJson('{"products": [], "__proto__": {}}')
   t.equal(res.statusCode, 400)
   t.equal(res.json().code, 'invalid_request')
   t.equal(res.json().message, 'Invalid request: __proto__ and constructor.prototype are forbidden field names')
 })
 
 t.test('{"constructor": {"prototype": {}}} is refused as a forbidden field name too', async (t) => {
-  const app = await sharedApp()
-  const tenant = await makeTenant(app)
-  const res = await call(app, {
-    method: 'PUT',
-    url: '/v1/products',
-    key: tenant.key,
-    store: tenant.storeId,
-    headers: { 'content-type': 'application/json' },
-    payload: '{"constructor": {"prototype": {}}}'
-  })
+  const res = await putRawJson('{"constructor": {"prototype": {}}}')
   t.equal(res.statusCode, 400)
   t.equal(res.json().message, 'Invalid request: __proto__ and constructor.prototype are forbidden field names')
 })
 
 t.test('malformed JSON is still refused as malformed', async (t) => {
-  const app = await sharedApp()
-  const tenant = await makeTenant(app)
-  const res = await call(app, {
-    method: 'PUT',
-    url: '/v1/products',
-    key: tenant.key,
-    store: tenant.storeId,
-    headers: { 'content-type': 'application/json' },
-    payload: '{"products": ['
-  })
+  const res = await putRawJson('{"products": [')
   t.equal(res.statusCode, 400)
   t.match(res.json().message, /not valid JSON/)
 })
