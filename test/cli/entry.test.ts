@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import t from 'tap'
 import { INPUTS, isBuilt, STAMP } from '../../scripts/build-stamp.mjs'
 import { runCli, spawnCli } from './run-cli.js'
@@ -60,6 +60,19 @@ t.test('with dist/ built, npx evidence-hub runs the compiled CLI without loading
   t.equal(listed.code, 0, listed.stderr)
   t.match(JSON.parse(listed.stdout), { organizations: Array })
   t.notMatch(listed.stderr, /dist\/ is missing or older/)
+})
+
+// npx runs a bin it finds in node_modules/.bin at once; a bin declared by the root package itself sends it through a
+// read of the whole dependency tree first (seconds), so the command is a workspace (bin/package.json) that npm links.
+t.test('npx evidence-hub runs the command npm linked into node_modules/.bin, the usage alone on stdout', async (t) => {
+  t.equal(realpathSync('node_modules/.bin/evidence-hub'), realpathSync('bin/evidence-hub.js'))
+  // npm's npx beside this node, or the one on the PATH (the Node 24 run's node comes without npm)
+  const npx = [dirname(process.execPath), ...(process.env.PATH ?? '').split(delimiter)].map((dir) => join(dir, 'npx')).find(existsSync)
+  if (!npx) throw new Error('npx is not on the PATH')
+  // --no: never fetched from the registry; --: what follows is the command's own, --help included
+  const res = await spawnCli(['--no', '--', 'evidence-hub', '--help'], { entry: [npx] })
+  t.equal(res.code, 0, res.stderr)
+  t.match(res.stdout, /^Usage: npx evidence-hub <command>/)
 })
 
 t.test('the hook refuses tsx, so the test above would see the sources run through it', async (t) => {
