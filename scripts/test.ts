@@ -85,6 +85,9 @@ const TIMEOUT_SECONDS = 1200
 const CPU_PROFILES = process.env.EH_TEST_CPU_PROF
 const NODE_ARGS = [
   '--enable-source-maps',
+  // A test process allocates fast (apps, requests, fixtures): a larger young generation scavenges less often, and a
+  // bundle took 9 % less CPU with it (bench-free measure: one bundle alone, `/usr/bin/time`, 35.5 s → 32.3 s of user).
+  '--max-semi-space-size=64',
   ...(CPU_PROFILES ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILES}`, '--cpu-prof-interval=2000'] : [])
 ]
 

@@ -26,8 +26,10 @@ t.test('two worker instances share one outbox and send each event once', async (
   const count = 120
   const events = []
   for (let i = 0; i < count; i++) events.push(await appendEvent(app, tenant, 'loyalty.referral_reward', { i }))
-  const a = testWorker(t, app, [tenant.storeId], { batchSize: 10, maxInFlight: 10 })
-  const b = testWorker(t, second, [tenant.storeId], { batchSize: 10, maxInFlight: 10 })
+  // A receiver slowed past the 2 s default by a loaded machine would count as a timeout, received yet retried: the
+  // claims are under test here, not the timeout.
+  const a = testWorker(t, app, [tenant.storeId], { batchSize: 10, maxInFlight: 10, timeoutMs: 30_000 })
+  const b = testWorker(t, second, [tenant.storeId], { batchSize: 10, maxInFlight: 10, timeoutMs: 30_000 })
   a.start()
   b.start()
   await rx.waitFor(count)
@@ -39,7 +41,7 @@ t.test('two worker instances share one outbox and send each event once', async (
   t.ok(a.stats.claimed > 0 && b.stats.claimed > 0, `both instances took work (${a.stats.claimed} and ${b.stats.claimed})`)
   t.equal(a.stats.claimed + b.stats.claimed, count, 'no delivery claimed by both')
   const pending = await app.db('webhook_deliveries').where({ store_env_id: tenant.storeId }).whereNot({ status: 'succeeded' })
-  t.equal(pending.length, 0)
+  t.same(pending.map((d) => d.status), [], 'every delivery recorded as succeeded')
 })
 
 t.test('a worker process killed mid-delivery loses nothing: a new process delivers every event', async (t) => {
