@@ -209,6 +209,7 @@ export interface BulkSteps<I, R> {
 export async function applyBulk<I, R> (db: Knex, checked: CheckedItems<I>, received: number, steps: BulkSteps<I, R>): Promise<BulkResult> {
   let items: I[] = []
   let refused: ItemError[] = []
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: with no valid item the transaction reads and writes nothing
   if (checked.valid.length > 0) {
     await withDeadlockRetry(() => db.transaction(async (trx) => {
       // Decided afresh by each attempt of the transaction.

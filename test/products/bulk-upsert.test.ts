@@ -356,6 +356,17 @@ t.test('a re-sent product with only its title changed is stored and appends an e
   t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 2)
 })
 
+t.test('a cleared field set to the text "null" counts as a change, not as the same value', async (t) => {
+  const app = await sharedApp()
+  const tenant = await makeTenant(app)
+  await put(app, tenant, [{ platformProductId: 'n1', title: 'Mug', exclusionReason: null }])
+  const res = await put(app, tenant, [{ platformProductId: 'n1', title: 'Mug', exclusionReason: 'null' }])
+  t.same(res.json(), { received: 1, upserted: 1, failed: 0, errors: [] })
+  const got = (await call(app, { method: 'GET', url: '/v1/products/n1', key: tenant.key, store: tenant.storeId })).json()
+  t.equal(got.exclusionReason, 'null')
+  t.equal(await eventCount(app, tenant.storeId, 'product.upserted'), 2)
+})
+
 t.test('a batch whose every item is refused stores nothing and counts only the refused items', async (t) => {
   const app = await sharedApp()
   const tenant = await makeTenant(app)
