@@ -1,5 +1,8 @@
 import t from 'tap'
 import { assertMayReadEvent, mayReadEvent, visibleEventTypes } from '../../src/modules/events/event-access.js'
+// The permission registry is the modules' declarations: without them no resource exists (and, run alone, this file
+// then saw every rule refuse; in a bundle another file had loaded them).
+import '../../src/modules/index.js'
 
 /**
  * The rules for a type no resource is known for (an event type added before its resource's rules, or a row of a
