@@ -18,9 +18,16 @@ export async function withReview (app: FastifyInstance): Promise<{ tenant: Tenan
   return { tenant, as, id: submitted.json().id }
 }
 
+/** A review on the shared app, with its GET, PATCH and DELETE sending the conditional headers a test gives. */
 export async function reviewApp (t: Test) {
   const app = await sharedApp()
-  return { app, ...await withReview(app) }
+  const review = await withReview(app)
+  const url = `/v1/reviews/${review.id}`
+  const get = (headers: Record<string, string> = {}) => call(app, { method: 'GET', url, ...review.as, headers })
+  const patch = (payload: object, headers: Record<string, string> = {}) =>
+    call(app, { method: 'PATCH', url, ...review.as, headers, payload })
+  const remove = (headers: Record<string, string> = {}) => call(app, { method: 'DELETE', url, ...review.as, headers })
+  return { app, ...review, get, patch, remove }
 }
 
 /** An app whose clock the test moves, to stay under the per-credential rate limit over many requests. */
